@@ -1,0 +1,74 @@
+import type { IToolResultPart } from "./result.js";
+import type { IUserContext } from "./user-context.js";
+
+/** A request to run the agent once. It crosses a queue, so everything in it is JSON. */
+export interface IGatewayRunInput {
+  /** The user's message. */
+  input: string;
+  /** Runs of one thread share history and run one after the other. A new thread when omitted. */
+  threadId?: string;
+  userContext: IUserContext;
+  /** Narrows the default tools to these names. */
+  tools?: string[];
+  /** Names from the gateway's `extraTools` catalogue that join the tools for this run only. */
+  additionalTools?: string[];
+  /** Most model steps with tools; then one last step without tools. */
+  maxSteps?: number;
+  /** The run's deadline from enqueue: past it the run ends as `timed_out`. */
+  timeoutMs?: number;
+  /** Free JSON kept with the run. */
+  metadata?: Record<string, unknown>;
+  /** A retried enqueue with the same key returns the same run. */
+  idempotencyKey?: string;
+  /** Overrides the gateway's system instructions for this run. */
+  instructions?: string;
+}
+
+export interface IGatewayAskInput extends IGatewayRunInput {
+  /** Aborting cancels the run. */
+  abortSignal?: AbortSignal;
+  /** The run is cancelled as `timed_out` when it has not finished by then. */
+  timeoutMs?: number;
+}
+
+export type TRunStatus =
+  | "queued"
+  | "running"
+  | "waiting"
+  | "completed"
+  | "failed"
+  | "cancelled"
+  | "timed_out";
+
+export type TTerminalRunStatus = "completed" | "failed" | "cancelled" | "timed_out";
+
+/** Why the run stopped asking the model for tools. */
+export type TRunStopReason =
+  | "answered"
+  | "ended_by_tool"
+  | "max_steps"
+  | "cancelled"
+  | "timed_out"
+  | "failed";
+
+export interface ITokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface IGatewayResponse {
+  runId: string;
+  threadId: string;
+  status: TTerminalRunStatus;
+  /** The model's final answer. */
+  text: string;
+  toolResults: IToolResultPart[];
+  /** The tool whose call ended the run (endsRun). */
+  endedByTool?: string;
+  stopReason: TRunStopReason;
+  /** Model calls made. */
+  steps: number;
+  usage: ITokenUsage;
+  error?: { code: string; message: string };
+}

@@ -1,0 +1,35 @@
+export type {
+  IGatewayAskInput,
+  IGatewayResponse,
+  IGatewayRunInput,
+  ITokenUsage,
+  TRunStatus,
+  TRunStopReason,
+  TTerminalRunStatus,
+} from "./gateway-io.js";
+export type {
+  IToolApprovalProfile,
+  IToolErrorReport,
+  IToolPolicyConfig,
+  IToolRegistryConfig,
+} from "./registry-config.js";
+export type {
+  IApprovalRecordOnResult,
+  IToolResultPart,
+  TApprovalDecision,
+  TToolCallOutcome,
+} from "./result.js";
+export {
+  defineTool,
+  type IToolDef,
+  type IToolExecuteArgs,
+  type IToolPolicyArgs,
+  type IToolVisibilityArgs,
+  type TAnyToolDef,
+  type TToolEndsRunPredicate,
+  type TToolPolicyKind,
+  type TToolPolicyPredicate,
+  type TToolVisibleWhenHandler,
+} from "./tool-def.js";
+export type { IUserContext } from "./user-context.js";
+export { EToolCallVerdict, type TToolCallPolicyResult } from "./verdict.js";

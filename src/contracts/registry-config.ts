@@ -1,0 +1,48 @@
+import type { TAnyToolDef } from "./tool-def.js";
+import type { IUserContext } from "./user-context.js";
+
+/** Where a tool error came from, for `onToolError`. */
+export interface IToolErrorReport {
+  toolName: string;
+  callId: string;
+  runId: string;
+  threadId: string;
+  userContext: IUserContext;
+  /** The error as thrown: a dynaError, an Error, or anything else. Never shown to the model. */
+  error: unknown;
+  /** What the model read instead. */
+  modelText: string;
+}
+
+export interface IToolRegistryConfig {
+  /** The tools; names unique and snake_case. */
+  tools: TAnyToolDef[];
+  /**
+   * The most characters of a tool's output the model reads; longer output is truncated with a marker.
+   * @defaultValue 20000
+   */
+  maxOutputChars?: number;
+  /**
+   * How long a tool call may run before it fails with status 504.
+   * @defaultValue 30000
+   */
+  toolTimeoutMs?: number;
+  /** Told of every error a tool threw (and timeouts), with what the model read instead. */
+  onToolError?: (report: IToolErrorReport) => void | Promise<void>;
+}
+
+export interface IToolApprovalProfile {
+  /** Tool names or tags whose calls need a human even when the tool's policy allows them. */
+  approvals: string[];
+}
+
+export interface IToolPolicyConfig {
+  /** Tool X is offered only after all of the listed tools were executed in this run: `{ refund: ["lookup_order"] }`. */
+  requires?: Record<string, string[]>;
+  /** Approval floors per user profile (IUserContext.profile). */
+  profiles?: Record<string, IToolApprovalProfile>;
+  /** When set, only tools with at least one of these tags are offered. */
+  allowTags?: string[];
+  /** Tools with any of these tags are never offered. */
+  denyTags?: string[];
+}

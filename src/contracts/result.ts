@@ -1,0 +1,62 @@
+import type { EToolCallVerdict } from "./verdict.js";
+
+/** How a tool call ended: the label metrics and logs use. */
+export type TToolCallOutcome =
+  | "ok"
+  | "error"
+  | "timeout"
+  | "denied"
+  | "invalid_input"
+  | "hidden"
+  | "unknown_tool"
+  | "rejected"
+  | "expired"
+  | "cancelled";
+
+export type TApprovalDecision = "approved" | "rejected" | "expired";
+
+/** A human's decision on a parked call, kept on its result. */
+export interface IApprovalRecordOnResult {
+  approvalId: string;
+  decision: TApprovalDecision;
+  /** The approver's identity (the API token's subject); absent on expiry. */
+  approver?: string;
+  comment?: string;
+  /** Epoch milliseconds. */
+  decidedAt: number;
+  /** The input the human edited; it is the input that ran. */
+  editedInput?: unknown;
+  /** The verdict of the policy on the edited input (D109). */
+  verdictOnEdit?: EToolCallVerdict;
+}
+
+/** One tool call of a run, as stored with the response. */
+export interface IToolResultPart {
+  /** The model's id for the call. */
+  toolCallId: string;
+  /** Tollgate's stable id for the call (`<runId>-s<step>-c<index>`), passed to `execute` as `callId`. */
+  callId: string;
+  toolName: string;
+  /** The model step that asked for the call (0-based). */
+  step: number;
+  /** The input that ran (the edited one when a human edited it), else what the model sent. */
+  input: unknown;
+  /** The tool's full output, untruncated (absent on error). */
+  output?: unknown;
+  /** Exactly what the model read. */
+  text: string;
+  isError: boolean;
+  /** The failure's status (dynaError status, 504 at timeout, 500 for an unexpected error, ...). */
+  status?: number;
+  /** The dynaError's `code`, or the gateway's own code for failures it detected. */
+  errorCode?: string | number;
+  outcome: TToolCallOutcome;
+  verdict?: EToolCallVerdict;
+  /** Set when the model's text was cut to maxOutputChars. */
+  truncatedChars?: number;
+  approval?: IApprovalRecordOnResult;
+  /** Time spent in execute, 0 when it never ran. */
+  durationMs: number;
+  /** Whether this call ended the run (endsRun). */
+  endedRun?: boolean;
+}

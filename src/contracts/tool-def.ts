@@ -1,0 +1,108 @@
+import type { ZodType } from "zod";
+import type { IUserContext } from "./user-context.js";
+import type { EToolCallVerdict, TToolCallPolicyResult } from "./verdict.js";
+
+/** What `visibleWhen` is asked with, before every model call of a run. */
+export interface IToolVisibilityArgs {
+  /** 0 for the first model call of the run. */
+  stepIndex: number;
+  /** Names of the tools executed successfully so far in this run, in order, with repeats. */
+  executed: readonly string[];
+}
+
+/** In which steps the model is offered a tool (D89). */
+export type TToolVisibleWhenHandler = (args: IToolVisibilityArgs) => boolean;
+
+/** What a policy predicate decides on. */
+export interface IToolPolicyArgs<TInput> {
+  input: TInput;
+  userContext: IUserContext;
+  toolName: string;
+  threadId: string;
+}
+
+export type TToolPolicyPredicate<TInput> = (
+  args: IToolPolicyArgs<TInput>,
+) => TToolCallPolicyResult | Promise<TToolCallPolicyResult>;
+
+export type TToolEndsRunPredicate<TInput, TOutput> = (args: {
+  input: TInput;
+  output: TOutput;
+}) => boolean | Promise<boolean>;
+
+/** What `execute` receives. */
+export interface IToolExecuteArgs<TInput> {
+  /** Validated input. */
+  input: TInput;
+  /** Aborted at the tool's timeout or when the run is cancelled. Pass it to fetch / the SDK the tool calls. */
+  abortSignal: AbortSignal;
+  /** Thread of the call. */
+  threadId: string;
+  /** Who is calling. */
+  userContext: IUserContext;
+  /**
+   * Stable id of this call, the same on every attempt: use it as the idempotency key of what the tool
+   * does downstream, since a call whose worker died mid-call is run again (at-least-once).
+   */
+  callId: string;
+  /** The run this call belongs to. */
+  runId: string;
+}
+
+/**
+ * One tool as the application defines it: the name and description the model reads, the Zod schema of
+ * the input, the policy, when it ends the run, when it is offered, its limits, and the execute that does
+ * the work. Write it with `defineTool` so TInput and TOutput are inferred.
+ */
+export interface IToolDef<TInput = unknown, TOutput = unknown> {
+  /** Unique, snake_case; the model refers to it by this name. */
+  name: string;
+  /** What the model reads to decide when to call it. */
+  description: string;
+  /** Zod schema of the input; the registry parses the model's input with it before anything else. */
+  inputSchema: ZodType<TInput>;
+  /** Free tags for policy filtering, e.g. "billing". */
+  tags?: string[];
+  /**
+   * A verdict for every call, or a predicate deciding per call on the parsed input and the user context.
+   * @defaultValue EToolCallVerdict.ALLOW
+   */
+  policy?: EToolCallVerdict | TToolPolicyPredicate<TInput>;
+  /**
+   * Overrides the gateway's approval TTL for this tool: how long a parked call waits for a human.
+   */
+  approvalTtlMs?: number;
+  /** Executes the tool. Write it before `endsRun` so a predicate there sees the typed output. */
+  execute(args: IToolExecuteArgs<TInput>): Promise<TOutput>;
+  /**
+   * Whether a successful call ends the run (D86): `true` for every call, or a predicate on input and output.
+   * @defaultValue false
+   */
+  endsRun?: boolean | TToolEndsRunPredicate<TInput, TOutput>;
+  /** In which steps the model is offered this tool (D89). Omitted = every step. */
+  visibleWhen?: TToolVisibleWhenHandler;
+  /** Overrides IToolRegistryConfig.toolTimeoutMs for this tool (D60). */
+  timeoutMs?: number;
+  /** Overrides IToolRegistryConfig.maxOutputChars for this tool (D60). */
+  maxOutputChars?: number;
+}
+
+/**
+ * A tool definition of any input and output, for collections of tools. `any` is deliberate: a predicate's
+ * parameter is contravariant, so a concrete tool is not assignable to `IToolDef<unknown, unknown>`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see the comment above.
+export type TAnyToolDef = IToolDef<any, any>;
+
+/**
+ * Defines a tool with TInput inferred from `inputSchema` and TOutput from `execute`.
+ * It returns its argument: the checks happen when a registry is built.
+ */
+export function defineTool<TInput, TOutput>(
+  definition: IToolDef<TInput, TOutput>,
+): IToolDef<TInput, TOutput> {
+  return definition;
+}
+
+/** For policy filters, the verdict kind of a tool: what `GET /v1/tools` shows. */
+export type TToolPolicyKind = EToolCallVerdict | "PREDICATE";

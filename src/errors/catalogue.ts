@@ -1,0 +1,50 @@
+/**
+ * Every error Tollgate raises to its callers, with a stable code and an HTTP status. Codes are never
+ * reused or renamed; branch on the code, never on the message. docs/ERRORS.md lists them (a test checks).
+ */
+export const errorCatalogue = {
+  TG_INVALID_TOOL_DEFINITION: {
+    status: 500,
+    summary: "A tool definition breaks the contract (name, schema, limits).",
+  },
+  TG_DUPLICATE_TOOL_NAME: { status: 500, summary: "Two tools share a name." },
+  TG_INVALID_GATEWAY: { status: 500, summary: "The gateway definition is invalid." },
+  TG_INVALID_CONFIG: { status: 500, summary: "A configuration value is invalid." },
+  TG_INVALID_REQUEST: { status: 422, summary: "A request failed validation; details name the fields." },
+  TG_BAD_REQUEST: {
+    status: 400,
+    summary: "A request could not be read (malformed JSON, wrong content type).",
+  },
+  TG_UNKNOWN_TOOL: { status: 422, summary: "A request names a tool the gateway does not have." },
+  TG_TOOL_NAME_CLASH: { status: 422, summary: "An additional tool has the name of a tool already offered." },
+  TG_PAYLOAD_TOO_LARGE: {
+    status: 413,
+    summary: "The request body or run input is over the configured limit.",
+  },
+  TG_RUN_NOT_FOUND: { status: 404, summary: "No run has this id." },
+  TG_RUN_FINISHED: { status: 409, summary: "The run has already finished." },
+  TG_IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    summary: "The idempotency key was used for a different request.",
+  },
+  TG_APPROVAL_NOT_FOUND: { status: 404, summary: "No approval has this id." },
+  TG_APPROVAL_DECIDED: {
+    status: 409,
+    summary: "The approval was already decided, expired, or its run ended.",
+  },
+  TG_APPROVAL_INVALID_EDIT: {
+    status: 422,
+    summary: "The edited input fails the tool's schema; the approval stays pending.",
+  },
+  TG_STATE_CORRUPT: { status: 500, summary: "Stored run state failed validation." },
+  TG_MODEL_FAILED: { status: 502, summary: "The model endpoint kept failing after its retries." },
+  TG_RUN_FAILED: { status: 500, summary: "The run failed for an infrastructure reason." },
+  TG_WAIT_TIMEOUT: { status: 504, summary: "Waiting for a run took longer than asked." },
+  TG_REDIS_UNAVAILABLE: { status: 503, summary: "Redis cannot be reached." },
+  TG_UNAUTHORIZED: { status: 401, summary: "No valid bearer token." },
+  TG_FORBIDDEN: { status: 403, summary: "The token lacks the role this route needs." },
+  TG_ROUTE_NOT_FOUND: { status: 404, summary: "No such route." },
+  TG_INTERNAL: { status: 500, summary: "An internal error; the detail is in the server log." },
+} as const satisfies Record<string, { status: number; summary: string }>;
+
+export type TErrorCode = keyof typeof errorCatalogue;

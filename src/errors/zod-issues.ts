@@ -1,0 +1,15 @@
+import type { z } from "zod";
+import type { IFieldIssue } from "./tollgate-error.js";
+
+/** Zod issues as `{ path, message }` with dotted paths ("" for the root). */
+export function toFieldIssues(error: z.ZodError): IFieldIssue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map((segment) => String(segment)).join("."),
+    message: issue.message,
+  }));
+}
+
+/** One line naming every wrong field: what the model and a human read. */
+export function describeFieldIssues(issues: IFieldIssue[]): string {
+  return issues.map((issue) => `${issue.path === "" ? "(input)" : issue.path}: ${issue.message}`).join("; ");
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Integration tests share one Redis server; each test uses its own queue prefix.
+    pool: "forks",
+    coverage: {
+      provider: "v8",
+      include: ["src/tools/**", "src/policy/**", "src/engine/**"],
+      reporter: ["text", "text-summary"],
+    },
+  },
+});
