@@ -1,0 +1,26 @@
+export { type ILLMClientOptions, type IModelCompleteRequest, LLMClient } from "./llm-client.js";
+export type { ILLMClientConfig, IModelRequestFinishedEvent } from "./llm-client-config.js";
+export {
+  DEFAULT_MODEL_MAX_RETRIES,
+  DEFAULT_MODEL_REQUEST_TIMEOUT_MS,
+  PLACEHOLDER_API_KEY,
+} from "./model-defaults.js";
+export { isModelAbortError } from "./model-errors.js";
+export { type IModelReply, type IModelToolCall, toTokenUsage } from "./model-reply.js";
+export { toModelTools } from "./model-tools.js";
+export type { IRecordedModelRequest } from "./scripted/recorded-requests.js";
+export {
+  type IRunModelServerOptions,
+  type IRunningModelServer,
+  runModelServer,
+} from "./scripted/run-model-server.js";
+export {
+  ECHO_PREFIX,
+  NO_TOOLS_PREFIX,
+  SCRIPT_END_PREFIX,
+} from "./scripted/script-interpreter.js";
+export {
+  type IScriptedModel,
+  type IScriptedModelOptions,
+  startScriptedModel,
+} from "./scripted/scripted-model-server.js";

@@ -1,0 +1,138 @@
+import OpenAI from "openai";
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
+import type { TAnyToolDef } from "../contracts/index.js";
+import { TollgateError } from "../errors/index.js";
+import { raceWithAbort } from "./abort-race.js";
+import {
+  type ILLMClientConfig,
+  type IModelRequestFinishedEvent,
+  type IResolvedLLMClientConfig,
+  resolveLLMClientConfig,
+} from "./llm-client-config.js";
+import { OPENAI_BASE_URL, PLACEHOLDER_API_KEY } from "./model-defaults.js";
+import { isModelAbortError, toModelFailedError } from "./model-errors.js";
+import { type IModelReply, toModelReply } from "./model-reply.js";
+import { toModelTools } from "./model-tools.js";
+
+/** Injected so that tests control time and transport. */
+export interface ILLMClientOptions {
+  /** Milliseconds, for durations. @defaultValue performance.now */
+  now?: () => number;
+  /** @defaultValue globalThis.fetch */
+  fetch?: typeof fetch;
+}
+
+export interface IModelCompleteRequest {
+  messages: ChatCompletionMessageParam[];
+  /** The tools offered for this step; `[]` offers none (the `tools` field is then not sent at all). */
+  tools: readonly TAnyToolDef[];
+  /** Aborting rejects with the SDK's APIUserAbortError at once (see `isModelAbortError`). */
+  abortSignal?: AbortSignal;
+}
+
+/**
+ * One model endpoint (OpenAI or any OpenAI-compatible server) behind the official SDK, Chat
+ * Completions with tools. Retries are the SDK's own; what is left after them is a TG_MODEL_FAILED.
+ */
+export class LLMClient {
+  readonly #config: IResolvedLLMClientConfig;
+  readonly #now: () => number;
+  readonly #fetch: typeof fetch;
+  readonly #client: OpenAI;
+
+  constructor(config: ILLMClientConfig, options: ILLMClientOptions = {}) {
+    this.#config = resolveLLMClientConfig(config);
+    this.#now = options.now ?? (() => performance.now());
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    // Every option the SDK would otherwise read from the environment is given explicitly.
+    this.#client = new OpenAI({
+      apiKey: this.#config.apiKey ?? PLACEHOLDER_API_KEY,
+      baseURL: this.#config.baseURL ?? OPENAI_BASE_URL,
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      timeout: this.#config.requestTimeoutMs,
+      maxRetries: this.#config.maxRetries,
+      // Tollgate reports failures through its errors and hook; the SDK must not print to the console.
+      logLevel: "off",
+    });
+  }
+
+  get model(): string {
+    return this.#config.model;
+  }
+
+  /** Asks the model for its next reply. Throws TG_MODEL_FAILED, or the SDK's abort error when aborted. */
+  async complete(request: IModelCompleteRequest): Promise<IModelReply> {
+    const body = this.#requestBody(request);
+    const startedAt = this.#now();
+    // A client per call, sharing everything but a fetch that counts this call's attempts: the SDK
+    // retries inside one promise and does not say how many requests it made.
+    let attempts = 0;
+    let lastStatus: number | undefined;
+    const baseFetch = this.#fetch;
+    const countingFetch: typeof fetch = async (input, init) => {
+      attempts += 1;
+      const response = await baseFetch(input, init);
+      lastStatus = response.status;
+      return response;
+    };
+    const client = this.#client.withOptions({ fetch: countingFetch });
+    try {
+      const { data, response } = await raceWithAbort(
+        client.chat.completions.create(body, { signal: request.abortSignal }).withResponse(),
+        request.abortSignal,
+      );
+      const durationMs = this.#now() - startedAt;
+      const reply = toModelReply(data, { requestedModel: this.#config.model, durationMs });
+      this.#report({ outcome: "ok", durationMs, status: response.status, usage: reply.usage, attempts });
+      return reply;
+    } catch (error) {
+      const durationMs = this.#now() - startedAt;
+      if (isModelAbortError(error)) {
+        this.#report({ outcome: "aborted", durationMs, status: lastStatus, attempts });
+        throw error;
+      }
+      const failure = TollgateError.isInstance(error)
+        ? error
+        : toModelFailedError(error, {
+            baseURL: this.#client.baseURL,
+            model: this.#config.model,
+            attempts,
+            requestTimeoutMs: this.#config.requestTimeoutMs,
+          });
+      this.#report({ outcome: "error", durationMs, status: lastStatus, attempts });
+      throw failure;
+    }
+  }
+
+  #requestBody(request: IModelCompleteRequest): ChatCompletionCreateParamsNonStreaming {
+    return {
+      model: this.#config.model,
+      messages: request.messages,
+      // An empty `tools` array is rejected by some endpoints and means "no tools" to none of them.
+      ...(request.tools.length > 0 ? { tools: toModelTools(request.tools) } : {}),
+      ...(this.#config.temperature !== undefined ? { temperature: this.#config.temperature } : {}),
+    };
+  }
+
+  #report(event: Omit<IModelRequestFinishedEvent, "model">): void {
+    const hook = this.#config.onRequestFinished;
+    if (hook === undefined) {
+      return;
+    }
+    try {
+      hook({ model: this.#config.model, ...withoutUndefined(event) });
+    } catch {
+      // A metrics hook must never turn a model reply into a failure.
+    }
+  }
+}
+
+/** Keeps `status: undefined` out of the event, so that `"status" in event` means a status is known. */
+function withoutUndefined<TEvent extends object>(event: TEvent): TEvent {
+  return Object.fromEntries(Object.entries(event).filter(([, value]) => value !== undefined)) as TEvent;
+}

@@ -1,0 +1,80 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { readBody, sendJson, waitWhileClientConnected } from "./http-io.js";
+import { openAIErrorBody } from "./openai-error-body.js";
+import { type RecordedRequests, toRecordedRequest } from "./recorded-requests.js";
+import { parseRequestBody } from "./request-body.js";
+import { decideScriptedReply } from "./script-interpreter.js";
+import { SCRIPTED_MODEL_NAME, toChatCompletion } from "./scripted-completion.js";
+
+/** Bodies over this are refused with 413: a conversation this large is a bug in the caller. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** The mutable state of one scripted model server. */
+export interface IScriptedModelState {
+  recorded: RecordedRequests;
+  /** How often each one-shot error was served, by the interpreter's `servedErrorKey`. */
+  servedErrorCounts: Map<string, number>;
+  /** For `chatcmpl-scripted-<n>` ids. */
+  completionCount: number;
+}
+
+/** POST /v1/chat/completions: record the body, then answer as the script says. */
+export async function handleChatCompletion(
+  request: IncomingMessage,
+  response: ServerResponse,
+  state: IScriptedModelState,
+): Promise<void> {
+  const read = await readBody(request, MAX_BODY_BYTES);
+  if (read.kind === "too-large") {
+    sendJson(response, 413, openAIErrorBody(413, `Request body over ${MAX_BODY_BYTES} bytes.`));
+    return;
+  }
+  const json = parseJson(read.text);
+  state.recorded.add(toRecordedRequest(read.text, json));
+  const parsed = parseRequestBody(json);
+  if (parsed.kind === "invalid") {
+    sendJson(response, 400, openAIErrorBody(400, parsed.message, { param: parsed.param }));
+    return;
+  }
+  if (parsed.body.stream) {
+    const message = "The scripted model does not stream: send stream: false or leave it out.";
+    sendJson(response, 400, openAIErrorBody(400, message, { param: "stream" }));
+    return;
+  }
+  const decision = decideScriptedReply(parsed.body, state.servedErrorCounts);
+  if (decision.kind === "invalid-script") {
+    const message = `Invalid script in the newest user message: ${decision.message}`;
+    sendJson(response, 400, openAIErrorBody(400, message, { param: "messages" }));
+    return;
+  }
+  if (decision.kind === "error") {
+    // Counted when chosen, not when sent: a retry arriving during this error's delay moves on.
+    const key = decision.servedErrorKey;
+    state.servedErrorCounts.set(key, (state.servedErrorCounts.get(key) ?? 0) + 1);
+    if (await waitWhileClientConnected(response, decision.delayMs)) {
+      const headers: Record<string, string> =
+        decision.retryAfterMs === undefined ? {} : { "retry-after-ms": String(decision.retryAfterMs) };
+      sendJson(response, decision.status, openAIErrorBody(decision.status, decision.message), headers);
+    }
+    return;
+  }
+  state.completionCount += 1;
+  const completion = toChatCompletion({
+    reply: decision.reply,
+    completionId: `chatcmpl-scripted-${state.completionCount}`,
+    model: parsed.body.model ?? SCRIPTED_MODEL_NAME,
+    createdSeconds: Math.floor(Date.now() / 1000),
+    promptCharacters: parsed.body.promptCharacters,
+  });
+  if (await waitWhileClientConnected(response, decision.delayMs)) {
+    sendJson(response, 200, completion);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
