@@ -2,8 +2,8 @@
  * Import rules. The pure core (contracts, tools, policy, engine, errors) does no I/O: it imports
  * nothing from the shell and no Redis, BullMQ, HTTP or clock-driven library. Nothing imports in a cycle.
  */
-const core = "^src/(contracts|tools|policy|engine|errors)/";
-const shell = "^src/(model|producer|workers|store|api|observability|cli|config|runtime)/";
+const core = "^src/(contracts|tools|policy|engine|errors|gateway)/";
+const shell = "^src/(model|producer|workers|store|queue|api|observability|cli|config|runtime)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

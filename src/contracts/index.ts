@@ -1,3 +1,4 @@
+export type { IChatToolCall, TChatMessage } from "./chat.js";
 export type {
   IGatewayAskInput,
   IGatewayResponse,

@@ -1,0 +1,89 @@
+import type { IChatToolCall, ITokenUsage } from "../contracts/index.js";
+import { hiddenToolFailure, unknownToolFailure } from "../tools/index.js";
+import { callIdOf } from "./call-ids.js";
+import { finishRun } from "./finish-run.js";
+import { type IRunTools, visibleToolsOf } from "./model-request.js";
+import { resultPartOf } from "./result-part.js";
+import type { TPlannedCall, TRunState } from "./run-state.js";
+
+export interface IModelReplyEvent {
+  text: string | null;
+  toolCalls: IChatToolCall[];
+  usage: ITokenUsage;
+}
+
+/**
+ * The model answered. No tool calls, or the last step without tools: the run is finished. Otherwise the
+ * calls become the step's plan, each checked in order: an unknown name, a tool hidden at this step
+ * (D72), or arguments that are not JSON or fail the schema are settled at once as errors the model reads;
+ * the others wait for their verdict.
+ */
+export async function applyModelReply(
+  state: TRunState,
+  reply: IModelReplyEvent,
+  tools: IRunTools,
+  now: number,
+): Promise<TRunState> {
+  const counted: TRunState = {
+    ...state,
+    modelCalls: state.modelCalls + 1,
+    usage: addUsage(state.usage, reply.usage),
+    updatedAt: now,
+  };
+  if (state.phase === "final-model" || reply.toolCalls.length === 0) {
+    const text = reply.text ?? "";
+    const answered: TRunState = {
+      ...counted,
+      messages: [...counted.messages, { role: "assistant", content: text }],
+      finalText: text,
+      stopReason: counted.stopReason ?? "answered",
+    };
+    return finishRun(answered, "completed", now);
+  }
+  const visibleNames = new Set(visibleToolsOf(state, tools).map((tool) => tool.name));
+  const calls: TPlannedCall[] = [];
+  for (const [index, toolCall] of reply.toolCalls.entries()) {
+    calls.push(await planCall(state, toolCall, index, visibleNames, tools));
+  }
+  return {
+    ...counted,
+    status: "running",
+    phase: "tools",
+    step: { stepIndex: state.stepIndex, assistantText: reply.text, calls },
+  };
+}
+
+async function planCall(
+  state: TRunState,
+  toolCall: IChatToolCall,
+  index: number,
+  visibleNames: ReadonlySet<string>,
+  tools: IRunTools,
+): Promise<TPlannedCall> {
+  const call: TPlannedCall = {
+    index,
+    toolCallId: toolCall.id,
+    callId: callIdOf(state.runId, state.stepIndex, index),
+    toolName: toolCall.name,
+    argumentsJson: toolCall.argumentsJson,
+    state: "pending",
+  };
+  const settle = (failure: Parameters<typeof resultPartOf>[2]): TPlannedCall => ({
+    ...call,
+    state: "settled",
+    result: resultPartOf(call, state.stepIndex, failure),
+  });
+  if (!tools.registry.has(toolCall.name)) return settle(unknownToolFailure(toolCall.name));
+  if (!visibleNames.has(toolCall.name)) return settle(hiddenToolFailure(toolCall.name));
+  const parsed = await tools.registry.parseArguments(toolCall.name, toolCall.argumentsJson);
+  if (!parsed.ok) return settle(parsed.failure);
+  return { ...call, input: parsed.input };
+}
+
+function addUsage(total: ITokenUsage, more: ITokenUsage): ITokenUsage {
+  return {
+    promptTokens: total.promptTokens + more.promptTokens,
+    completionTokens: total.completionTokens + more.completionTokens,
+    totalTokens: total.totalTokens + more.totalTokens,
+  };
+}

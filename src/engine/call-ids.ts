@@ -1,0 +1,11 @@
+/**
+ * Deterministic ids for everything the queue may see twice: re-dispatching a step after a crash adds
+ * jobs with the same ids, which BullMQ ignores. BullMQ ids must not contain ":" nor be all digits.
+ */
+export function callIdOf(runId: string, stepIndex: number, callIndex: number): string {
+  return `${runId}-s${stepIndex}-c${callIndex}`;
+}
+
+export function approvalIdOf(callId: string): string {
+  return `${callId}-approval`;
+}

@@ -1,0 +1,29 @@
+import type { EToolCallVerdict } from "../contracts/index.js";
+import type { IToolExecution } from "../tools/index.js";
+
+/** What a human's decision (or its absence) did to a parked call, as the approval job reports it. */
+export interface IApprovalOutcome {
+  approvalId: string;
+  /**
+   * approved: runs with `effectiveInput`; refused: approved, but the policy said DENY to the edited input
+   * (D109); rejected; expired: the TTL ran out undecided; cancelled: the run was cancelled.
+   */
+  decision: "approved" | "refused" | "rejected" | "expired" | "cancelled";
+  approver?: string;
+  comment?: string;
+  decidedAt: number;
+  editedInput?: unknown;
+  /** The input that runs: the edited one, else the parked one. */
+  effectiveInput?: unknown;
+  verdictOnEdit?: EToolCallVerdict;
+  /** The policy's texts on a refused edit, or the parked call's rejectionText. */
+  rejectionText?: string;
+  reason?: string;
+}
+
+/** A finished child job of the run, as the run worker reads it back. */
+export type TChildOutcome =
+  | { kind: "tool"; callId: string; execution: IToolExecution }
+  | { kind: "approval"; callId: string; approval: IApprovalOutcome }
+  /** The job failed for an infrastructure reason after its last attempt. */
+  | { kind: "job-failed"; callId: string; queue: "tools" | "approvals"; reason: string };

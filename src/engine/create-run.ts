@@ -1,0 +1,35 @@
+import type { TChatMessage } from "../contracts/index.js";
+import { runStateVersion, type TRunRequest, type TRunState } from "./run-state.js";
+
+/** A new run, queued: its first message is the user's input. */
+export function createRunState(args: {
+  runId: string;
+  threadId: string;
+  request: TRunRequest;
+  requestHash: string;
+  now: number;
+}): TRunState {
+  return {
+    schemaVersion: runStateVersion,
+    runId: args.runId,
+    threadId: args.threadId,
+    status: "queued",
+    phase: "model",
+    request: args.request,
+    requestHash: args.requestHash,
+    createdAt: args.now,
+    updatedAt: args.now,
+    history: [],
+    messages: [{ role: "user", content: args.request.input }],
+    stepIndex: 0,
+    modelCalls: 0,
+    executed: [],
+    toolResults: [],
+    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+  };
+}
+
+/** The run becomes the head of its thread and starts: it reads the thread's history once, now. */
+export function startRun(state: TRunState, history: TChatMessage[], now: number): TRunState {
+  return { ...state, status: "running", history, startedAt: now, updatedAt: now };
+}

@@ -1,0 +1,83 @@
+import { EToolCallVerdict, type IUserContext, type TToolCallPolicyResult } from "../contracts/index.js";
+import { deniedFailure } from "../tools/index.js";
+import { approvalIdOf } from "./call-ids.js";
+import type { IRunTools } from "./model-request.js";
+import { resultPartOf } from "./result-part.js";
+import type { TPlannedCall, TRunState, TStepState } from "./run-state.js";
+
+/**
+ * The pending calls whose verdict can be decided now. A call with a static verdict never waits. A call
+ * whose policy is a predicate is decided only once every earlier call of the step has settled (D112), so
+ * the predicate can read what those calls changed: the calls before it run as one wave first.
+ */
+export function decidableCalls(step: TStepState, tools: IRunTools): TPlannedCall[] {
+  const decidable: TPlannedCall[] = [];
+  let earlierAllSettled = true;
+  for (const call of step.calls) {
+    if (call.state === "pending") {
+      const tool = tools.registry.get(call.toolName);
+      const isPredicate = tool !== undefined && tools.policy.policyKind(tool) === "PREDICATE";
+      if (!isPredicate || earlierAllSettled) decidable.push(call);
+    }
+    if (call.state !== "settled") earlierAllSettled = false;
+  }
+  return decidable;
+}
+
+/** Asks the policy for each call's verdict (predicates may be async: they may look something up). */
+export async function evaluateVerdicts(
+  calls: readonly TPlannedCall[],
+  tools: IRunTools,
+  context: { userContext: IUserContext; threadId: string },
+): Promise<Map<string, TToolCallPolicyResult>> {
+  const verdicts = new Map<string, TToolCallPolicyResult>();
+  for (const call of calls) {
+    const tool = tools.registry.get(call.toolName);
+    if (!tool) continue;
+    verdicts.set(call.callId, await tools.policy.decide(tool, call.input, context));
+  }
+  return verdicts;
+}
+
+export interface IVerdictsApplied {
+  state: TRunState;
+  /** Calls that now need a tool job. */
+  dispatched: TPlannedCall[];
+  /** Calls that now need an approval job. */
+  parked: TPlannedCall[];
+}
+
+/** DENY settles the call as refused; ALLOW dispatches it; NEEDS_APPROVAL parks it for a human. */
+export function applyVerdicts(
+  state: TRunState,
+  verdicts: ReadonlyMap<string, TToolCallPolicyResult>,
+  now: number,
+): IVerdictsApplied {
+  const step = state.step;
+  if (!step) return { state, dispatched: [], parked: [] };
+  const dispatched: TPlannedCall[] = [];
+  const parked: TPlannedCall[] = [];
+  const calls = step.calls.map((call): TPlannedCall => {
+    const decision = verdicts.get(call.callId);
+    if (call.state !== "pending" || !decision) return call;
+    const decided: TPlannedCall = { ...call, verdict: decision.verdict };
+    if (decision.rejectionText !== undefined) decided.rejectionText = decision.rejectionText;
+    if (decision.reason !== undefined) decided.reason = decision.reason;
+    if (decision.verdict === EToolCallVerdict.DENY) {
+      return {
+        ...decided,
+        state: "settled",
+        result: resultPartOf(decided, step.stepIndex, deniedFailure(decision)),
+      };
+    }
+    if (decision.verdict === EToolCallVerdict.NEEDS_APPROVAL) {
+      const parkedCall: TPlannedCall = { ...decided, state: "parked", approvalId: approvalIdOf(call.callId) };
+      parked.push(parkedCall);
+      return parkedCall;
+    }
+    const dispatchedCall: TPlannedCall = { ...decided, state: "dispatched" };
+    dispatched.push(dispatchedCall);
+    return dispatchedCall;
+  });
+  return { state: { ...state, step: { ...step, calls }, updatedAt: now }, dispatched, parked };
+}

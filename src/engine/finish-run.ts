@@ -1,0 +1,54 @@
+import type { IGatewayResponse, TTerminalRunStatus } from "../contracts/index.js";
+import { cancelledFailure } from "../tools/index.js";
+import { resultPartOf } from "./result-part.js";
+import type { TPlannedCall, TRunState } from "./run-state.js";
+import { settleStep } from "./settle-step.js";
+
+/** The run is over with this status. */
+export function finishRun(
+  state: TRunState,
+  status: TTerminalRunStatus,
+  now: number,
+  error?: { code: string; message: string },
+): TRunState {
+  const finished: TRunState = { ...state, status, phase: "finished", finishedAt: now, updatedAt: now };
+  if (error) finished.error = error;
+  return finished;
+}
+
+/**
+ * The run is cancelled or past its deadline: calls still in flight or parked settle as cancelled (so the
+ * transcript stays whole: every tool call has its tool message) and no model call follows.
+ */
+export function stopRun(state: TRunState, status: "cancelled" | "timed_out", now: number): TRunState {
+  let stopped = state;
+  const step = state.step;
+  if (step) {
+    const calls = step.calls.map(
+      (call): TPlannedCall =>
+        call.state === "settled"
+          ? call
+          : { ...call, state: "settled", result: resultPartOf(call, step.stepIndex, cancelledFailure()) },
+    );
+    stopped = settleStep({ ...state, step: { ...step, calls } }, now);
+  }
+  return finishRun({ ...stopped, stopReason: status }, status, now);
+}
+
+/** The response a caller reads: the seed's IGatewayResponse. */
+export function responseOf(state: TRunState): IGatewayResponse {
+  const status = state.status === "completed" || state.status === "failed" ? state.status : state.status;
+  const response: IGatewayResponse = {
+    runId: state.runId,
+    threadId: state.threadId,
+    status: status as IGatewayResponse["status"],
+    text: state.finalText ?? "",
+    toolResults: state.toolResults,
+    stopReason: state.stopReason ?? (state.status === "failed" ? "failed" : "answered"),
+    steps: state.modelCalls,
+    usage: state.usage,
+  };
+  if (state.endedByTool !== undefined) response.endedByTool = state.endedByTool;
+  if (state.error) response.error = state.error;
+  return response;
+}

@@ -1,0 +1,40 @@
+import type { TAnyToolDef, TChatMessage } from "../contracts/index.js";
+import type { ToolPolicy } from "../policy/index.js";
+import type { ToolRegistry } from "../tools/index.js";
+import type { TRunState } from "./run-state.js";
+
+export interface IRunTools {
+  /** The run's own tools: the defaults narrowed by the request, joined by its additional tools. */
+  registry: ToolRegistry;
+  policy: ToolPolicy;
+}
+
+export interface IModelRequestPlan {
+  messages: TChatMessage[];
+  /** The tools offered at this step; none on the last step after endsRun or maxSteps. */
+  tools: TAnyToolDef[];
+  final: boolean;
+}
+
+/** The tools the model is offered at the run's current step (D89 visibleWhen, requires, tag filters). */
+export function visibleToolsOf(state: TRunState, tools: IRunTools): TAnyToolDef[] {
+  return tools.policy.visibleTools(tools.registry.list(), {
+    stepIndex: state.stepIndex,
+    executed: state.executed,
+  });
+}
+
+/** What to send to the model for the run's next model call. */
+export function planModelRequest(
+  state: TRunState,
+  tools: IRunTools,
+  instructions?: string,
+): IModelRequestPlan {
+  const final = state.phase === "final-model";
+  const system: TChatMessage[] = instructions ? [{ role: "system", content: instructions }] : [];
+  return {
+    messages: [...system, ...state.history, ...state.messages],
+    tools: final ? [] : visibleToolsOf(state, tools),
+    final,
+  };
+}

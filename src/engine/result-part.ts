@@ -1,0 +1,32 @@
+import type { EToolCallVerdict, IApprovalRecordOnResult, IToolResultPart } from "../contracts/index.js";
+import type { IToolCallFailure, IToolExecution } from "../tools/index.js";
+import type { TPlannedCall } from "./run-state.js";
+
+/** The stored result of a call from what happened to it: an execution or a failure decided before it. */
+export function resultPartOf(
+  call: TPlannedCall,
+  stepIndex: number,
+  happened: IToolExecution | IToolCallFailure,
+  extra: { verdict?: EToolCallVerdict; approval?: IApprovalRecordOnResult; input?: unknown } = {},
+): IToolResultPart {
+  const execution = "durationMs" in happened ? happened : undefined;
+  const part: IToolResultPart = {
+    toolCallId: call.toolCallId,
+    callId: call.callId,
+    toolName: call.toolName,
+    step: stepIndex,
+    input: extra.input ?? execution?.input ?? call.input ?? call.argumentsJson,
+    text: happened.text,
+    isError: happened.isError,
+    outcome: happened.outcome,
+    durationMs: execution?.durationMs ?? 0,
+  };
+  if (execution && !execution.isError) part.output = execution.output;
+  if (happened.status !== undefined) part.status = happened.status;
+  if (happened.errorCode !== undefined) part.errorCode = happened.errorCode;
+  if (execution?.truncatedChars) part.truncatedChars = execution.truncatedChars;
+  const verdict = extra.verdict ?? call.verdict;
+  if (verdict !== undefined) part.verdict = verdict;
+  if (extra.approval) part.approval = extra.approval;
+  return part;
+}

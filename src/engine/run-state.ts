@@ -1,0 +1,177 @@
+import { z } from "zod";
+import { EToolCallVerdict } from "../contracts/index.js";
+
+/**
+ * The run state as stored in Redis: versioned and validated on every write and read, so that a worker of
+ * another version, or a corrupted key, is detected instead of misread. Bump `runStateVersion` and keep a
+ * fixture of the old shape (test/fixtures) whenever the shape changes.
+ */
+export const runStateVersion = 1;
+
+const verdictSchema = z.enum(EToolCallVerdict);
+
+const tokenUsageSchema = z.object({
+  promptTokens: z.number().int().min(0),
+  completionTokens: z.number().int().min(0),
+  totalTokens: z.number().int().min(0),
+});
+
+export const userContextSchema = z.object({
+  userId: z.string().min(1).max(256),
+  profile: z.string().min(1).max(128).optional(),
+  roles: z.array(z.string().max(128)).max(100).optional(),
+  attributes: z.record(z.string(), z.unknown()).optional(),
+});
+
+const chatToolCallSchema = z.object({ id: z.string(), name: z.string(), argumentsJson: z.string() });
+
+export const chatMessageSchema = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("system"), content: z.string() }),
+  z.object({ role: z.literal("user"), content: z.string() }),
+  z.object({
+    role: z.literal("assistant"),
+    content: z.string().nullable(),
+    toolCalls: z.array(chatToolCallSchema).optional(),
+  }),
+  z.object({ role: z.literal("tool"), toolCallId: z.string(), content: z.string() }),
+]);
+
+const outcomeSchema = z.enum([
+  "ok",
+  "error",
+  "timeout",
+  "denied",
+  "invalid_input",
+  "hidden",
+  "unknown_tool",
+  "rejected",
+  "expired",
+  "cancelled",
+]);
+
+export const approvalOnResultSchema = z.object({
+  approvalId: z.string(),
+  decision: z.enum(["approved", "rejected", "expired"]),
+  approver: z.string().optional(),
+  comment: z.string().optional(),
+  decidedAt: z.number(),
+  editedInput: z.unknown().optional(),
+  verdictOnEdit: verdictSchema.optional(),
+});
+
+export const toolResultPartSchema = z.object({
+  toolCallId: z.string(),
+  callId: z.string(),
+  toolName: z.string(),
+  step: z.number().int().min(0),
+  input: z.unknown(),
+  output: z.unknown().optional(),
+  text: z.string(),
+  isError: z.boolean(),
+  status: z.number().int().optional(),
+  errorCode: z.union([z.string(), z.number()]).optional(),
+  outcome: outcomeSchema,
+  verdict: verdictSchema.optional(),
+  truncatedChars: z.number().int().optional(),
+  approval: approvalOnResultSchema.optional(),
+  durationMs: z.number().min(0),
+  endedRun: z.boolean().optional(),
+});
+
+/** The run request after validation, as the engine uses it. */
+export const runRequestSchema = z.object({
+  input: z.string(),
+  userContext: userContextSchema,
+  tools: z.array(z.string()).optional(),
+  additionalTools: z.array(z.string()).default([]),
+  maxSteps: z.number().int().min(1),
+  timeoutMs: z.number().int().min(1).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  instructions: z.string().optional(),
+});
+
+/** One call of the current step and how far it got. */
+export const plannedCallSchema = z.object({
+  index: z.number().int().min(0),
+  toolCallId: z.string(),
+  callId: z.string(),
+  toolName: z.string(),
+  argumentsJson: z.string(),
+  /**
+   * pending: parsed, waiting for its verdict; dispatched: a tool job runs it; parked: an approval job
+   * waits for a human; settled: `result` is final.
+   */
+  state: z.enum(["pending", "dispatched", "parked", "settled"]),
+  input: z.unknown().optional(),
+  verdict: verdictSchema.optional(),
+  rejectionText: z.string().optional(),
+  reason: z.string().optional(),
+  approvalId: z.string().optional(),
+  /** The human's decision once known; an approved call then runs as a tool job with the input it names. */
+  approval: approvalOnResultSchema.optional(),
+  result: toolResultPartSchema.optional(),
+  /** Whether this call's successful result ends the run. */
+  endsRun: z.boolean().optional(),
+});
+
+export const stepStateSchema = z.object({
+  stepIndex: z.number().int().min(0),
+  /** The model's text beside its tool calls. */
+  assistantText: z.string().nullable(),
+  calls: z.array(plannedCallSchema),
+});
+
+export const runStatusSchema = z.enum([
+  "queued",
+  "running",
+  "waiting",
+  "completed",
+  "failed",
+  "cancelled",
+  "timed_out",
+]);
+
+export const runStateSchema = z.object({
+  schemaVersion: z.literal(runStateVersion),
+  runId: z.string(),
+  threadId: z.string(),
+  status: runStatusSchema,
+  /** What the engine does next. */
+  phase: z.enum(["model", "tools", "final-model", "finished"]),
+  request: runRequestSchema,
+  /** Hash of the request, to tell a retried enqueue from a different request with the same key. */
+  requestHash: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  startedAt: z.number().optional(),
+  finishedAt: z.number().optional(),
+  /** The thread's messages before this run, read when the run started. */
+  history: z.array(chatMessageSchema),
+  /** This run's messages: the user input, then assistant and tool messages as steps settle. */
+  messages: z.array(chatMessageSchema),
+  /** Model steps with tools completed. */
+  stepIndex: z.number().int().min(0),
+  /** Model requests made (the response's `steps`). */
+  modelCalls: z.number().int().min(0),
+  executed: z.array(z.string()),
+  step: stepStateSchema.optional(),
+  toolResults: z.array(toolResultPartSchema),
+  endedByTool: z.string().optional(),
+  stopReason: z
+    .enum(["answered", "ended_by_tool", "max_steps", "cancelled", "timed_out", "failed"])
+    .optional(),
+  finalText: z.string().optional(),
+  usage: tokenUsageSchema,
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+
+export type TRunState = z.infer<typeof runStateSchema>;
+export type TRunRequest = z.infer<typeof runRequestSchema>;
+export type TPlannedCall = z.infer<typeof plannedCallSchema>;
+export type TStepState = z.infer<typeof stepStateSchema>;
+
+export const terminalStatuses = new Set(["completed", "failed", "cancelled", "timed_out"]);
+
+export function isTerminal(state: Pick<TRunState, "status">): boolean {
+  return terminalStatuses.has(state.status);
+}

@@ -1,0 +1,50 @@
+import type { IChatToolCall, IToolResultPart, TChatMessage } from "../contracts/index.js";
+import type { TRunState } from "./run-state.js";
+
+/**
+ * Every call of the step has settled: the assistant message and one tool message per call join the
+ * transcript (with the input that actually ran, so an edit a human made is what the model sees), the
+ * executed tools are recorded for visibleWhen/requires, and the next phase is chosen: a call that ended
+ * the run (D86) or the step limit leads to one last model call without tools.
+ */
+export function settleStep(state: TRunState, now: number): TRunState {
+  const step = state.step;
+  if (!step || step.calls.some((call) => call.state !== "settled")) return state;
+  const results: IToolResultPart[] = step.calls.map((call) => call.result!);
+  const toolCalls: IChatToolCall[] = step.calls.map((call) => ({
+    id: call.toolCallId,
+    name: call.toolName,
+    argumentsJson: call.approval?.editedInput !== undefined ? JSON.stringify(call.input) : call.argumentsJson,
+  }));
+  const messages: TChatMessage[] = [
+    ...state.messages,
+    { role: "assistant", content: step.assistantText, toolCalls },
+    ...results.map(
+      (result): TChatMessage => ({ role: "tool", toolCallId: result.toolCallId, content: result.text }),
+    ),
+  ];
+  const endingCall = step.calls.find((call) => call.endsRun === true && call.result?.isError === false);
+  const stepIndex = state.stepIndex + 1;
+  const next: TRunState = {
+    ...state,
+    messages,
+    toolResults: [
+      ...state.toolResults,
+      ...results.map((result) =>
+        endingCall && result.callId === endingCall.callId ? { ...result, endedRun: true } : result,
+      ),
+    ],
+    executed: [
+      ...state.executed,
+      ...results.filter((result) => result.outcome === "ok").map((r) => r.toolName),
+    ],
+    stepIndex,
+    step: undefined,
+    phase: "model",
+    updatedAt: now,
+  };
+  if (endingCall)
+    return { ...next, phase: "final-model", endedByTool: endingCall.toolName, stopReason: "ended_by_tool" };
+  if (stepIndex >= state.request.maxSteps) return { ...next, phase: "final-model", stopReason: "max_steps" };
+  return next;
+}

@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+/**
+ * The numeric and text settings of a gateway, with their defaults. Tools, policy and hooks are checked
+ * by ToolRegistry and ToolPolicy; this schema covers the rest so that a typo fails at start-up.
+ */
+export const gatewaySettingsSchema = z.object({
+  /** Shown in logs and `GET /v1/tools`. */
+  name: z.string().min(1).default("tollgate"),
+  /** The system message of every run, unless a run brings its own. */
+  instructions: z.string().optional(),
+  /** Model steps with tools before the last step without tools. */
+  maxSteps: z.number().int().min(1).max(100).default(8),
+  /** How long a tool call may run (D60); a tool's `timeoutMs` overrides it. */
+  toolTimeoutMs: z.number().int().min(1).default(30_000),
+  /** The most characters of a tool's output the model reads (D60). */
+  maxOutputChars: z.number().int().min(100).default(20_000),
+  /** How long a parked call waits for a human before it expires; a tool's `approvalTtlMs` overrides it. */
+  approvalTtlMs: z
+    .number()
+    .int()
+    .min(1)
+    .default(24 * 60 * 60 * 1000),
+  /** The longest user input accepted at enqueue, in characters. */
+  maxInputChars: z.number().int().min(1).default(100_000),
+  /** The model used when the environment names none. */
+  model: z
+    .object({
+      name: z.string().min(1).default("gpt-4o-mini"),
+      temperature: z.number().min(0).max(2).optional(),
+    })
+    .prefault({}),
+});
+
+export type TGatewaySettings = z.infer<typeof gatewaySettingsSchema>;
+export type TGatewaySettingsInput = z.input<typeof gatewaySettingsSchema>;

@@ -1,0 +1,7 @@
+export { defineGateway, type IGateway, type IGatewayDefinition, isGateway } from "./define-gateway.js";
+export {
+  gatewaySettingsSchema,
+  type TGatewaySettings,
+  type TGatewaySettingsInput,
+} from "./gateway-options.js";
+export { type IRunToolSelection, runToolRegistry } from "./run-tools.js";

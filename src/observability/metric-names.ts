@@ -1,0 +1,160 @@
+/**
+ * Every metric Tollgate exports, in one place: name, type, help text and label names.
+ * `docs/METRICS.md`, the Grafana dashboard and the alert rules are checked against this file by
+ * tests, so a rename here that is not carried there fails CI.
+ *
+ * Naming follows Prometheus conventions: `tollgate_` prefix, counters end in `_total`, durations are
+ * `_seconds`, no unit is implied. Labels are bounded: tool names, outcomes, statuses, queue names,
+ * model names; never run, thread, call or user ids.
+ */
+
+/** The namespace of every Tollgate metric, the default process metrics included. */
+export const METRIC_PREFIX = "tollgate_";
+
+export type TMetricType = "counter" | "gauge" | "histogram";
+
+export interface IMetricDefinition<TLabel extends string = string> {
+  readonly name: string;
+  readonly type: TMetricType;
+  readonly help: string;
+  readonly labelNames: readonly TLabel[];
+}
+
+function define<TLabel extends string>(
+  name: string,
+  type: TMetricType,
+  help: string,
+  labelNames: readonly TLabel[],
+): IMetricDefinition<TLabel> {
+  return { name, type, help, labelNames };
+}
+
+export const METRICS = {
+  runsStarted: define("tollgate_runs_started_total", "counter", "Runs a worker started executing.", []),
+  runsFinished: define(
+    "tollgate_runs_finished_total",
+    "counter",
+    "Runs that reached a terminal status (completed, failed, cancelled, timed_out).",
+    ["status"],
+  ),
+  runDuration: define(
+    "tollgate_run_duration_seconds",
+    "histogram",
+    "Time from a run's enqueue to its terminal status, approval waits included.",
+    ["status"],
+  ),
+  runSteps: define(
+    "tollgate_run_steps",
+    "histogram",
+    "Model calls a run made before it finished, by terminal status.",
+    ["status"],
+  ),
+  modelRequestDuration: define(
+    "tollgate_model_request_duration_seconds",
+    "histogram",
+    "Duration of one request to the model API, by model and outcome (ok, error, timeout, cancelled).",
+    ["model", "outcome"],
+  ),
+  modelRequestErrors: define(
+    "tollgate_model_request_errors_total",
+    "counter",
+    "Model API requests that failed, by model and HTTP status (or network, timeout).",
+    ["model", "status"],
+  ),
+  modelTokens: define(
+    "tollgate_model_tokens_total",
+    "counter",
+    "Tokens the model API reported as used, by model and kind (prompt, completion).",
+    ["model", "kind"],
+  ),
+  toolCalls: define(
+    "tollgate_tool_calls_total",
+    "counter",
+    'Tool calls the model asked for, by tool and outcome; tool is "(unknown)" for names no tool has.',
+    ["tool", "outcome"],
+  ),
+  toolScheduleToStart: define(
+    "tollgate_tool_schedule_to_start_seconds",
+    "histogram",
+    "Time a tool call job waited in the tools queue before a worker started it.",
+    ["tool"],
+  ),
+  toolExecution: define(
+    "tollgate_tool_execution_seconds",
+    "histogram",
+    "Time a tool's execute took (bounded by its timeout).",
+    ["tool"],
+  ),
+  approvalsRequested: define(
+    "tollgate_approvals_requested_total",
+    "counter",
+    "Tool calls parked for a human decision, by tool.",
+    ["tool"],
+  ),
+  approvalsDecided: define(
+    "tollgate_approvals_decided_total",
+    "counter",
+    "Parked tool calls that were decided, by tool and decision (approved, rejected, expired).",
+    ["tool", "decision"],
+  ),
+  approvalsPending: define(
+    "tollgate_approvals_pending",
+    "gauge",
+    "Approvals waiting for a decision, read from Redis at scrape time (every process sees the same count).",
+    [],
+  ),
+  approvalWait: define(
+    "tollgate_approval_wait_seconds",
+    "histogram",
+    "Time from an approval request to its decision, by decision (expired waits the whole TTL).",
+    ["decision"],
+  ),
+  queueJobs: define(
+    "tollgate_queue_jobs",
+    "gauge",
+    "BullMQ jobs by queue and state, read from Redis at scrape time (every process sees the same counts).",
+    ["queue", "state"],
+  ),
+  stalledJobs: define(
+    "tollgate_stalled_jobs_total",
+    "counter",
+    "Jobs BullMQ found stalled (their worker lost the lock) and moved back to wait or failed.",
+    ["queue"],
+  ),
+  workerSlotsBusy: define(
+    "tollgate_worker_slots_busy",
+    "gauge",
+    "Worker concurrency slots of this process that are running a job, by queue.",
+    ["queue"],
+  ),
+  workerSlots: define(
+    "tollgate_worker_slots",
+    "gauge",
+    "Worker concurrency slots of this process (its concurrency), by queue.",
+    ["queue"],
+  ),
+  metricsCollectErrors: define(
+    "tollgate_metrics_collect_errors_total",
+    "counter",
+    "Scrape-time collections that failed or timed out (the gauge kept its last values), by collector.",
+    ["collector"],
+  ),
+} as const;
+
+export type TMetricKey = keyof typeof METRICS;
+
+/**
+ * The default process metrics (prom-client's `collectDefaultMetrics` with our prefix) that the
+ * dashboard and alerts use. A test checks that each exists in a registry built by `createMetrics`.
+ */
+export const PROCESS_METRIC_NAMES = [
+  "tollgate_process_cpu_seconds_total",
+  "tollgate_process_resident_memory_bytes",
+  "tollgate_nodejs_heap_size_used_bytes",
+  "tollgate_nodejs_eventloop_lag_p99_seconds",
+] as const;
+
+/** Every metric name this file knows, Tollgate's own and the process metrics above. */
+export function allMetricNames(): string[] {
+  return [...Object.values(METRICS).map((definition) => definition.name), ...PROCESS_METRIC_NAMES];
+}

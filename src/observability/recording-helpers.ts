@@ -1,0 +1,78 @@
+import type { Counter, Gauge, Histogram, LabelValues } from "prom-client";
+import type { TInstruments } from "./instruments.js";
+import { modelErrorStatusLabel, observableValue, toolLabel } from "./metric-labels.js";
+import type { ITollgateMetrics } from "./tollgate-metrics.js";
+
+type TRecordingHelpers = Omit<ITollgateMetrics, "registry" | "watchQueues">;
+
+/** The event-driven half of `ITollgateMetrics`: each helper turns one event into metric updates. */
+export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
+  return {
+    runStarted() {
+      instruments.runsStarted.inc();
+    },
+    runFinished(status, durationSeconds, steps) {
+      instruments.runsFinished.inc({ status });
+      observe(instruments.runDuration, { status }, durationSeconds);
+      observe(instruments.runSteps, { status }, steps);
+    },
+    modelRequest({ model, outcome, durationSeconds, status, usage }) {
+      observe(instruments.modelRequestDuration, { model, outcome }, durationSeconds);
+      // A cancelled request is our own doing (the run was cancelled), not a failure of the model API.
+      if (outcome === "error" || outcome === "timeout") {
+        instruments.modelRequestErrors.inc({ model, status: modelErrorStatusLabel(outcome, status) });
+      }
+      increase(instruments.modelTokens, { model, kind: "prompt" }, usage?.promptTokens);
+      increase(instruments.modelTokens, { model, kind: "completion" }, usage?.completionTokens);
+    },
+    toolCall({ tool, outcome }) {
+      instruments.toolCalls.inc({ tool: toolLabel(tool, outcome), outcome });
+    },
+    toolExecution({ tool, scheduleToStartSeconds, executionSeconds }) {
+      observe(instruments.toolScheduleToStart, { tool }, scheduleToStartSeconds);
+      observe(instruments.toolExecution, { tool }, executionSeconds);
+    },
+    approvalRequested(tool) {
+      instruments.approvalsRequested.inc({ tool });
+    },
+    approvalDecided({ tool, decision, waitSeconds }) {
+      instruments.approvalsDecided.inc({ tool, decision });
+      observe(instruments.approvalWait, { decision }, waitSeconds);
+    },
+    stalledJob(queue) {
+      instruments.stalledJobs.inc({ queue });
+    },
+    workerSlots(queue, busy, total) {
+      set(instruments.workerSlotsBusy, { queue }, busy);
+      set(instruments.workerSlots, { queue }, total);
+    },
+  };
+}
+
+// prom-client throws on NaN and on a counter going down: a metric must never break the code it measures.
+function observe<TLabel extends string>(
+  metric: Histogram<TLabel>,
+  labels: LabelValues<TLabel>,
+  value: number | undefined,
+): void {
+  const observable = observableValue(value);
+  if (observable !== undefined) metric.observe(labels, observable);
+}
+
+function increase<TLabel extends string>(
+  metric: Counter<TLabel>,
+  labels: LabelValues<TLabel>,
+  value: number | undefined,
+): void {
+  const observable = observableValue(value);
+  if (observable !== undefined && observable > 0) metric.inc(labels, observable);
+}
+
+function set<TLabel extends string>(
+  metric: Gauge<TLabel>,
+  labels: LabelValues<TLabel>,
+  value: number | undefined,
+): void {
+  const observable = observableValue(value);
+  if (observable !== undefined) metric.set(labels, observable);
+}

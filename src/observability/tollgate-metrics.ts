@@ -1,0 +1,68 @@
+import type { Registry } from "prom-client";
+import type { TTerminalRunStatus } from "../contracts/gateway-io.js";
+import type { TApprovalDecision, TToolCallOutcome } from "../contracts/result.js";
+import type { TModelRequestOutcome } from "./metric-labels.js";
+import type { IWatchedQueue } from "./queue-jobs-collector.js";
+
+/** One request to the model API (one HTTP attempt: a retried call is two requests). */
+export interface IModelRequestObservation {
+  /** The configured model name (bounded: it comes from configuration, not from the request). */
+  model: string;
+  outcome: TModelRequestOutcome;
+  durationSeconds: number;
+  /** The HTTP status of a failed request, when the server answered. */
+  status?: number;
+  /** Token usage the API reported; absent on failure. */
+  usage?: { promptTokens?: number; completionTokens?: number };
+}
+
+export interface IToolCallObservation {
+  /** The name the model used; folded into "(unknown)" when the outcome is `unknown_tool`. */
+  tool: string;
+  outcome: TToolCallOutcome;
+}
+
+export interface IToolExecutionObservation {
+  tool: string;
+  /** From the tool job's creation (`job.timestamp`) to its processing start (`job.processedOn`). */
+  scheduleToStartSeconds?: number;
+  /** Time spent in the tool's `execute`, up to its timeout. */
+  executionSeconds?: number;
+}
+
+export interface IApprovalDecisionObservation {
+  tool: string;
+  decision: TApprovalDecision;
+  /** From the approval request to its decision (to the expiry for `expired`). */
+  waitSeconds: number;
+}
+
+/**
+ * The metrics of one process. Every helper is safe to call from any code path: it never throws,
+ * and a NaN, infinite or negative duration or count is ignored or clamped rather than recorded.
+ */
+export interface ITollgateMetrics {
+  readonly registry: Registry;
+  /** A run worker took a run's first step. */
+  runStarted(): void;
+  /** A run reached a terminal status; `durationSeconds` from enqueue, `steps` = model calls made. */
+  runFinished(status: TTerminalRunStatus, durationSeconds: number, steps: number): void;
+  modelRequest(observation: IModelRequestObservation): void;
+  /** Every tool call the model asked for, once, with how it ended (including never-run outcomes). */
+  toolCall(observation: IToolCallObservation): void;
+  /** A tool job ran (or timed out) on a tool worker. */
+  toolExecution(observation: IToolExecutionObservation): void;
+  /** A call was parked on the approvals queue. */
+  approvalRequested(tool: string): void;
+  /** A parked call was approved, rejected, or expired. */
+  approvalDecided(observation: IApprovalDecisionObservation): void;
+  /** BullMQ reported a stalled job on this queue (the worker's `stalled` event). */
+  stalledJob(queue: string): void;
+  /** This process's worker on `queue` runs `busy` jobs now; `total` is its concurrency. */
+  workerSlots(queue: string, busy: number, total?: number): void;
+  /** Adds queues whose job counts are read at scrape time into `tollgate_queue_jobs`. */
+  watchQueues(queues: readonly IWatchedQueue[]): void;
+}
+
+/** The name the issue used; the interface follows the contracts' `I` prefix. */
+export type TollgateMetrics = ITollgateMetrics;

@@ -1,0 +1,163 @@
+import { EToolCallVerdict } from "../contracts/index.js";
+import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
+import { promoteJob } from "../runtime/promote-job.js";
+import type { ITollgateRuntime } from "../runtime/runtime.js";
+import type { IApproval, TApprovalDecision } from "../store/index.js";
+import { approveInputSchema, rejectInputSchema } from "./run-input-schema.js";
+
+export interface IApproveInput {
+  /** An edited input: validated against the tool's schema, then decided again by the policy (D109). */
+  input?: unknown;
+  /** Who decides: the API token's subject. */
+  approver: string;
+  comment?: string;
+}
+
+export interface IRejectInput {
+  /** What the model reads; else the policy's rejectionText; else a standard text. */
+  reason?: string;
+  approver: string;
+}
+
+/**
+ * Approves a parked call. An edited input that fails the schema is refused with the field errors and the
+ * approval stays pending; one the policy DENYs settles the call as refused; otherwise the call runs with
+ * the (edited) input. Exactly one decision wins (atomic in Redis); the others get TG_APPROVAL_DECIDED.
+ */
+export async function approve(
+  runtime: ITollgateRuntime,
+  approvalId: string,
+  rawInput: IApproveInput,
+): Promise<IApproval> {
+  const input = parseOrThrow(approveInputSchema, rawInput);
+  const approval = await pendingApproval(runtime, approvalId);
+  const decidedAt = runtime.now();
+  const base = {
+    approver: input.approver,
+    decidedAt,
+    ...(input.comment !== undefined ? { comment: input.comment } : {}),
+  };
+  let decision: TApprovalDecision = { ...base, decision: "approved", effectiveInput: approval.input };
+  if (input.input !== undefined) {
+    const tool = runtime.gateway.catalogue.get(approval.toolName);
+    if (!tool)
+      throw new TollgateError("TG_UNKNOWN_TOOL", `The gateway no longer has tool "${approval.toolName}".`);
+    const edited = await runtime.gateway.policy.decideEdited(tool, input.input, {
+      userContext: approval.userContext,
+      threadId: approval.threadId,
+    });
+    if (!edited.ok) {
+      throw new TollgateError(
+        "TG_APPROVAL_INVALID_EDIT",
+        `The edited input does not match the schema of "${approval.toolName}": ${describeFieldIssues(edited.issues)}`,
+        {
+          issues: edited.issues.map((issue) => ({
+            ...issue,
+            path: issue.path ? `input.${issue.path}` : "input",
+          })),
+        },
+      );
+    }
+    const verdict = edited.result.verdict;
+    decision =
+      verdict === EToolCallVerdict.DENY
+        ? {
+            ...base,
+            decision: "refused",
+            editedInput: input.input,
+            verdictOnEdit: verdict,
+            ...(edited.result.rejectionText !== undefined
+              ? { rejectionText: edited.result.rejectionText }
+              : {}),
+            ...(edited.result.reason !== undefined ? { reason: edited.result.reason } : {}),
+          }
+        : {
+            ...base,
+            decision: "approved",
+            editedInput: input.input,
+            effectiveInput: edited.input,
+            verdictOnEdit: edited.verdictBeforeApproval,
+          };
+  }
+  return record(runtime, approval, decision);
+}
+
+/** Rejects a parked call: it is never executed; the model reads the reason. */
+export async function reject(
+  runtime: ITollgateRuntime,
+  approvalId: string,
+  rawInput: IRejectInput,
+): Promise<IApproval> {
+  const input = parseOrThrow(rejectInputSchema, rawInput);
+  const approval = await pendingApproval(runtime, approvalId);
+  return record(runtime, approval, {
+    decision: "rejected",
+    approver: input.approver,
+    decidedAt: runtime.now(),
+    ...(input.reason !== undefined ? { comment: input.reason } : {}),
+  });
+}
+
+async function pendingApproval(runtime: ITollgateRuntime, approvalId: string): Promise<IApproval> {
+  const approval = await runtime.approvals.get(approvalId);
+  if (!approval)
+    throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`, { approvalId });
+  if (approval.status !== "pending") throw alreadyDecided(approvalId, approval.status);
+  if (approval.expiresAt <= runtime.now()) throw alreadyDecided(approvalId, "expired");
+  return approval;
+}
+
+async function record(
+  runtime: ITollgateRuntime,
+  approval: IApproval,
+  decision: TApprovalDecision,
+): Promise<IApproval> {
+  const won = await runtime.approvals.decide(approval.approvalId, decision);
+  if (won === "missing") {
+    throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approval.approvalId}.`);
+  }
+  if (won !== "ok") throw alreadyDecided(approval.approvalId, won);
+  await runtime.redis.xadd(
+    runtime.keys.runEvents(approval.runId),
+    "*",
+    "event",
+    JSON.stringify({
+      type: "approval-decided",
+      data: {
+        approvalId: approval.approvalId,
+        callId: approval.callId,
+        toolName: approval.toolName,
+        decision: decision.decision,
+        approver: decision.approver,
+      },
+      at: runtime.now(),
+    }),
+  );
+  // The delayed job wakes now and hands the decision to the run. Were it already running (its delay ran
+  // out a moment ago), it reads the decision that just won.
+  await promoteJob(runtime.queues.approvals, approval.approvalId);
+  return { ...approval, status: decision.decision, decision };
+}
+
+function alreadyDecided(approvalId: string, status: string): TollgateError {
+  return new TollgateError("TG_APPROVAL_DECIDED", `Approval ${approvalId} is already ${status}.`, {
+    approvalId,
+    status,
+  });
+}
+
+function parseOrThrow<TOutput>(
+  schema: {
+    safeParse(
+      value: unknown,
+    ): { success: true; data: TOutput } | { success: false; error: import("zod").ZodError };
+  },
+  value: unknown,
+): TOutput {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = toFieldIssues(parsed.error);
+  throw new TollgateError("TG_INVALID_REQUEST", `Invalid request: ${describeFieldIssues(issues)}`, {
+    issues,
+  });
+}

@@ -1,0 +1,95 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createRunState, type TRunRequest, type TRunState } from "../engine/index.js";
+import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
+import { runToolRegistry } from "../gateway/index.js";
+import { deadlineJobIdOf, runJobNames, type TRunJob } from "../queue/index.js";
+import type { ITollgateRuntime } from "../runtime/runtime.js";
+import { runInputSchema } from "./run-input-schema.js";
+
+export interface IEnqueuedRun {
+  runId: string;
+  threadId: string;
+  status: TRunState["status"];
+  /** False when an idempotency key matched an existing run. */
+  created: boolean;
+}
+
+/**
+ * Validates a run request, stores the run and queues its job. With an idempotency key the run id is
+ * derived from it, so a retried request returns the same run (and a different request with the same key
+ * is a conflict). Nothing is queued for a request that fails validation.
+ */
+export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): Promise<IEnqueuedRun> {
+  const parsed = runInputSchema.safeParse(rawInput);
+  if (!parsed.success) {
+    const issues = toFieldIssues(parsed.error);
+    throw new TollgateError("TG_INVALID_REQUEST", `Invalid run request: ${describeFieldIssues(issues)}`, {
+      issues,
+    });
+  }
+  const input = parsed.data;
+  const { gateway } = runtime;
+  if (input.input.length > gateway.settings.maxInputChars) {
+    throw new TollgateError(
+      "TG_PAYLOAD_TOO_LARGE",
+      `The input has ${input.input.length} characters; the limit is ${gateway.settings.maxInputChars}.`,
+      { issues: [{ path: "input", message: `longer than ${gateway.settings.maxInputChars} characters` }] },
+    );
+  }
+  runToolRegistry(gateway, input);
+  const request: TRunRequest = {
+    input: input.input,
+    userContext: input.userContext,
+    additionalTools: input.additionalTools ?? [],
+    maxSteps: input.maxSteps ?? gateway.settings.maxSteps,
+    ...(input.tools ? { tools: input.tools } : {}),
+    ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+    ...(input.metadata ? { metadata: input.metadata } : {}),
+    ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
+  };
+  const threadId = input.threadId ?? `thread_${randomUUID()}`;
+  const runId = input.idempotencyKey
+    ? `run_${sha256(input.idempotencyKey).slice(0, 32)}`
+    : `run_${randomUUID()}`;
+  const requestHash = sha256(JSON.stringify({ request, threadId: input.threadId ?? null }));
+  const state = createRunState({ runId, threadId, request, requestHash, now: runtime.now() });
+  const { created, state: stored } = await runtime.runs.create(state, {
+    type: "run-queued",
+    data: { threadId, userId: request.userContext.userId },
+  });
+  if (!created && stored.requestHash !== requestHash) {
+    throw new TollgateError(
+      "TG_IDEMPOTENCY_CONFLICT",
+      "This idempotency key was already used for a different request.",
+      { runId },
+    );
+  }
+  // Queue the job whenever the run has not started: after a crash between storing and queueing, the
+  // retried request queues it (the job id makes a second add a no-op).
+  if (stored.status === "queued") await addRunJobs(runtime, stored);
+  return { runId, threadId: stored.threadId, status: stored.status, created };
+}
+
+async function addRunJobs(runtime: ITollgateRuntime, state: TRunState): Promise<void> {
+  const ageSeconds = Math.ceil(runtime.options.retentionMs / 1000);
+  const data: TRunJob = { schemaVersion: 1, runId: state.runId };
+  const common = { removeOnComplete: { age: ageSeconds }, removeOnFail: { age: ageSeconds } };
+  await runtime.queues.runs.add(runJobNames.run, data, {
+    ...common,
+    jobId: state.runId,
+    attempts: 3,
+    backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
+  });
+  if (state.request.timeoutMs !== undefined) {
+    const elapsed = runtime.now() - state.createdAt;
+    await runtime.queues.runs.add(runJobNames.deadline, data, {
+      ...common,
+      jobId: deadlineJobIdOf(state.runId),
+      delay: Math.max(0, state.request.timeoutMs - elapsed),
+    });
+  }
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}

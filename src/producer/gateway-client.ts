@@ -1,0 +1,147 @@
+import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
+import type { IGatewayAskInput, IGatewayResponse, IGatewayRunInput } from "../contracts/index.js";
+import { isTerminal, responseOf, type TRunState } from "../engine/index.js";
+import { TollgateError } from "../errors/index.js";
+import type { IGateway } from "../gateway/index.js";
+import { requestCancel, type TCancelReason } from "../runtime/request-cancel.js";
+import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
+import type { IApproval, IApprovalFilter, IRunEvent } from "../store/index.js";
+import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
+import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
+import { waitForRun } from "./wait-for-run.js";
+
+export interface IGatewayClientOptions {
+  gateway: IGateway;
+  /** Redis URL, prefix and the other runtime settings (the same as the workers'). */
+  runtime?: TRuntimeOptionsInput;
+  /** worker: ride out Redis outages (a script); client: fail fast (an HTTP API). @defaultValue "client" */
+  connectionRole?: "client" | "worker";
+  now?: () => number;
+}
+
+/** What `getRun` shows: where a run is, its parked approvals, and the response once it finished. */
+export interface IRunView {
+  runId: string;
+  threadId: string;
+  status: TRunState["status"];
+  phase: TRunState["phase"];
+  /** Model calls made so far. */
+  steps: number;
+  createdAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  metadata?: Record<string, unknown>;
+  pendingApprovals: IApproval[];
+  response?: IGatewayResponse;
+}
+
+/**
+ * What a Node service uses: enqueue runs, wait for them, follow their events, cancel them, decide
+ * approvals. Everything here is also what the HTTP API calls.
+ */
+export class GatewayClient {
+  readonly runtime: ITollgateRuntime;
+  readonly approvals: {
+    list(filter?: IApprovalFilter): Promise<IApproval[]>;
+    get(approvalId: string): Promise<IApproval>;
+    approve(approvalId: string, input: IApproveInput): Promise<IApproval>;
+    reject(approvalId: string, input: IRejectInput): Promise<IApproval>;
+  };
+
+  constructor(options: IGatewayClientOptions) {
+    this.runtime = createRuntime({
+      gateway: options.gateway,
+      options: options.runtime,
+      role: options.connectionRole ?? "client",
+      ...(options.now ? { now: options.now } : {}),
+    });
+    const runtime = this.runtime;
+    this.approvals = {
+      list: (filter = {}) => runtime.approvals.listPending(filter),
+      get: async (approvalId) => {
+        const approval = await runtime.approvals.get(approvalId);
+        if (!approval) throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`);
+        return approval;
+      },
+      approve: (approvalId, input) => approve(runtime, approvalId, input),
+      reject: (approvalId, input) => reject(runtime, approvalId, input),
+    };
+  }
+
+  /** Enqueues a run; resolves once it is stored and queued (it is never lost after that). */
+  run(input: IGatewayRunInput): Promise<IEnqueuedRun> {
+    return enqueueRun(this.runtime, input);
+  }
+
+  /**
+   * Enqueues a run and waits for its response. `timeoutMs` becomes the run's deadline (it ends as
+   * timed_out); aborting `abortSignal` cancels the run. Either way the response says so.
+   */
+  async ask(input: IGatewayAskInput): Promise<IGatewayResponse> {
+    const { abortSignal, ...runInput } = input;
+    if (abortSignal?.aborted)
+      throw new TollgateError("TG_INVALID_REQUEST", "The abort signal was already aborted.");
+    const { runId } = await this.run(runInput);
+    return waitForRun(this.runtime, runId, {
+      ...(abortSignal ? { abortSignal } : {}),
+      ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+    });
+  }
+
+  /** Waits for a run already enqueued. */
+  wait(
+    runId: string,
+    options: { abortSignal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<IGatewayResponse> {
+    return waitForRun(this.runtime, runId, options);
+  }
+
+  async getRun(runId: string): Promise<IRunView> {
+    const stored = await this.runtime.runs.load(runId);
+    if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
+    const state = stored.state;
+    const view: IRunView = {
+      runId,
+      threadId: state.threadId,
+      status: state.status,
+      phase: state.phase,
+      steps: state.modelCalls,
+      createdAt: state.createdAt,
+      pendingApprovals: isTerminal(state) ? [] : await this.runtime.approvals.listPending({ runId }),
+    };
+    if (state.startedAt !== undefined) view.startedAt = state.startedAt;
+    if (state.finishedAt !== undefined) view.finishedAt = state.finishedAt;
+    if (state.request.metadata) view.metadata = state.request.metadata;
+    if (isTerminal(state)) view.response = responseOf(state);
+    return view;
+  }
+
+  /** Cancels a run: in-flight tools see their signal aborted, parked approvals go, no model call follows. */
+  async cancel(runId: string, reason: TCancelReason = "cancelled"): Promise<void> {
+    const { alreadyFinished } = await requestCancel(this.runtime, runId, reason);
+    if (alreadyFinished)
+      throw new TollgateError("TG_RUN_FINISHED", `Run ${runId} has already finished.`, { runId });
+  }
+
+  /**
+   * The run's events, oldest first, from after `afterId`; ends after `run-finished` or when `signal`
+   * aborts. Uses a connection of its own for the blocking reads.
+   */
+  async *events(
+    runId: string,
+    options: { afterId?: string; signal?: AbortSignal } = {},
+  ): AsyncGenerator<IRunEvent> {
+    const stored = await this.runtime.runs.load(runId);
+    if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
+    const connection = this.runtime.duplicateConnection();
+    try {
+      yield* this.runtime.events.follow(connection, runId, options);
+    } finally {
+      connection.disconnect();
+    }
+  }
+
+  close(): Promise<void> {
+    return this.runtime.close();
+  }
+}

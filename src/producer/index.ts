@@ -1,0 +1,4 @@
+export type { IApproveInput, IRejectInput } from "./decide-approval.js";
+export type { IEnqueuedRun } from "./enqueue-run.js";
+export { GatewayClient, type IGatewayClientOptions, type IRunView } from "./gateway-client.js";
+export { runInputSchema, type TRunInput } from "./run-input-schema.js";

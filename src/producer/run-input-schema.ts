@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { userContextSchema } from "../engine/index.js";
+
+/** Ids that travel into BullMQ job ids and Redis keys: no ':' and not all digits. */
+const idSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9_.-]+$/, "only letters, digits, '_', '.', '-'")
+  .refine((value) => !/^\d+$/.test(value), "must not be all digits");
+
+const jsonRecord = z.record(z.string(), z.unknown());
+
+/**
+ * A run request as any caller sends it (library or HTTP): checked before anything is queued. The size of
+ * `input` is checked against the gateway's maxInputChars separately (413, not 422).
+ */
+export const runInputSchema = z.strictObject({
+  input: z.string().min(1, "must not be empty"),
+  threadId: idSchema.optional(),
+  userContext: userContextSchema,
+  tools: z.array(z.string().min(1)).max(200).optional(),
+  additionalTools: z.array(z.string().min(1)).max(200).optional(),
+  maxSteps: z.number().int().min(1).max(100).optional(),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60 * 60 * 1000)
+    .optional(),
+  metadata: jsonRecord.optional(),
+  idempotencyKey: z.string().min(1).max(256).optional(),
+  instructions: z.string().max(100_000).optional(),
+});
+
+export type TRunInput = z.infer<typeof runInputSchema>;
+
+export const approveInputSchema = z.strictObject({
+  input: z.unknown().optional(),
+  approver: z.string().min(1).max(256),
+  comment: z.string().max(10_000).optional(),
+});
+
+export const rejectInputSchema = z.strictObject({
+  reason: z.string().max(10_000).optional(),
+  approver: z.string().min(1).max(256),
+});

@@ -1,0 +1,10 @@
+export {
+  approvalJobSchema,
+  runJobSchema,
+  type TApprovalJob,
+  type TRunJob,
+  type TToolJob,
+  type TToolJobInput,
+  toolJobSchema,
+} from "./job-payloads.js";
+export { allQueueNames, deadlineJobIdOf, queueNames, runJobNames, type TQueueName } from "./queue-names.js";

@@ -1,0 +1,17 @@
+/** The three queues. Runs step through the model; tools and approvals are the runs' child jobs. */
+export const queueNames = {
+  runs: "runs",
+  tools: "tools",
+  approvals: "approvals",
+} as const;
+
+export type TQueueName = (typeof queueNames)[keyof typeof queueNames];
+
+export const allQueueNames: readonly TQueueName[] = [queueNames.runs, queueNames.tools, queueNames.approvals];
+
+/** Job names on the runs queue. */
+export const runJobNames = { run: "run", deadline: "deadline" } as const;
+
+export function deadlineJobIdOf(runId: string): string {
+  return `${runId}-deadline`;
+}

@@ -1,0 +1,54 @@
+import type { ITollgateRuntime } from "./runtime.js";
+
+/**
+ * Cancellation broadcast: `cancel` publishes a run id on one channel; every worker process subscribes once
+ * and aborts the signals it handed out for that run (its model calls and tool calls). BullMQ's own
+ * `cancelJob` reaches only jobs of the calling process, hence the broadcast.
+ */
+export class CancelBus {
+  private readonly controllers = new Map<string, Set<AbortController>>();
+  private readonly subscriber;
+
+  private constructor(runtime: ITollgateRuntime) {
+    this.subscriber = runtime.duplicateConnection();
+  }
+
+  static async start(runtime: ITollgateRuntime): Promise<CancelBus> {
+    const bus = new CancelBus(runtime);
+    bus.subscriber.on("message", (_channel: string, runId: string) => bus.abortLocal(runId));
+    await bus.subscriber.subscribe(runtime.keys.cancelChannel());
+    return bus;
+  }
+
+  /** A signal aborted when the run is cancelled; call `release` when the work is done. */
+  register(runId: string): { signal: AbortSignal; release(): void } {
+    const controller = new AbortController();
+    let set = this.controllers.get(runId);
+    if (!set) {
+      set = new Set();
+      this.controllers.set(runId, set);
+    }
+    set.add(controller);
+    return {
+      signal: controller.signal,
+      release: () => {
+        set.delete(controller);
+        if (set.size === 0) this.controllers.delete(runId);
+      },
+    };
+  }
+
+  abortLocal(runId: string): void {
+    for (const controller of this.controllers.get(runId) ?? [])
+      controller.abort(new Error(`run ${runId} cancelled`));
+  }
+
+  async close(): Promise<void> {
+    this.subscriber.disconnect();
+  }
+}
+
+/** Tells every worker to abort what it does for this run. */
+export async function broadcastCancel(runtime: ITollgateRuntime, runId: string): Promise<void> {
+  await runtime.redis.publish(runtime.keys.cancelChannel(), runId);
+}

@@ -1,0 +1,58 @@
+import { isTerminal } from "../engine/index.js";
+import { TollgateError } from "../errors/index.js";
+import { broadcastCancel } from "./cancel-bus.js";
+import { promoteJob } from "./promote-job.js";
+import type { ITollgateRuntime } from "./runtime.js";
+
+export type TCancelReason = "cancelled" | "timed_out";
+
+/**
+ * Cancels a run from anywhere (a producer, the API, the deadline job). The flag is written first, so a
+ * worker that starts the run later still sees it; then every worker aborts its in-flight calls of the run,
+ * parked approvals are settled as cancelled and released, and a run waiting for its thread is woken, so
+ * the run worker records the final status without another model call.
+ */
+export async function requestCancel(
+  runtime: ITollgateRuntime,
+  runId: string,
+  reason: TCancelReason,
+): Promise<{ alreadyFinished: boolean }> {
+  const stored = await runtime.runs.load(runId);
+  if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
+  if (isTerminal(stored.state)) return { alreadyFinished: true };
+  const first = await runtime.redis.set(
+    runtime.keys.runCancel(runId),
+    reason,
+    "PX",
+    runtime.options.retentionMs,
+    "NX",
+  );
+  if (first === "OK") {
+    await runtime.redis.xadd(
+      runtime.keys.runEvents(runId),
+      "*",
+      "event",
+      JSON.stringify({ type: "run-cancel-requested", data: { reason }, at: runtime.now() }),
+    );
+  }
+  await broadcastCancel(runtime, runId);
+  const parked = await runtime.approvals.listPending({ runId });
+  for (const approval of parked) {
+    const won = await runtime.approvals.decide(approval.approvalId, {
+      decision: "cancelled",
+      decidedAt: runtime.now(),
+    });
+    if (won === "ok") await promoteJob(runtime.queues.approvals, approval.approvalId);
+  }
+  await promoteJob(runtime.queues.runs, runId);
+  return { alreadyFinished: false };
+}
+
+/** The reason a run was cancelled, if it was. */
+export async function cancelReasonOf(
+  runtime: ITollgateRuntime,
+  runId: string,
+): Promise<TCancelReason | undefined> {
+  const reason = await runtime.redis.get(runtime.keys.runCancel(runId));
+  return reason === "cancelled" || reason === "timed_out" ? reason : undefined;
+}

@@ -1,0 +1,96 @@
+import { Queue } from "bullmq";
+import {
+  parseRuntimeOptions,
+  type TRuntimeOptions,
+  type TRuntimeOptionsInput,
+} from "../config/runtime-options.js";
+import type { IGateway } from "../gateway/index.js";
+import { queueNames } from "../queue/index.js";
+import {
+  ApprovalStore,
+  createRedis,
+  defineScripts,
+  EventStore,
+  type IKeys,
+  type ITollgateRedis,
+  keysFor,
+  RunStore,
+  type TConnectionRole,
+  ThreadStore,
+} from "../store/index.js";
+
+export interface IQueues {
+  runs: Queue;
+  tools: Queue;
+  approvals: Queue;
+}
+
+/** Everything a producer or a worker shares: the gateway, options, Redis, queues and stores. */
+export interface ITollgateRuntime {
+  readonly gateway: IGateway;
+  readonly options: TRuntimeOptions;
+  readonly keys: IKeys;
+  readonly redis: ITollgateRedis;
+  readonly queues: IQueues;
+  readonly runs: RunStore;
+  readonly events: EventStore;
+  readonly threads: ThreadStore;
+  readonly approvals: ApprovalStore;
+  now(): number;
+  /** A new connection for blocking reads or subscriptions; the caller closes it. */
+  duplicateConnection(): ITollgateRedis;
+  close(): Promise<void>;
+}
+
+export interface IRuntimeInit {
+  gateway: IGateway;
+  options?: TRuntimeOptionsInput;
+  /** worker: rides out Redis outages; client: fails fast (API requests). */
+  role: TConnectionRole;
+  /** Injected for tests; defaults to Date.now. */
+  now?: () => number;
+}
+
+export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
+  const options = parseRuntimeOptions(init.options);
+  const now = init.now ?? Date.now;
+  const keys = keysFor(options.prefix);
+  const redis = createRedis(options.redisUrl, init.role);
+  // BullMQ queues get their own connection: ioredis instances are passed (not options) as BullMQ
+  // recommends for ESM builds, and a queue's connection must tolerate its blocking-free commands.
+  const queueConnection = createRedis(options.redisUrl, "worker");
+  const queueOptions = { connection: queueConnection, prefix: options.prefix };
+  const queues: IQueues = {
+    runs: new Queue(queueNames.runs, queueOptions),
+    tools: new Queue(queueNames.tools, queueOptions),
+    approvals: new Queue(queueNames.approvals, queueOptions),
+  };
+  const duplicates = new Set<ITollgateRedis>();
+  return {
+    gateway: init.gateway,
+    options,
+    keys,
+    redis,
+    queues,
+    runs: new RunStore(redis, keys, {
+      retentionMs: options.retentionMs,
+      eventsMaxLength: options.eventsMaxLength,
+      now,
+    }),
+    events: new EventStore(redis, keys),
+    threads: new ThreadStore(redis, keys, { maxHistoryMessages: options.maxHistoryMessages }),
+    approvals: new ApprovalStore(redis, keys),
+    now,
+    duplicateConnection() {
+      const connection = defineScripts(createRedis(options.redisUrl, "worker"));
+      duplicates.add(connection);
+      connection.once("end", () => duplicates.delete(connection));
+      return connection;
+    },
+    async close() {
+      await Promise.allSettled([queues.runs.close(), queues.tools.close(), queues.approvals.close()]);
+      for (const connection of duplicates) connection.disconnect();
+      await Promise.allSettled([redis.quit(), queueConnection.quit()]);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import {
+  approvalDecisionSchema,
+  approvalRequestSchema,
+  approvalStatusSchema,
+  type IApproval,
+  type TApprovalDecision,
+  type TApprovalRequest,
+} from "./approval-record.js";
+import type { IKeys } from "./keys.js";
+import type { ITollgateRedis } from "./redis-client.js";
+
+export interface IApprovalFilter {
+  runId?: string;
+  tool?: string;
+  userId?: string;
+}
+
+/** Approval records: created when a call parks, decided exactly once (atomically, in Lua). */
+export class ApprovalStore {
+  constructor(
+    private readonly redis: ITollgateRedis,
+    private readonly keys: IKeys,
+  ) {}
+
+  /** Idempotent: a re-dispatched step finds the record already there. */
+  async create(request: TApprovalRequest): Promise<boolean> {
+    const created = await this.redis.tgCreateApproval(
+      this.keys.approval(request.approvalId),
+      this.keys.pendingApprovals(),
+      JSON.stringify(approvalRequestSchema.parse(request)),
+      String(request.expiresAt),
+      request.approvalId,
+    );
+    return created === 1;
+  }
+
+  async get(approvalId: string): Promise<IApproval | undefined> {
+    const fields = await this.redis.hgetall(this.keys.approval(approvalId));
+    return fields.record ? parseApproval(fields) : undefined;
+  }
+
+  /**
+   * Records a decision while the approval is pending. Returns "ok" for the one decision that wins,
+   * otherwise the status it already had, or "missing".
+   */
+  async decide(approvalId: string, decision: TApprovalDecision): Promise<"ok" | "missing" | string> {
+    return this.redis.tgDecideApproval(
+      this.keys.approval(approvalId),
+      this.keys.pendingApprovals(),
+      decision.decision,
+      JSON.stringify(approvalDecisionSchema.parse(decision)),
+      approvalId,
+    );
+  }
+
+  /** Pending approvals, oldest expiry first, filtered. */
+  async listPending(filter: IApprovalFilter = {}, limit = 1000): Promise<IApproval[]> {
+    const ids = await this.redis.zrange(this.keys.pendingApprovals(), "0", String(limit - 1));
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hgetall(this.keys.approval(id));
+    const results = (await pipeline.exec()) ?? [];
+    return results
+      .map(([, fields]) => fields as Record<string, string>)
+      .filter((fields) => fields?.record !== undefined && fields.status === "pending")
+      .map(parseApproval)
+      .filter(
+        (approval) =>
+          (filter.runId === undefined || approval.runId === filter.runId) &&
+          (filter.tool === undefined || approval.toolName === filter.tool) &&
+          (filter.userId === undefined || approval.userContext.userId === filter.userId),
+      );
+  }
+
+  async countPending(): Promise<number> {
+    return this.redis.zcard(this.keys.pendingApprovals());
+  }
+
+  /** Keeps a decided approval for the retention period. */
+  async expireAfter(approvalId: string, retentionMs: number): Promise<void> {
+    await this.redis.pexpire(this.keys.approval(approvalId), retentionMs);
+  }
+}
+
+function parseApproval(fields: Record<string, string>): IApproval {
+  const request = approvalRequestSchema.parse(JSON.parse(fields.record ?? "{}"));
+  const approval: IApproval = { ...request, status: approvalStatusSchema.parse(fields.status) };
+  if (fields.decision) approval.decision = approvalDecisionSchema.parse(JSON.parse(fields.decision));
+  return approval;
+}

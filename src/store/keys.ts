@@ -1,0 +1,31 @@
+/**
+ * Every Redis key Tollgate writes beside BullMQ's own, in one place. All keys start with the same prefix
+ * as the queues; give the prefix a hash tag (`{tollgate}`) on Redis Cluster so that multi-key scripts stay
+ * in one slot.
+ */
+export interface IKeys {
+  prefix: string;
+  run(runId: string): string;
+  runEvents(runId: string): string;
+  runCancel(runId: string): string;
+  threadMessages(threadId: string): string;
+  threadRuns(threadId: string): string;
+  approval(approvalId: string): string;
+  pendingApprovals(): string;
+  /** The pub/sub channel on which cancellations are broadcast to every worker. */
+  cancelChannel(): string;
+}
+
+export function keysFor(prefix: string): IKeys {
+  return {
+    prefix,
+    run: (runId) => `${prefix}:run:${runId}`,
+    runEvents: (runId) => `${prefix}:run:${runId}:events`,
+    runCancel: (runId) => `${prefix}:run:${runId}:cancel`,
+    threadMessages: (threadId) => `${prefix}:thread:${threadId}:messages`,
+    threadRuns: (threadId) => `${prefix}:thread:${threadId}:runs`,
+    approval: (approvalId) => `${prefix}:approval:${approvalId}`,
+    pendingApprovals: () => `${prefix}:approval-index:pending`,
+    cancelChannel: () => `${prefix}:cancel`,
+  };
+}

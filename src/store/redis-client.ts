@@ -1,0 +1,52 @@
+import { Redis, type RedisOptions } from "ioredis";
+import {
+  createApprovalScript,
+  createRunScript,
+  decideApprovalScript,
+  finishThreadRunScript,
+  saveRunScript,
+} from "./lua-scripts.js";
+
+/** ioredis with Tollgate's scripts defined on it. */
+export interface ITollgateRedis extends Redis {
+  tgCreateRun(
+    runKey: string,
+    threadRunsKey: string,
+    eventsKey: string,
+    ...args: string[]
+  ): Promise<string | null>;
+  tgSaveRun(runKey: string, eventsKey: string, ...args: string[]): Promise<number>;
+  tgCreateApproval(approvalKey: string, pendingKey: string, ...args: string[]): Promise<number>;
+  tgDecideApproval(approvalKey: string, pendingKey: string, ...args: string[]): Promise<string>;
+  tgFinishThreadRun(
+    threadRunsKey: string,
+    threadMessagesKey: string,
+    ...args: string[]
+  ): Promise<string | null>;
+}
+
+/**
+ * `worker` connections block (BullMQ needs `maxRetriesPerRequest: null`); `client` connections serve
+ * requests and fail fast while Redis is down instead of queueing commands without bound.
+ */
+export type TConnectionRole = "worker" | "client";
+
+export function createRedis(url: string, role: TConnectionRole, extra: RedisOptions = {}): ITollgateRedis {
+  const options: RedisOptions =
+    role === "worker"
+      ? { maxRetriesPerRequest: null, ...extra }
+      : { maxRetriesPerRequest: 1, enableOfflineQueue: false, ...extra };
+  const redis = new Redis(url, { lazyConnect: false, ...options });
+  return defineScripts(redis);
+}
+
+export function defineScripts(redis: Redis): ITollgateRedis {
+  const withScripts = redis as ITollgateRedis;
+  if (typeof withScripts.tgCreateRun === "function") return withScripts;
+  redis.defineCommand("tgCreateRun", { numberOfKeys: 3, lua: createRunScript });
+  redis.defineCommand("tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
+  redis.defineCommand("tgCreateApproval", { numberOfKeys: 2, lua: createApprovalScript });
+  redis.defineCommand("tgDecideApproval", { numberOfKeys: 2, lua: decideApprovalScript });
+  redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 2, lua: finishThreadRunScript });
+  return withScripts;
+}

@@ -1,0 +1,33 @@
+export { defineTool } from "../contracts/index.js";
+export { type IClock, systemClock } from "./clock.js";
+export {
+  cancelledFailure,
+  deniedFailure,
+  describeDuration,
+  expiredFailure,
+  gatewayToolCodes,
+  hiddenToolFailure,
+  type IToolCallFailure,
+  invalidArgumentsFailure,
+  invalidInputFailure,
+  jobFailedFailure,
+  outputToText,
+  rejectedFailure,
+  timeoutFailure,
+  toolErrorLine,
+  truncateForModel,
+  truncationMarker,
+  unexpectedFailure,
+  unknownToolFailure,
+} from "./model-text.js";
+export { parseWithSchema, type TSchemaParseResult } from "./parse-with-schema.js";
+export { isDynaError, toolErrorToFailure } from "./tool-error.js";
+export type { IToolExecution, IToolExecutionRequest } from "./tool-execution.js";
+export {
+  defaultMaxOutputChars,
+  defaultToolTimeoutMs,
+  type IToolRegistryOptions,
+  ToolRegistry,
+  type TToolInputParse,
+} from "./tool-registry.js";
+export { maxToolNameChars, toolNamePattern, validateToolDefinition } from "./validate-tool.js";

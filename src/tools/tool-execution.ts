@@ -1,0 +1,55 @@
+import type { IUserContext, TToolCallOutcome } from "../contracts/index.js";
+import type { IToolCallFailure } from "./model-text.js";
+
+/** One call for `ToolRegistry.execute`. */
+export interface IToolExecutionRequest {
+  toolName: string;
+  /** The raw input as the model (or a human's edit) sent it: it is parsed again here, schema before anything. */
+  input: unknown;
+  /** Tollgate's stable id of the call, passed to the tool as its idempotency key. */
+  callId: string;
+  runId: string;
+  threadId: string;
+  userContext: IUserContext;
+  /** The caller's signal (run cancellation): aborting it aborts the tool and resolves with `cancelled`. */
+  abortSignal?: AbortSignal;
+}
+
+/** How one call went: what the model reads, the full output, and whether it ends the run. */
+export interface IToolExecution {
+  isError: boolean;
+  /** Exactly what the model reads: the output truncated to maxOutputChars, or one error line. */
+  text: string;
+  /** The tool's full output, untruncated; absent on failure. */
+  output?: unknown;
+  status?: number;
+  errorCode?: string | number;
+  /** One of ok, error, timeout, invalid_input, unknown_tool, cancelled. */
+  outcome: TToolCallOutcome;
+  /** Set when `text` was cut to maxOutputChars. */
+  truncatedChars?: number;
+  /** Time spent in the tool's execute; 0 when it never ran. */
+  durationMs: number;
+  /** Whether this call ends the run (D86); only a successful call can. */
+  endsRun: boolean;
+  /** The parsed input, or the raw one when parsing never succeeded. */
+  input: unknown;
+}
+
+/** The execution record of a call that did not produce output. */
+export function failedExecution(
+  failure: IToolCallFailure,
+  input: unknown,
+  durationMs: number,
+): IToolExecution {
+  return {
+    isError: true,
+    text: failure.text,
+    status: failure.status,
+    errorCode: failure.errorCode,
+    outcome: failure.outcome,
+    durationMs,
+    endsRun: false,
+    input,
+  };
+}

@@ -1,0 +1,82 @@
+import { EToolCallVerdict, type TAnyToolDef } from "../contracts/index.js";
+import { TollgateError } from "../errors/index.js";
+
+/** snake_case: lower-case words of letters and digits joined by single underscores. */
+export const toolNamePattern = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+export const maxToolNameChars = 64;
+/** Longer delays overflow Node's timers, which then fire at once. */
+export const maxTimerDelayMs = 2_147_483_647;
+
+const verdicts: ReadonlySet<unknown> = new Set(Object.values(EToolCallVerdict));
+
+/** A positive whole number a timer can wait for. */
+export function isPositiveLimit(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) > 0 && (value as number) <= maxTimerDelayMs;
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((entry) => typeof entry === "string");
+}
+
+/** Zod 4 schemas (classic and mini) carry their internals under `_zod`. */
+function isZodSchema(value: unknown): boolean {
+  return (
+    typeof value === "object" && value !== null && typeof (value as { _zod?: unknown })._zod === "object"
+  );
+}
+
+function describeName(name: unknown): string {
+  return typeof name === "string" ? `"${name}"` : `(name ${typeof name})`;
+}
+
+/** The first contract rule `tool` breaks, or undefined when it keeps them all. */
+function findDefinitionProblem(tool: TAnyToolDef): string | undefined {
+  const { name } = tool;
+  if (typeof name !== "string" || !toolNamePattern.test(name) || name.length > maxToolNameChars) {
+    return `the name must be snake_case (${toolNamePattern}) and at most ${maxToolNameChars} characters`;
+  }
+  if (typeof tool.description !== "string" || tool.description.trim() === "") {
+    return "the description must be a non-empty string";
+  }
+  if (!isZodSchema(tool.inputSchema)) {
+    return "inputSchema must be a zod schema";
+  }
+  if (typeof tool.execute !== "function") {
+    return "execute must be a function";
+  }
+  if (tool.tags !== undefined && !isStringArray(tool.tags)) {
+    return "tags must be an array of strings";
+  }
+  if (tool.policy !== undefined && typeof tool.policy !== "function" && !verdicts.has(tool.policy)) {
+    return "policy must be an EToolCallVerdict or a function";
+  }
+  if (tool.endsRun !== undefined && typeof tool.endsRun !== "boolean" && typeof tool.endsRun !== "function") {
+    return "endsRun must be a boolean or a function";
+  }
+  if (tool.visibleWhen !== undefined && typeof tool.visibleWhen !== "function") {
+    return "visibleWhen must be a function";
+  }
+  for (const limit of ["timeoutMs", "maxOutputChars", "approvalTtlMs"] as const) {
+    if (tool[limit] !== undefined && !isPositiveLimit(tool[limit])) {
+      return `${limit} must be a positive integer of at most ${maxTimerDelayMs}`;
+    }
+  }
+  return undefined;
+}
+
+/** Throws TG_INVALID_TOOL_DEFINITION naming the tool when it breaks the contract. */
+export function validateToolDefinition(tool: TAnyToolDef): void {
+  if (typeof tool !== "object" || tool === null) {
+    throw new TollgateError("TG_INVALID_TOOL_DEFINITION", "A tool definition must be an object.", {
+      toolName: undefined,
+    });
+  }
+  const problem = findDefinitionProblem(tool);
+  if (problem !== undefined) {
+    throw new TollgateError(
+      "TG_INVALID_TOOL_DEFINITION",
+      `Tool ${describeName(tool.name)} is invalid: ${problem}.`,
+      { toolName: tool.name },
+    );
+  }
+}

@@ -1,0 +1,60 @@
+import type { Job } from "bullmq";
+import type { IApprovalOutcome, TChildOutcome } from "../engine/index.js";
+import { queueNames } from "../queue/index.js";
+import type { IToolExecution } from "../tools/index.js";
+
+/** What a tool job returns (its BullMQ return value). */
+export interface IToolJobResult {
+  schemaVersion: 1;
+  callId: string;
+  execution: IToolExecution;
+  scheduledAt: number;
+  startedAt: number;
+  finishedAt: number;
+}
+
+/** What an approval job returns. */
+export interface IApprovalJobResult {
+  schemaVersion: 1;
+  callId: string;
+  approval: IApprovalOutcome;
+}
+
+/**
+ * Reads the finished children of a run job: their return values, and the failures of children that
+ * exhausted their attempts (ignored dependencies), keyed `<prefix>:<queue>:<jobId>`.
+ */
+export async function readChildOutcomes(job: Job, prefix: string): Promise<TChildOutcome[]> {
+  const [values, failures] = await Promise.all([job.getChildrenValues(), job.getIgnoredChildrenFailures()]);
+  const outcomes: TChildOutcome[] = [];
+  for (const [key, value] of Object.entries(values)) {
+    const queue = queueOfKey(key, prefix);
+    if (queue === queueNames.tools) {
+      const result = value as IToolJobResult;
+      outcomes.push({ kind: "tool", callId: result.callId, execution: result.execution });
+    } else if (queue === queueNames.approvals) {
+      const result = value as IApprovalJobResult;
+      outcomes.push({ kind: "approval", callId: result.callId, approval: result.approval });
+    }
+  }
+  for (const [key, reason] of Object.entries(failures)) {
+    const queue = queueOfKey(key, prefix);
+    const jobId = key.slice(`${prefix}:${queue}:`.length);
+    if (queue === queueNames.tools)
+      outcomes.push({ kind: "job-failed", callId: jobId, queue: "tools", reason });
+    if (queue === queueNames.approvals) {
+      outcomes.push({
+        kind: "job-failed",
+        callId: jobId.replace(/-approval$/, ""),
+        queue: "approvals",
+        reason,
+      });
+    }
+  }
+  return outcomes;
+}
+
+function queueOfKey(key: string, prefix: string): string | undefined {
+  if (!key.startsWith(`${prefix}:`)) return undefined;
+  return key.slice(prefix.length + 1).split(":")[0];
+}

@@ -1,0 +1,156 @@
+import { type Job, Worker } from "bullmq";
+import type { Registry } from "prom-client";
+import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
+import { finishRun } from "../engine/index.js";
+import type { IGateway } from "../gateway/index.js";
+import { type ILLMClientConfig, LLMClient } from "../model/index.js";
+import { createLogger, createMetrics, type Logger, type TollgateMetrics } from "../observability/index.js";
+import { allQueueNames, queueNames, runJobNames, type TQueueName } from "../queue/index.js";
+import { CancelBus } from "../runtime/cancel-bus.js";
+import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
+import { createApprovalProcessor } from "./approval-processor.js";
+import { createRunProcessor } from "./run-processor.js";
+import { saveRun } from "./save-run.js";
+import { createToolProcessor } from "./tool-processor.js";
+import type { IWorkerContext } from "./worker-context.js";
+
+export interface IStartWorkerOptions {
+  gateway: IGateway;
+  /** Which queues this process serves. @defaultValue all three */
+  queues?: readonly TQueueName[];
+  /** Jobs processed at once per queue. @defaultValue 8 */
+  concurrency?: number;
+  /** Redis, prefix, lock and stall settings. */
+  runtime?: TRuntimeOptionsInput;
+  /** The model endpoint. @defaultValue the gateway's model name, OpenAI's URL */
+  model?: Partial<ILLMClientConfig>;
+  logger?: Logger;
+  /** Where this process's metrics go; none are recorded without it. */
+  registry?: Registry;
+  /** Stop on SIGTERM/SIGINT. @defaultValue true */
+  handleSignals?: boolean;
+}
+
+export interface ITollgateWorker {
+  readonly runtime: ITollgateRuntime;
+  readonly workers: ReadonlyMap<TQueueName, Worker>;
+  /** Stops taking jobs, waits for active ones up to shutdownTimeoutMs, then hands the rest back. */
+  close(): Promise<void>;
+}
+
+/** Starts BullMQ workers for the run, tool and approval queues of one gateway. */
+export async function startWorker(options: IStartWorkerOptions): Promise<ITollgateWorker> {
+  const runtime = createRuntime({ gateway: options.gateway, options: options.runtime, role: "worker" });
+  const logger = options.logger ?? createLogger({ name: "tollgate-worker" });
+  const metrics: TollgateMetrics | undefined = options.registry
+    ? createMetrics(options.registry, { pendingApprovals: () => runtime.approvals.countPending() })
+    : undefined;
+  const modelName = options.model?.model ?? options.gateway.settings.model.name;
+  const llm = new LLMClient({
+    ...options.model,
+    model: modelName,
+    ...(options.gateway.settings.model.temperature !== undefined && options.model?.temperature === undefined
+      ? { temperature: options.gateway.settings.model.temperature }
+      : {}),
+    onRequestFinished: (event) =>
+      metrics?.modelRequest({
+        model: event.model,
+        outcome: event.outcome === "aborted" ? "cancelled" : event.outcome,
+        durationSeconds: event.durationMs / 1000,
+        ...(event.status !== undefined ? { status: event.status } : {}),
+        ...(event.usage ? { usage: event.usage } : {}),
+      }),
+  });
+  const cancelBus = await CancelBus.start(runtime);
+  const context: IWorkerContext = { runtime, llm, cancelBus, logger, metrics };
+  const concurrency = options.concurrency ?? 8;
+  const served = options.queues ?? allQueueNames;
+  const workerOptions = {
+    connection: runtime.duplicateConnection(),
+    prefix: runtime.options.prefix,
+    concurrency,
+    lockDuration: runtime.options.lockDurationMs,
+    stalledInterval: runtime.options.stalledIntervalMs,
+    maxStalledCount: runtime.options.maxStalledCount,
+  };
+  const processors = {
+    [queueNames.runs]: createRunProcessor(context),
+    [queueNames.tools]: createToolProcessor(context),
+    [queueNames.approvals]: createApprovalProcessor(context),
+  };
+  const workers = new Map<TQueueName, Worker>();
+  for (const name of served) {
+    const worker = new Worker(name, processors[name], {
+      ...workerOptions,
+      connection: runtime.duplicateConnection(),
+    });
+    worker.on("error", (error) => logger.error({ err: error, queue: name }, "worker error"));
+    worker.on("stalled", (jobId) => {
+      metrics?.stalledJob(name);
+      logger.warn({ queue: name, jobId }, "job stalled: its worker stopped renewing the lock; it runs again");
+    });
+    worker.on("failed", (job, error) => void onFailed(context, name, job, error));
+    workers.set(name, worker);
+  }
+  if (metrics) {
+    metrics.watchQueues(allQueueNames.map((name) => ({ name, queue: runtime.queues[name] })));
+  }
+  await Promise.all([...workers.values()].map((worker) => worker.waitUntilReady()));
+  logger.info({ queues: served, concurrency, prefix: runtime.options.prefix }, "worker started");
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= shutdown(context, workers, runtime.options.shutdownTimeoutMs);
+    return closing;
+  };
+  if (options.handleSignals !== false) {
+    const onSignal = (signal: NodeJS.Signals) => {
+      logger.info({ signal }, "stopping: no new jobs; waiting for active ones");
+      void close().then(() => process.exit(0));
+    };
+    process.once("SIGTERM", onSignal);
+    process.once("SIGINT", onSignal);
+  }
+  return { runtime, workers, close };
+}
+
+/**
+ * Graceful stop: BullMQ's close waits for active jobs with no deadline, so past the timeout the jobs are
+ * handed back by force-closing; their locks expire and another worker runs them (every step is
+ * idempotent, so nothing is lost or done twice that was completed).
+ */
+async function shutdown(context: IWorkerContext, workers: Map<TQueueName, Worker>, timeoutMs: number) {
+  const graceful = Promise.all([...workers.values()].map((worker) => worker.close()));
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  const result = await Promise.race([graceful, timedOut]);
+  clearTimeout(timer);
+  if (result === "timeout") {
+    context.logger.warn({ timeoutMs }, "active jobs did not finish in time: handing them back");
+    await Promise.all([...workers.values()].map((worker) => worker.close(true)));
+  }
+  await context.cancelBus.close();
+  await context.runtime.close();
+  context.logger.info("worker stopped");
+}
+
+/** A run job that fails for good (not a tool error: an infrastructure fault) ends the run as failed. */
+async function onFailed(context: IWorkerContext, queue: TQueueName, job: Job | undefined, error: Error) {
+  context.logger.error({ err: error, queue, jobId: job?.id, attempts: job?.attemptsMade }, "job failed");
+  if (queue !== queueNames.runs || !job || job.name !== runJobNames.run) return;
+  if (job.attemptsMade < (job.opts.attempts ?? 1)) return;
+  try {
+    const stored = await context.runtime.runs.load(String(job.data?.runId));
+    if (!stored || stored.state.phase === "finished") return;
+    const failed = finishRun({ ...stored.state, stopReason: "failed" }, "failed", context.runtime.now(), {
+      code: "TG_RUN_FAILED",
+      message: "The run failed for an infrastructure reason; see the worker log.",
+    });
+    const saved = await saveRun(context, stored, failed);
+    await context.runtime.threads.finishRun(saved.state.threadId, saved.state.runId, saved.state.messages);
+  } catch (markError) {
+    context.logger.error({ err: markError, jobId: job.id }, "could not mark the failed run");
+  }
+}

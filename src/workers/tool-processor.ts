@@ -1,0 +1,57 @@
+import type { Job } from "bullmq";
+import { toolJobSchema } from "../queue/index.js";
+import { cancelReasonOf } from "../runtime/request-cancel.js";
+import { cancelledFailure, type IToolExecution } from "../tools/index.js";
+import type { IToolJobResult } from "./child-outcomes.js";
+import { type IWorkerContext, runToolsOf } from "./worker-context.js";
+
+/**
+ * A tool call job. ToolRegistry.execute never throws: a tool's error, its timeout (504, signal aborted,
+ * not waited for) and a cancellation are results the model reads. Only infrastructure faults (a payload
+ * that fails validation, Redis gone) fail the job, which BullMQ retries.
+ */
+export function createToolProcessor(context: IWorkerContext) {
+  return async (job: Job, _token?: string, jobSignal?: AbortSignal): Promise<IToolJobResult> => {
+    const data = toolJobSchema.parse(job.data);
+    const startedAt = context.runtime.now();
+    const cancellation = context.cancelBus.register(data.runId);
+    try {
+      let execution: IToolExecution;
+      if (await cancelReasonOf(context.runtime, data.runId)) {
+        execution = { ...cancelledFailure(), durationMs: 0, endsRun: false, input: data.input };
+      } else {
+        const { registry } = runToolsOf(context, data);
+        const signals = jobSignal ? [cancellation.signal, jobSignal] : [cancellation.signal];
+        execution = await registry.execute({
+          toolName: data.toolName,
+          input: data.input,
+          callId: data.callId,
+          runId: data.runId,
+          threadId: data.threadId,
+          userContext: data.userContext,
+          abortSignal: AbortSignal.any(signals),
+        });
+      }
+      const finishedAt = context.runtime.now();
+      context.metrics?.toolExecution({
+        tool: data.toolName,
+        scheduleToStartSeconds: Math.max(0, startedAt - data.scheduledAt) / 1000,
+        executionSeconds: execution.durationMs / 1000,
+      });
+      context.logger.debug(
+        { runId: data.runId, callId: data.callId, tool: data.toolName, content: execution.text },
+        "tool call finished",
+      );
+      return {
+        schemaVersion: 1,
+        callId: data.callId,
+        execution,
+        scheduledAt: data.scheduledAt,
+        startedAt,
+        finishedAt,
+      };
+    } finally {
+      cancellation.release();
+    }
+  };
+}

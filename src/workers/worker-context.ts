@@ -1,0 +1,33 @@
+import type { Logger } from "pino";
+import type { IRunTools } from "../engine/index.js";
+import { runToolRegistry } from "../gateway/index.js";
+import type { LLMClient } from "../model/index.js";
+import type { TollgateMetrics } from "../observability/index.js";
+import type { CancelBus } from "../runtime/cancel-bus.js";
+import type { ITollgateRuntime } from "../runtime/runtime.js";
+
+/** What every processor of a worker process shares. */
+export interface IWorkerContext {
+  runtime: ITollgateRuntime;
+  llm: LLMClient;
+  cancelBus: CancelBus;
+  logger: Logger;
+  metrics?: TollgateMetrics | undefined;
+}
+
+/** The run's tools and the gateway's policy, as the engine needs them. */
+export function runToolsOf(
+  context: IWorkerContext,
+  request: { tools?: string[] | undefined; additionalTools?: string[] | undefined },
+): IRunTools {
+  return {
+    registry: runToolRegistry(context.runtime.gateway, request),
+    policy: context.runtime.gateway.policy,
+  };
+}
+
+/** A parked call's TTL: the tool's own, else the gateway's. */
+export function approvalTtlMsOf(context: IWorkerContext, toolName: string): number {
+  const tool = context.runtime.gateway.catalogue.get(toolName);
+  return tool?.approvalTtlMs ?? context.runtime.gateway.settings.approvalTtlMs;
+}

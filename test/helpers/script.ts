@@ -1,0 +1,9 @@
+/** The scripted model's protocol: a user message that scripts the model's replies. */
+export type TScriptEntry =
+  | { calls: Array<{ name: string; input?: unknown; arguments?: string }>; delayMs?: number }
+  | { text: string; delayMs?: number }
+  | { status: number; repeat?: boolean; times?: number };
+
+export function script(...entries: TScriptEntry[]): string {
+  return JSON.stringify({ script: entries });
+}
