@@ -39,6 +39,8 @@ export const runtimeOptionsSchema = z.object({
   threadRecheckMs: z.number().int().min(100).default(30_000),
   /** On SIGTERM, how long a worker waits for its active jobs before it hands them back. */
   shutdownTimeoutMs: z.number().int().min(0).default(20_000),
+  /** How long a client waits for Redis to become reachable before a call fails with TG_REDIS_UNAVAILABLE. */
+  connectTimeoutMs: z.number().int().min(100).default(5_000),
   /** After cancelling, how long `ask` waits for the worker to record the final state. */
   cancelGraceMs: z.number().int().min(0).default(10_000),
 });

@@ -57,19 +57,30 @@ export class GatewayClient {
     });
     const runtime = this.runtime;
     this.approvals = {
-      list: (filter = {}) => runtime.approvals.listPending(filter),
+      list: async (filter = {}) => {
+        await runtime.ready();
+        return runtime.approvals.listPending(filter);
+      },
       get: async (approvalId) => {
+        await runtime.ready();
         const approval = await runtime.approvals.get(approvalId);
         if (!approval) throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`);
         return approval;
       },
-      approve: (approvalId, input) => approve(runtime, approvalId, input),
-      reject: (approvalId, input) => reject(runtime, approvalId, input),
+      approve: async (approvalId, input) => {
+        await runtime.ready();
+        return approve(runtime, approvalId, input);
+      },
+      reject: async (approvalId, input) => {
+        await runtime.ready();
+        return reject(runtime, approvalId, input);
+      },
     };
   }
 
   /** Enqueues a run; resolves once it is stored and queued (it is never lost after that). */
-  run(input: IGatewayRunInput): Promise<IEnqueuedRun> {
+  async run(input: IGatewayRunInput): Promise<IEnqueuedRun> {
+    await this.runtime.ready();
     return enqueueRun(this.runtime, input);
   }
 
@@ -97,6 +108,7 @@ export class GatewayClient {
   }
 
   async getRun(runId: string): Promise<IRunView> {
+    await this.runtime.ready();
     const stored = await this.runtime.runs.load(runId);
     if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
     const state = stored.state;
@@ -118,6 +130,7 @@ export class GatewayClient {
 
   /** Cancels a run: in-flight tools see their signal aborted, parked approvals go, no model call follows. */
   async cancel(runId: string, reason: TCancelReason = "cancelled"): Promise<void> {
+    await this.runtime.ready();
     const { alreadyFinished } = await requestCancel(this.runtime, runId, reason);
     if (alreadyFinished)
       throw new TollgateError("TG_RUN_FINISHED", `Run ${runId} has already finished.`, { runId });

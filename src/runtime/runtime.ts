@@ -5,6 +5,7 @@ import {
   type TRuntimeOptionsInput,
 } from "../config/runtime-options.js";
 import type { IGateway } from "../gateway/index.js";
+import { TollgateError } from "../errors/index.js";
 import { queueNames } from "../queue/index.js";
 import {
   ApprovalStore,
@@ -37,6 +38,12 @@ export interface ITollgateRuntime {
   readonly threads: ThreadStore;
   readonly approvals: ApprovalStore;
   now(): number;
+  /**
+   * Resolves once the main connection is ready. A client connection does not queue commands while
+   * disconnected (it fails fast), so callers wait here first; past `connectTimeoutMs` it throws
+   * TG_REDIS_UNAVAILABLE.
+   */
+  ready(): Promise<void>;
   /** A new connection for blocking reads or subscriptions; the caller closes it. */
   duplicateConnection(): ITollgateRedis;
   close(): Promise<void>;
@@ -81,6 +88,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     threads: new ThreadStore(redis, keys, { maxHistoryMessages: options.maxHistoryMessages }),
     approvals: new ApprovalStore(redis, keys),
     now,
+    ready: () => whenReady(redis, options.connectTimeoutMs),
     duplicateConnection() {
       const connection = defineScripts(createRedis(options.redisUrl, "worker"));
       duplicates.add(connection);
@@ -93,4 +101,19 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
       await Promise.allSettled([redis.quit(), queueConnection.quit()]);
     },
   };
+}
+
+async function whenReady(redis: ITollgateRedis, timeoutMs: number): Promise<void> {
+  if (redis.status === "ready") return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      redis.off("ready", onReady);
+      reject(new TollgateError("TG_REDIS_UNAVAILABLE", `Redis did not answer within ${timeoutMs} ms.`));
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    redis.once("ready", onReady);
+  });
 }
