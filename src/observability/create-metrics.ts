@@ -65,14 +65,25 @@ function checkedOptions(options: ICreateMetricsOptions) {
  */
 export function createMetrics(registry: Registry, options: ICreateMetricsOptions = {}): ITollgateMetrics {
   const settings = checkedOptions(options);
-  const instruments = createInstruments(registry);
+  // Every scrape-time read, so that the collect-errors counter can wait for them (see instruments.ts).
+  const scrapeTimeReads: Array<() => Promise<void>> = [];
+  const instruments = createInstruments(registry, async () => {
+    await Promise.all(scrapeTimeReads.map((read) => read()));
+  });
 
   const collectErrorHandler = (collector: TCollectorName) => (error: unknown) => {
     instruments.metricsCollectErrors.inc({ collector });
-    settings.onCollectError?.(error, collector);
+    try {
+      settings.onCollectError?.(error, collector);
+    } catch {
+      // A failing log call must not fail the scrape; the counter already tells.
+    }
   };
-  const throttle = (refresh: () => Promise<void>) =>
-    throttledRefresh(refresh, { intervalMs: settings.cacheMs, now: settings.now });
+  const throttle = (refresh: () => Promise<void>) => {
+    const throttled = throttledRefresh(refresh, { intervalMs: settings.cacheMs, now: settings.now });
+    scrapeTimeReads.push(throttled);
+    return throttled;
+  };
 
   const queueJobs = createQueueJobsCollector(registry, {
     states: settings.queueStates ?? DEFAULT_QUEUE_STATES,

@@ -6,13 +6,18 @@ type TLabelOf<TDefinition> = TDefinition extends IMetricDefinition<infer TLabel>
 type TDefinitions = typeof METRICS;
 
 // Every metric names its registry explicitly: prom-client registers to its global registry otherwise.
-function counter<TKey extends keyof TDefinitions>(registry: Registry, key: TKey) {
+function counter<TKey extends keyof TDefinitions>(
+  registry: Registry,
+  key: TKey,
+  collect?: () => Promise<void>,
+) {
   const definition = METRICS[key];
   return new Counter<TLabelOf<TDefinitions[TKey]>>({
     name: definition.name,
     help: definition.help,
     labelNames: definition.labelNames as readonly TLabelOf<TDefinitions[TKey]>[],
     registers: [registry],
+    ...(collect ? { collect } : {}),
   });
 }
 
@@ -47,8 +52,13 @@ export function gauge<TKey extends keyof TDefinitions>(
   });
 }
 
-/** The prom-client objects recorded by events (the scrape-time gauges are made by their collectors). */
-export function createInstruments(registry: Registry) {
+/**
+ * The prom-client objects recorded by events (the scrape-time gauges are made by their collectors).
+ * `awaitScrapeTimeReads` resolves when this scrape's reads from Redis are done: prom-client reads all
+ * metrics of a scrape in parallel, so without it an error counted by this scrape would show only in
+ * the next one.
+ */
+export function createInstruments(registry: Registry, awaitScrapeTimeReads: () => Promise<void>) {
   return {
     runsStarted: counter(registry, "runsStarted"),
     runsFinished: counter(registry, "runsFinished"),
@@ -70,7 +80,7 @@ export function createInstruments(registry: Registry) {
     stalledJobs: counter(registry, "stalledJobs"),
     workerSlotsBusy: gauge(registry, "workerSlotsBusy"),
     workerSlots: gauge(registry, "workerSlots"),
-    metricsCollectErrors: counter(registry, "metricsCollectErrors"),
+    metricsCollectErrors: counter(registry, "metricsCollectErrors", awaitScrapeTimeReads),
   };
 }
 

@@ -1,0 +1,59 @@
+import { Registry } from "prom-client";
+import { afterEach, describe, expect, it } from "vitest";
+import { createMetrics, type IMetricsServer, startMetricsServer } from "../../../src/observability/index.js";
+
+let server: IMetricsServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function started() {
+  const registry = new Registry();
+  const metrics = createMetrics(registry, { processMetrics: false });
+  server = await startMetricsServer({ registry, port: 0, host: "127.0.0.1" });
+  return { metrics, base: `http://127.0.0.1:${server.port}` };
+}
+
+describe("startMetricsServer", () => {
+  it("serves GET /metrics with the registry's text and content type", async () => {
+    const { metrics, base } = await started();
+    metrics.runStarted();
+    const response = await fetch(`${base}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(await response.text()).toContain("tollgate_runs_started_total 1\n");
+  });
+
+  it("ignores a query string", async () => {
+    const { base } = await started();
+    expect((await fetch(`${base}/metrics?name[]=x`)).status).toBe(200);
+  });
+
+  it.each([
+    ["GET", "/"],
+    ["GET", "/metrics/extra"],
+    ["GET", "/healthz"],
+    ["POST", "/metrics"],
+  ])("answers 404 to %s %s", async (method, path) => {
+    const { base } = await started();
+    const response = await fetch(`${base}${path}`, { method });
+    expect(response.status).toBe(404);
+  });
+
+  it("closes even while a scraper keeps its connection alive", async () => {
+    const { base } = await started();
+    await fetch(`${base}/metrics`, { headers: { connection: "keep-alive" } });
+    await server?.close();
+    server = undefined;
+    await expect(fetch(`${base}/metrics`)).rejects.toThrow();
+  });
+
+  it("rejects when the port is taken", async () => {
+    await started();
+    const port = server?.port ?? 0;
+    await expect(startMetricsServer({ registry: new Registry(), port, host: "127.0.0.1" })).rejects.toThrow(
+      /EADDRINUSE/,
+    );
+  });
+});
