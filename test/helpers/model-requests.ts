@@ -6,7 +6,10 @@ export function requestsWithMarker(model: IScriptedModel, marker: string): IReco
     .requests()
     .filter((request) =>
       (request.messages ?? []).some(
-        (message) => message.role === "system" && typeof message.content === "string" && message.content.includes(marker),
+        (message) =>
+          message.role === "system" &&
+          typeof message.content === "string" &&
+          message.content.includes(marker),
       ),
     );
 }

@@ -89,7 +89,9 @@ describe("tool calls as child jobs", () => {
     expect(guarded.outcome).toBe("ok");
     expect(guarded.text).toBe('{"passed":true}');
     // The static call after the predicate did not wait for the first wave: it ran before write_note ended.
-    const staticStart = ledger.find((entry) => entry.note === "static-after-predicate" && entry.event === "start")!;
+    const staticStart = ledger.find(
+      (entry) => entry.note === "static-after-predicate" && entry.event === "start",
+    )!;
     const writeEnd = ledger.find((entry) => entry.tool === "write_note" && entry.event === "end")!;
     expect(staticStart.at).toBeLessThanOrEqual(writeEnd.at);
     const guardedRun = ledger.find((entry) => entry.tool === "guarded")!;

@@ -25,16 +25,21 @@ describe("enqueue", () => {
 
   it("the same idempotency key with a different request is a conflict", async () => {
     await harness.client.run({ input: "a", userContext: user, idempotencyKey: "key-conflict" });
-    await expect(harness.client.run({ input: "b", userContext: user, idempotencyKey: "key-conflict" })).rejects.toSatisfy(
-      (error) => TollgateError.is(error, "TG_IDEMPOTENCY_CONFLICT"),
-    );
+    await expect(
+      harness.client.run({ input: "b", userContext: user, idempotencyKey: "key-conflict" }),
+    ).rejects.toSatisfy((error) => TollgateError.is(error, "TG_IDEMPOTENCY_CONFLICT"));
   });
 
   const badRequests: Array<[string, unknown, string, string]> = [
     ["no input", { userContext: user }, "TG_INVALID_REQUEST", "input"],
     ["empty input", { input: "", userContext: user }, "TG_INVALID_REQUEST", "input"],
     ["no user context", { input: "hi" }, "TG_INVALID_REQUEST", "userContext"],
-    ["unknown tool in tools", { input: "hi", userContext: user, tools: ["nope"] }, "TG_UNKNOWN_TOOL", "tools"],
+    [
+      "unknown tool in tools",
+      { input: "hi", userContext: user, tools: ["nope"] },
+      "TG_UNKNOWN_TOOL",
+      "tools",
+    ],
     [
       "unknown tool in additionalTools",
       { input: "hi", userContext: user, additionalTools: ["nope"] },
@@ -49,21 +54,33 @@ describe("enqueue", () => {
     ],
     ["negative maxSteps", { input: "hi", userContext: user, maxSteps: -1 }, "TG_INVALID_REQUEST", "maxSteps"],
     ["oversized input", { input: "x".repeat(100_001), userContext: user }, "TG_PAYLOAD_TOO_LARGE", "input"],
-    ["a thread id with a colon", { input: "hi", userContext: user, threadId: "a:b" }, "TG_INVALID_REQUEST", "threadId"],
+    [
+      "a thread id with a colon",
+      { input: "hi", userContext: user, threadId: "a:b" },
+      "TG_INVALID_REQUEST",
+      "threadId",
+    ],
     ["an unknown field", { input: "hi", userContext: user, tool: ["x"] }, "TG_INVALID_REQUEST", ""],
   ];
 
-  it.each(badRequests)("rejects %s at enqueue with a clear error; nothing is queued", async (_name, request, code, path) => {
-    const before = await harness.client.runtime.queues.runs.getJobCounts();
-    const error = await harness.client.run(request as never).catch((caught: unknown) => caught);
-    expect(TollgateError.is(error, code as never)).toBe(true);
-    const issues = (error as TollgateError).details?.issues ?? [];
-    expect(issues.some((issue) => issue.path === path)).toBe(true);
-    expect(await harness.client.runtime.queues.runs.getJobCounts()).toEqual(before);
-  });
+  it.each(badRequests)(
+    "rejects %s at enqueue with a clear error; nothing is queued",
+    async (_name, request, code, path) => {
+      const before = await harness.client.runtime.queues.runs.getJobCounts();
+      const error = await harness.client.run(request as never).catch((caught: unknown) => caught);
+      expect(TollgateError.is(error, code as never)).toBe(true);
+      const issues = (error as TollgateError).details?.issues ?? [];
+      expect(issues.some((issue) => issue.path === path)).toBe(true);
+      expect(await harness.client.runtime.queues.runs.getJobCounts()).toEqual(before);
+    },
+  );
 
   it("additionalTools join the run's tools for that run only", async () => {
-    const { runId } = await harness.client.run({ input: "hi", userContext: user, additionalTools: ["extra_lookup"] });
+    const { runId } = await harness.client.run({
+      input: "hi",
+      userContext: user,
+      additionalTools: ["extra_lookup"],
+    });
     const stored = await harness.client.runtime.runs.load(runId);
     expect(stored?.state.request.additionalTools).toEqual(["extra_lookup"]);
   });

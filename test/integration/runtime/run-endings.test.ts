@@ -101,6 +101,9 @@ describe("how runs end", () => {
     for await (const event of harness.client.events(runId)) events.push(event);
     const finished = events.at(-1)!;
     expect(finished.type).toBe("run-finished");
-    expect(finished.data).toMatchObject({ status: "failed", response: { error: { code: "TG_MODEL_FAILED" } } });
+    expect(finished.data).toMatchObject({
+      status: "failed",
+      response: { error: { code: "TG_MODEL_FAILED" } },
+    });
   });
 });

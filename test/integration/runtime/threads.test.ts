@@ -17,16 +17,31 @@ describe("threads", () => {
   it("a second run on the same thread sees the first run's messages", async () => {
     const threadId = "thread-history";
     const first = await harness.client.ask({
-      input: script({ calls: [{ name: "work", input: { label: "remember me", ms: 0 } }] }, { text: "first answer" }),
+      input: script(
+        { calls: [{ name: "work", input: { label: "remember me", ms: 0 } }] },
+        { text: "first answer" },
+      ),
       userContext: user,
       threadId,
     });
     expect(first.status).toBe("completed");
     const marker = "marker-second-run";
-    await harness.client.ask({ input: "what did you say?", userContext: user, threadId, instructions: marker });
+    await harness.client.ask({
+      input: "what did you say?",
+      userContext: user,
+      threadId,
+      instructions: marker,
+    });
     const [request] = requestsWithMarker(harness.model, marker);
     const messages = request!.messages!;
-    expect(messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "user"]);
+    expect(messages.map((message) => message.role)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+    ]);
     expect(messages[4]).toMatchObject({ role: "assistant", content: "first answer" });
     expect(JSON.stringify(messages[3])).toContain("remember me");
   });

@@ -1,0 +1,51 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { testRedisUrl } from "./redis-url.js";
+
+const workerScript = fileURLToPath(new URL("../fixtures/worker-process.ts", import.meta.url));
+
+export interface IChildWorker {
+  child: ChildProcess;
+  /** Resolves when the worker said it is ready. */
+  ready: Promise<void>;
+  /** Resolves with the exit code (or the signal) when the process ends. */
+  exited: Promise<number | NodeJS.Signals | null>;
+  output(): string;
+}
+
+/** Starts a real worker process (node --import tsx) on the given prefix. */
+export function spawnChildWorker(options: {
+  prefix: string;
+  modelUrl: string;
+  ledgerFile?: string;
+  queues?: string;
+}): IChildWorker {
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", workerScript], {
+    env: {
+      ...process.env,
+      REDIS_URL: testRedisUrl,
+      TOLLGATE_PREFIX: options.prefix,
+      MODEL_URL: options.modelUrl,
+      LEDGER_FILE: options.ledgerFile ?? "",
+      WORKER_QUEUES: options.queues ?? "runs,tools,approvals",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("worker-ready")) resolve();
+    });
+    child.stderr!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`worker exited (${code}) before it was ready:\n${output}`)),
+    );
+  });
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => {
+    child.once("exit", (code, signal) => resolve(signal ?? code));
+  });
+  return { child, ready, exited, output: () => output };
+}
