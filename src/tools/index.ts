@@ -1,5 +1,6 @@
 export { defineTool } from "../contracts/index.js";
 export { type IClock, systemClock } from "./clock.js";
+export { dynaError, type IDynaError, type IErrorConfig } from "./dyna-error.js";
 export {
   cancelledFailure,
   deniedFailure,

@@ -128,7 +128,7 @@ export class ToolRegistry {
     }
     // Schema before anything: a rejected input never reaches execute.
     const parsed = await parseToolInput(tool, request.input);
-    if (false && !parsed.ok) {
+    if (!parsed.ok) {
       if ("error" in parsed) {
         reportError(parsed.error, parsed.failure.text);
       }
