@@ -115,6 +115,26 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
 }
 
 /**
+ * Counts busy slots around the processor itself: a run job that moves to waiting-children or delayed
+ * ends its activation without a completed/failed event, so events would let the count drift.
+ */
+function countingSlots<
+  TProcessor extends (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>,
+>(processor: TProcessor, queue: TQueueName, concurrency: number, metrics: TollgateMetrics): TProcessor {
+  let busy = 0;
+  metrics.workerSlots(queue, 0, concurrency);
+  const counted = async (job: Job, token?: string, signal?: AbortSignal) => {
+    metrics.workerSlots(queue, ++busy, concurrency);
+    try {
+      return await processor(job, token, signal);
+    } finally {
+      metrics.workerSlots(queue, --busy, concurrency);
+    }
+  };
+  return counted as TProcessor;
+}
+
+/**
  * Graceful stop: BullMQ's close waits for active jobs with no deadline, so past the timeout the jobs are
  * handed back by force-closing; their locks expire and another worker runs them (every step is
  * idempotent, so nothing is lost or done twice that was completed).
