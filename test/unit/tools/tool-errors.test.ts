@@ -1,7 +1,6 @@
-import { dynaError } from "dyna-error";
 import { describe, expect, it } from "vitest";
 import type { IToolErrorReport } from "../../../src/contracts/index.js";
-import { gatewayToolCodes, ToolRegistry, unexpectedFailure } from "../../../src/tools/index.js";
+import { dynaError, gatewayToolCodes, ToolRegistry, unexpectedFailure } from "../../../src/tools/index.js";
 import { callRequest, echoTool } from "./fixtures.js";
 
 const secret = "SECRET-db.internal:5432";
