@@ -3,6 +3,7 @@ import type { IGatewayAskInput, IGatewayResponse, IGatewayRunInput } from "../co
 import { isTerminal, responseOf, type TRunState } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
+import { FinishedRuns } from "../runtime/finished-runs.js";
 import { requestCancel, type TCancelReason } from "../runtime/request-cancel.js";
 import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
 import type { IApproval, IApprovalFilter, IRunEvent } from "../store/index.js";
@@ -41,6 +42,7 @@ export interface IRunView {
  */
 export class GatewayClient {
   readonly runtime: ITollgateRuntime;
+  private readonly finishedRuns: FinishedRuns;
   readonly approvals: {
     list(filter?: IApprovalFilter): Promise<IApproval[]>;
     get(approvalId: string): Promise<IApproval>;
@@ -56,6 +58,7 @@ export class GatewayClient {
       ...(options.now ? { now: options.now } : {}),
     });
     const runtime = this.runtime;
+    this.finishedRuns = new FinishedRuns(runtime);
     this.approvals = {
       list: async (filter = {}) => {
         await runtime.ready();
@@ -93,7 +96,7 @@ export class GatewayClient {
     if (abortSignal?.aborted)
       throw new TollgateError("TG_INVALID_REQUEST", "The abort signal was already aborted.");
     const { runId } = await this.run(runInput);
-    return waitForRun(this.runtime, runId, {
+    return waitForRun(this.runtime, this.finishedRuns, runId, {
       ...(abortSignal ? { abortSignal } : {}),
       ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
     });
@@ -104,7 +107,7 @@ export class GatewayClient {
     runId: string,
     options: { abortSignal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<IGatewayResponse> {
-    return waitForRun(this.runtime, runId, options);
+    return waitForRun(this.runtime, this.finishedRuns, runId, options);
   }
 
   async getRun(runId: string): Promise<IRunView> {
@@ -155,6 +158,7 @@ export class GatewayClient {
   }
 
   close(): Promise<void> {
+    this.finishedRuns.close();
     return this.runtime.close();
   }
 }

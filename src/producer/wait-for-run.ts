@@ -1,15 +1,17 @@
 import type { IGatewayResponse } from "../contracts/index.js";
 import { isTerminal, responseOf } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
+import type { FinishedRuns } from "../runtime/finished-runs.js";
 import { requestCancel } from "../runtime/request-cancel.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 
 /**
- * Follows the run's events until it finishes. A timeout or an abort cancels the run (timed_out /
- * cancelled) and then waits, up to cancelGraceMs, for the worker to record that final state.
+ * Waits until the run finishes. A timeout or an abort cancels the run (timed_out / cancelled) and then
+ * waits, up to cancelGraceMs, for the worker to record that final state.
  */
 export async function waitForRun(
   runtime: ITollgateRuntime,
+  finishedRuns: FinishedRuns,
   runId: string,
   options: { abortSignal?: AbortSignal; timeoutMs?: number },
 ): Promise<IGatewayResponse> {
@@ -28,11 +30,15 @@ export async function waitForRun(
         }, options.timeoutMs)
       : undefined;
   try {
-    const finished = await followUntilFinished(runtime, runId, stop.signal);
+    const finished = await finishedOrStopped(runtime, finishedRuns, runId, stop.signal);
     if (finished) return finished;
     await requestCancel(runtime, runId, reason ?? "cancelled");
-    const grace = AbortSignal.timeout(runtime.options.cancelGraceMs);
-    const afterCancel = await followUntilFinished(runtime, runId, grace);
+    const afterCancel = await finishedOrStopped(
+      runtime,
+      finishedRuns,
+      runId,
+      AbortSignal.timeout(runtime.options.cancelGraceMs),
+    );
     if (afterCancel) return afterCancel;
     throw new TollgateError(
       "TG_WAIT_TIMEOUT",
@@ -45,31 +51,21 @@ export async function waitForRun(
   }
 }
 
-async function followUntilFinished(
+async function finishedOrStopped(
   runtime: ITollgateRuntime,
+  finishedRuns: FinishedRuns,
   runId: string,
   signal: AbortSignal,
 ): Promise<IGatewayResponse | undefined> {
-  const connection = runtime.duplicateConnection();
-  const onAbort = () => connection.disconnect();
-  signal.addEventListener("abort", onAbort, { once: true });
-  try {
-    // The state first: a run that finished before we started following has no new events to wait for.
+  const watch = finishedRuns.watch(runId, signal);
+  await watch.ready;
+  const read = async () => {
     const stored = await runtime.runs.load(runId);
     if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
-    if (isTerminal(stored.state)) return responseOf(stored.state);
-    for await (const event of runtime.events.follow(connection, runId, { signal, blockMs: 5_000 })) {
-      if (event.type === "run-finished") {
-        const final = await runtime.runs.load(runId);
-        if (final && isTerminal(final.state)) return responseOf(final.state);
-      }
-    }
-    return undefined;
-  } catch (error) {
-    if (signal.aborted) return undefined;
-    throw error;
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-    connection.disconnect();
-  }
+    return isTerminal(stored.state) ? responseOf(stored.state) : undefined;
+  };
+  const before = await read();
+  if (before) return before;
+  await watch.done;
+  return read();
 }

@@ -4,8 +4,8 @@ import {
   type TRuntimeOptions,
   type TRuntimeOptionsInput,
 } from "../config/runtime-options.js";
-import type { IGateway } from "../gateway/index.js";
 import { TollgateError } from "../errors/index.js";
+import type { IGateway } from "../gateway/index.js";
 import { queueNames } from "../queue/index.js";
 import {
   ApprovalStore,

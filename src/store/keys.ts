@@ -14,6 +14,8 @@ export interface IKeys {
   pendingApprovals(): string;
   /** The pub/sub channel on which cancellations are broadcast to every worker. */
   cancelChannel(): string;
+  /** The pub/sub channel on which a run's id is published when it finishes (waiters listen). */
+  finishedChannel(): string;
 }
 
 export function keysFor(prefix: string): IKeys {
@@ -27,5 +29,6 @@ export function keysFor(prefix: string): IKeys {
     approval: (approvalId) => `${prefix}:approval:${approvalId}`,
     pendingApprovals: () => `${prefix}:approval-index:pending`,
     cancelChannel: () => `${prefix}:cancel`,
+    finishedChannel: () => `${prefix}:finished`,
   };
 }

@@ -18,20 +18,22 @@ return nil
 
 /**
  * Saves a run's state when nobody saved since it was read (a worker that lost its lock must not write).
- * KEYS: run, events. ARGV: expectedRev, stateJson, ttlMs ('' = keep), eventsMaxLen, eventJson...
- * Returns the new revision, or -1 when the revision moved.
+ * KEYS: run, events. ARGV: expectedRev, stateJson, ttlMs ('' = keep), eventsMaxLen, finishedChannel
+ * ('' = not finished), runId, eventJson... The save that finishes a run publishes its id, so waiters
+ * learn at once. Returns the new revision, or -1 when the revision moved.
  */
 export const saveRunScript = `
 local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
 if rev ~= tonumber(ARGV[1]) then return -1 end
 redis.call('HSET', KEYS[1], 'rev', tostring(rev + 1), 'state', ARGV[2])
-for i = 5, #ARGV do
+for i = 7, #ARGV do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[i])
 end
 if ARGV[3] ~= '' then
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
   redis.call('PEXPIRE', KEYS[2], ARGV[3])
 end
+if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
 return rev + 1
 `;
 

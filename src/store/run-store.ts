@@ -67,6 +67,8 @@ export class RunStore {
       serialize(next),
       finished ? String(this.options.retentionMs) : "",
       String(this.options.eventsMaxLength),
+      finished ? this.keys.finishedChannel() : "",
+      next.runId,
       ...events.map((event) => this.eventJson(event)),
     );
     if (revision < 0) {

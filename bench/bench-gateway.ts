@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { defineTool, EToolCallVerdict } from "../src/contracts/index.js";
+import { defineGateway } from "../src/gateway/index.js";
+
+/** Trivial tools: the benchmarks measure Tollgate and Redis, not the tools. */
+export const benchGateway = defineGateway({
+  name: "bench",
+  tools: [
+    defineTool({
+      name: "echo",
+      description: "Returns its input.",
+      inputSchema: z.object({ value: z.string() }),
+      execute: async ({ input }) => ({ value: input.value }),
+    }),
+    defineTool({
+      name: "approve_me",
+      description: "Waits for a human.",
+      inputSchema: z.object({ amount: z.number() }),
+      policy: EToolCallVerdict.NEEDS_APPROVAL,
+      execute: async ({ input }) => ({ paid: input.amount }),
+    }),
+    defineTool({
+      name: "slow",
+      description: "Runs for a while, listening to its signal.",
+      inputSchema: z.object({ ms: z.number() }),
+      execute: async ({ input, abortSignal }) => {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, input.ms);
+          abortSignal.addEventListener("abort", () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        return { slept: input.ms };
+      },
+    }),
+  ],
+});
+
+export default benchGateway;
