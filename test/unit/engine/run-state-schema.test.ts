@@ -1,0 +1,199 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { EToolCallVerdict } from "../../../src/contracts/index.js";
+import {
+  applyChildResults,
+  applyModelReply,
+  nextAction,
+  runStateSchema,
+  runStateVersion,
+  settleStep,
+  type TRunState,
+} from "../../../src/engine/index.js";
+import { timeoutFailure } from "../../../src/tools/index.js";
+import {
+  answer,
+  approval,
+  approvedAndRan,
+  call,
+  callTools,
+  defaultUsage,
+  type IPlayOptions,
+  jobFailed,
+  playRun,
+  rawCall,
+  toolFailed,
+  toolOk,
+} from "./driver.js";
+import { defaultTools } from "./engine-tools.js";
+
+const { ALLOW, DENY } = EToolCallVerdict;
+
+const scenarios: Array<[string, IPlayOptions]> = [
+  ["an answer at once", { tools: defaultTools, replies: [answer("Hi.")], instructions: "Be brief." }],
+  [
+    "waves, approvals with edits, refusals, D72 failures, a timeout, a failed job",
+    {
+      tools: defaultTools,
+      history: [{ role: "user", content: "Before." }],
+      replies: [
+        callTools(
+          [
+            call("lookup", { orderId: "42" }),
+            call("refund", { amount: 500 }),
+            call("check", { verdict: DENY, reason: "No." }),
+            rawCall("note", "{oops"),
+            call("nope"),
+            call("classify"),
+          ],
+          { text: "Working on it." },
+        ),
+        callTools([call("approve_me", { amount: 3 }), call("refund", { amount: 200 }), call("note")]),
+        callTools([call("approve_me", { amount: 4 }), call("approve_me", { amount: 5 }), call("note")]),
+        answer("Done."),
+      ],
+      children: {
+        "s0-c0": [toolOk({ total: 1 }, { text: "{…", truncatedChars: 3 })],
+        "s0-c1": [approvedAndRan({ refunded: 80 }, { editedInput: { amount: 80 }, verdictOnEdit: ALLOW })],
+        "s1-c0": [approval("rejected", { approver: "bob", comment: "No." })],
+        "s1-c1": [
+          approval("refused", { editedInput: { amount: 5000 }, verdictOnEdit: DENY, reason: "Too much." }),
+        ],
+        "s1-c2": [toolFailed(timeoutFailure(50), { durationMs: 50 })],
+        "s2-c0": [approval("expired")],
+        "s2-c1": [jobFailed("approvals")],
+        "s2-c2": [jobFailed("tools")],
+      },
+    },
+  ],
+  [
+    "ended by a tool",
+    {
+      tools: defaultTools,
+      replies: [callTools([call("handover", { reason: "x" })]), answer("Handed over.")],
+      children: { "s0-c0": [toolOk({ accepted: true }, { endsRun: true })] },
+    },
+  ],
+  [
+    "max steps",
+    {
+      tools: defaultTools,
+      request: { maxSteps: 1 },
+      replies: [callTools([call("note")]), answer("Enough.")],
+    },
+  ],
+  [
+    "cancelled while waiting",
+    {
+      tools: defaultTools,
+      replies: [callTools([call("note"), call("approve_me", { amount: 1 })])],
+      stopBefore: (action) => (action.type === "wait-children" ? "cancelled" : undefined),
+    },
+  ],
+  [
+    "timed out before the first model call",
+    {
+      tools: defaultTools,
+      request: { timeoutMs: 5000, metadata: { ticket: 7 }, tools: ["note"], instructions: "Short." },
+      replies: [],
+      stopBefore: () => "timed_out",
+    },
+  ],
+];
+
+function roundTrip(state: TRunState): unknown {
+  return JSON.parse(JSON.stringify(state));
+}
+
+describe("runStateSchema accepts every state the engine produces", () => {
+  it.each(scenarios)("%s: every state, through JSON and back, parses to itself", async (_name, options) => {
+    const played = await playRun(options);
+    expect(played.states.length).toBeGreaterThan(1);
+    for (const state of played.states) {
+      const stored = roundTrip(state);
+      const parsed = runStateSchema.safeParse(stored);
+      expect(parsed.error).toBeUndefined();
+      expect(parsed.data).toEqual(stored);
+      expect(runStateSchema.safeParse(state).success).toBe(true);
+    }
+  });
+});
+
+describe("runStateSchema rejects what a worker must not misread", () => {
+  it.each<[string, (state: Record<string, unknown>) => unknown]>([
+    ["schemaVersion 2", (state) => ({ ...state, schemaVersion: 2 })],
+    ["schemaVersion 0", (state) => ({ ...state, schemaVersion: 0 })],
+    ['schemaVersion "1"', (state) => ({ ...state, schemaVersion: "1" })],
+    ["no schemaVersion", ({ schemaVersion: _version, ...state }) => state],
+    ["an unknown phase", (state) => ({ ...state, phase: "paused" })],
+    ["an unknown status", (state) => ({ ...state, status: "done" })],
+    ["negative usage", (state) => ({ ...state, usage: { ...defaultUsage, totalTokens: -1 } })],
+  ])("%s", async (_name, corrupt) => {
+    const played = await playRun({ tools: defaultTools, replies: [answer("Hi.")] });
+    const stored = roundTrip(played.state) as Record<string, unknown>;
+    expect(runStateSchema.safeParse(stored).success).toBe(true);
+    expect(runStateSchema.safeParse(corrupt(stored)).success).toBe(false);
+  });
+
+  it("the current version is 1", () => {
+    expect(runStateVersion).toBe(1);
+  });
+});
+
+describe("compatibility: a version-1 state stored by an earlier build (fixtures/run-state-v1.json)", () => {
+  const fixture: unknown = JSON.parse(
+    readFileSync(new URL("./fixtures/run-state-v1.json", import.meta.url), "utf8"),
+  );
+
+  it("still parses, losing nothing", () => {
+    const parsed = runStateSchema.safeParse(fixture);
+    expect(parsed.error).toBeUndefined();
+    expect(parsed.data).toEqual(fixture);
+    expect(parsed.data?.schemaVersion).toBe(1);
+  });
+
+  it("the engine resumes it where it stopped and plays it to the end", async () => {
+    let state = runStateSchema.parse(fixture);
+    const action = nextAction(state, defaultTools);
+    expect(action.type).toBe("wait-children");
+    const waiting = action.type === "wait-children" ? action.calls : [];
+    expect(waiting.map((planned) => [planned.callId, planned.state])).toEqual([
+      ["run-1-s1-c0", "dispatched"],
+      ["run-1-s1-c1", "parked"],
+      ["run-1-s1-c3", "dispatched"],
+    ]);
+    const [checked, parked, report] = waiting;
+    state = applyChildResults(
+      state,
+      [
+        toolOk({ checked: true })(checked!, 0),
+        approval("rejected", { approver: "bob" })(parked!, 1_700_000_020_000),
+        toolOk("report")(report!, 0),
+      ],
+      () => 60_000,
+      1_700_000_021_000,
+    );
+    expect(nextAction(state, defaultTools)).toEqual({ type: "settle-step" });
+    state = settleStep(state, 1_700_000_022_000);
+    expect(nextAction(state, defaultTools)).toEqual({ type: "call-model", final: false });
+    state = await applyModelReply(
+      state,
+      { text: "All done.", toolCalls: [], usage: defaultUsage },
+      defaultTools,
+      1_700_000_023_000,
+    );
+    expect(state).toMatchObject({ status: "completed", stopReason: "answered", modelCalls: 3, stepIndex: 2 });
+    expect(state.toolResults.map((result) => result.outcome)).toEqual([
+      "ok",
+      "ok",
+      "denied",
+      "unknown_tool",
+      "ok",
+      "rejected",
+      "timeout",
+      "ok",
+    ]);
+    expect(state.executed).toEqual(["lookup", "refund", "check", "report"]);
+    expect(runStateSchema.safeParse(roundTrip(state)).success).toBe(true);
+  });
+});
