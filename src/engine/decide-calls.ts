@@ -1,5 +1,5 @@
 import { EToolCallVerdict, type IUserContext, type TToolCallPolicyResult } from "../contracts/index.js";
-import { deniedFailure } from "../tools/index.js";
+import { deniedFailure, unknownToolFailure } from "../tools/index.js";
 import { approvalIdOf } from "./call-ids.js";
 import type { IRunTools } from "./model-request.js";
 import { resultPartOf } from "./result-part.js";
@@ -24,17 +24,24 @@ export function decidableCalls(step: TStepState, tools: IRunTools): TPlannedCall
   return decidable;
 }
 
+/**
+ * A call whose tool is no longer in the registry when its turn to be decided comes (a redeploy removed
+ * it while an earlier wave or a human was pending): it settles as an unknown tool.
+ */
+export const toolGone = "tool-gone" as const;
+
+export type TCallVerdict = TToolCallPolicyResult | typeof toolGone;
+
 /** Asks the policy for each call's verdict (predicates may be async: they may look something up). */
 export async function evaluateVerdicts(
   calls: readonly TPlannedCall[],
   tools: IRunTools,
   context: { userContext: IUserContext; threadId: string },
-): Promise<Map<string, TToolCallPolicyResult>> {
-  const verdicts = new Map<string, TToolCallPolicyResult>();
+): Promise<Map<string, TCallVerdict>> {
+  const verdicts = new Map<string, TCallVerdict>();
   for (const call of calls) {
     const tool = tools.registry.get(call.toolName);
-    if (!tool) continue;
-    verdicts.set(call.callId, await tools.policy.decide(tool, call.input, context));
+    verdicts.set(call.callId, tool ? await tools.policy.decide(tool, call.input, context) : toolGone);
   }
   return verdicts;
 }
@@ -50,7 +57,7 @@ export interface IVerdictsApplied {
 /** DENY settles the call as refused; ALLOW dispatches it; NEEDS_APPROVAL parks it for a human. */
 export function applyVerdicts(
   state: TRunState,
-  verdicts: ReadonlyMap<string, TToolCallPolicyResult>,
+  verdicts: ReadonlyMap<string, TCallVerdict>,
   now: number,
 ): IVerdictsApplied {
   const step = state.step;
@@ -60,6 +67,13 @@ export function applyVerdicts(
   const calls = step.calls.map((call): TPlannedCall => {
     const decision = verdicts.get(call.callId);
     if (call.state !== "pending" || !decision) return call;
+    if (decision === toolGone) {
+      return {
+        ...call,
+        state: "settled",
+        result: resultPartOf(call, step.stepIndex, unknownToolFailure(call.toolName)),
+      };
+    }
     const decided: TPlannedCall = { ...call, verdict: decision.verdict };
     if (decision.rejectionText !== undefined) decided.rejectionText = decision.rejectionText;
     if (decision.reason !== undefined) decided.reason = decision.reason;

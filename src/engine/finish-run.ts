@@ -1,7 +1,7 @@
 import type { IGatewayResponse, TTerminalRunStatus } from "../contracts/index.js";
 import { cancelledFailure } from "../tools/index.js";
 import { resultPartOf } from "./result-part.js";
-import type { TPlannedCall, TRunState } from "./run-state.js";
+import { isTerminal, type TPlannedCall, type TRunState } from "./run-state.js";
 import { settleStep } from "./settle-step.js";
 
 /** The run is over with this status. */
@@ -21,6 +21,8 @@ export function finishRun(
  * transcript stays whole: every tool call has its tool message) and no model call follows.
  */
 export function stopRun(state: TRunState, status: "cancelled" | "timed_out", now: number): TRunState {
+  // A run that finished while the cancellation travelled keeps its real ending.
+  if (isTerminal(state)) return state;
   let stopped = state;
   const step = state.step;
   if (step) {
@@ -28,7 +30,16 @@ export function stopRun(state: TRunState, status: "cancelled" | "timed_out", now
       (call): TPlannedCall =>
         call.state === "settled"
           ? call
-          : { ...call, state: "settled", result: resultPartOf(call, step.stepIndex, cancelledFailure()) },
+          : {
+              ...call,
+              state: "settled",
+              result: resultPartOf(
+                call,
+                step.stepIndex,
+                cancelledFailure(),
+                call.approval ? { approval: call.approval, input: call.input } : {},
+              ),
+            },
     );
     stopped = settleStep({ ...state, step: { ...step, calls } }, now);
   }

@@ -1,5 +1,6 @@
 import { type Job, UnrecoverableError } from "bullmq";
 import type { IApprovalOutcome } from "../engine/index.js";
+import { jobLogger } from "../observability/index.js";
 import { approvalJobSchema } from "../queue/index.js";
 import { addToolJobs } from "../runtime/child-jobs.js";
 import type { IApproval } from "../store/index.js";
@@ -12,9 +13,17 @@ import type { IWorkerContext } from "./worker-context.js";
  * decided"). An approved call is added as a tool job of the run before this job completes, so the run
  * stays in waiting-children until the tool has run too.
  */
-export function createApprovalProcessor(context: IWorkerContext) {
+export function createApprovalProcessor(workerContext: IWorkerContext) {
   return async (job: Job): Promise<IApprovalJobResult> => {
     const data = approvalJobSchema.parse(job.data);
+    const logger = jobLogger(workerContext.logger, {
+      runId: data.runId,
+      callId: data.callId,
+      tool: data.toolName,
+      queue: "approvals",
+      jobId: job.id,
+    });
+    const context = { ...workerContext, logger };
     const { approvals, runs } = context.runtime;
     let approval = await approvals.get(data.approvalId);
     if (!approval) throw new UnrecoverableError(`Approval ${data.approvalId} has no record.`);
@@ -51,6 +60,10 @@ export function createApprovalProcessor(context: IWorkerContext) {
       });
     }
     await approvals.expireAfter(data.approvalId, context.runtime.options.retentionMs);
+    logger.info(
+      { approvalId: data.approvalId, decision: outcome.decision, approver: outcome.approver },
+      "approval settled",
+    );
     return { schemaVersion: 1, callId: data.callId, approval: outcome };
   };
 }

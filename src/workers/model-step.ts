@@ -7,6 +7,7 @@ import {
 } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import { isModelAbortError } from "../model/index.js";
+import { logContent } from "../observability/index.js";
 import type { IRunEventInput } from "../store/index.js";
 import { toModelMessages } from "./to-model-messages.js";
 import type { IWorkerContext } from "./worker-context.js";
@@ -36,7 +37,7 @@ export async function runModelStep(
     const failure = TollgateError.isInstance(error)
       ? { code: error.code, message: error.message }
       : { code: "TG_MODEL_FAILED", message: "The model request failed." };
-    context.logger.warn({ err: error, runId: state.runId }, "model request failed; the run fails");
+    context.logger.warn({ err: error }, "model request failed; the run fails");
     const failed = finishRun({ ...state, stopReason: "failed" }, "failed", context.runtime.now(), failure);
     return { state: failed, events: [] };
   }
@@ -46,7 +47,7 @@ export async function runModelStep(
     tools,
     context.runtime.now(),
   );
-  context.logger.debug({ runId: state.runId, content: reply.text }, "model replied");
+  logContent(context.logger, { text: reply.text, toolCalls: reply.toolCalls }, "model replied");
   return {
     state: next,
     events: [

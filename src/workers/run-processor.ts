@@ -11,6 +11,7 @@ import {
   type TPlannedCall,
   type TRunState,
 } from "../engine/index.js";
+import { jobLogger } from "../observability/index.js";
 import { runJobNames, runJobSchema } from "../queue/index.js";
 import { addToolJobs, parkCalls } from "../runtime/child-jobs.js";
 import { cancelReasonOf, requestCancel } from "../runtime/request-cancel.js";
@@ -28,12 +29,22 @@ import { approvalTtlMsOf, type IWorkerContext, runToolsOf } from "./worker-conte
  * (releasing its worker while tools run or approvals wait). A worker killed anywhere costs at most the
  * model call in flight: children have deterministic ids and completed ones are never run again.
  */
-export function createRunProcessor(context: IWorkerContext) {
+export function createRunProcessor(workerContext: IWorkerContext) {
   return async (job: Job, token?: string): Promise<unknown> => {
+    let context = workerContext;
     if (job.name === runJobNames.deadline) return handleDeadline(context, job);
     const { runId } = runJobSchema.parse(job.data);
     let stored = await context.runtime.runs.load(runId);
     if (!stored) throw new UnrecoverableError(`Run ${runId} has no stored state.`);
+    context = {
+      ...context,
+      logger: jobLogger(context.logger, {
+        runId,
+        threadId: stored.state.threadId,
+        queue: "runs",
+        jobId: job.id,
+      }),
+    };
     if (isTerminal(stored.state)) return finalizeRun(context, stored);
 
     const cancelReason = await cancelReasonOf(context.runtime, runId);
@@ -47,6 +58,7 @@ export function createRunProcessor(context: IWorkerContext) {
         { type: "run-started", data: {} },
       ]);
       context.metrics?.runStarted();
+      context.logger.info({ historyMessages: history.length }, "run started");
     }
 
     const cancellation = context.cancelBus.register(runId);

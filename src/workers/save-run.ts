@@ -16,7 +16,12 @@ export async function saveRun(
       ((next.finishedAt ?? context.runtime.now()) - (next.startedAt ?? next.createdAt)) / 1000;
     context.metrics?.runFinished(response.status, durationSeconds, response.steps);
     context.logger.info(
-      { runId: next.runId, threadId: next.threadId, status: next.status, steps: response.steps },
+      {
+        status: next.status,
+        steps: response.steps,
+        stopReason: response.stopReason,
+        endedByTool: response.endedByTool,
+      },
       "run finished",
     );
   }

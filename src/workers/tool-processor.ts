@@ -1,4 +1,5 @@
 import type { Job } from "bullmq";
+import { jobLogger, logContent } from "../observability/index.js";
 import { toolJobSchema } from "../queue/index.js";
 import { cancelReasonOf } from "../runtime/request-cancel.js";
 import { cancelledFailure, type IToolExecution } from "../tools/index.js";
@@ -10,9 +11,18 @@ import { type IWorkerContext, runToolsOf } from "./worker-context.js";
  * not waited for) and a cancellation are results the model reads. Only infrastructure faults (a payload
  * that fails validation, Redis gone) fail the job, which BullMQ retries.
  */
-export function createToolProcessor(context: IWorkerContext) {
+export function createToolProcessor(workerContext: IWorkerContext) {
   return async (job: Job, _token?: string, jobSignal?: AbortSignal): Promise<IToolJobResult> => {
     const data = toolJobSchema.parse(job.data);
+    const logger = jobLogger(workerContext.logger, {
+      runId: data.runId,
+      threadId: data.threadId,
+      callId: data.callId,
+      tool: data.toolName,
+      queue: "tools",
+      jobId: job.id,
+    });
+    const context = { ...workerContext, logger };
     const startedAt = context.runtime.now();
     const cancellation = context.cancelBus.register(data.runId);
     try {

@@ -116,10 +116,9 @@ describe("stopRun: a cancelled run or one past its deadline", () => {
     expect(played.state.executed).toEqual(["note"]);
   });
 
-  // BUG: stopRun does not check whether the run already finished. The run worker checks its cancel signal
-  // at the top of every loop turn, before asking nextAction, so a cancel that arrives while the final
-  // model call is in flight (the call then returns normally) makes it call stopRun on a completed run:
-  // the stored status flips from completed to cancelled after the completed state was saved and counted.
+  // The run worker checks its cancel signal at the top of every loop turn, so a cancel that arrives while
+  // the final model call is in flight (the call then returns normally) reaches stopRun with a completed
+  // run: its real ending must stand.
   it.each(["cancelled", "timed_out"] as const)(
     "stopRun(%s) on a finished run changes nothing",
     async (status) => {
@@ -132,10 +131,8 @@ describe("stopRun: a cancelled run or one past its deadline", () => {
     },
   );
 
-  // BUG: an approved call whose tool job is still running when the run is stopped loses its approval
-  // record: stopRun builds the cancelled result without the call's `approval` (applyChildResults keeps
-  // it on every other failure of an approved call, e.g. a failed tool job). The human's decision — who,
-  // when, the edited input — must stay on the stored result (DESIGN §5).
+  // An approved call whose tool job is still running when the run is stopped keeps its approval record:
+  // the human's decision (who, when, the edited input) stays on the stored result (DESIGN §5).
   it("a call approved by a human and cancelled before its tool reported keeps the approval record", async () => {
     const played = await playRun({
       tools: defaultTools,

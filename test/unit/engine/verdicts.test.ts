@@ -8,6 +8,7 @@ import {
   nextAction,
   startRun,
   type TRunState,
+  toolGone,
 } from "../../../src/engine/index.js";
 import {
   answer,
@@ -242,19 +243,18 @@ describe("evaluateVerdicts and applyVerdicts at their edges", () => {
     expect(again.dispatched).toEqual([]);
   });
 
-  it("evaluateVerdicts gives no verdict for a call whose tool the registry does not hold", async () => {
+  it("evaluateVerdicts marks a call whose tool the registry no longer holds as gone", async () => {
     const planned = await plannedState();
     const verdicts = await evaluateVerdicts(planned.step!.calls, runToolsOf([checkTool]), {
       userContext,
       threadId,
     });
-    expect(verdicts.size).toBe(0);
+    expect([...verdicts.values()]).toEqual(planned.step!.calls.map(() => toolGone));
   });
 
-  // BUG: a pending call whose tool is no longer in the run's registry (a redeploy removed it while the
-  // run waited for an earlier wave or a human) is offered for decision forever: decidableCalls returns it,
-  // evaluateVerdicts skips it, applyVerdicts leaves it pending, and nextAction says "decide" again — the
-  // run worker spins. It should settle as an unknown tool, like a call to an unknown name.
+  // A pending call whose tool is no longer in the run's registry (a redeploy removed it while the run
+  // waited for an earlier wave or a human) must settle as an unknown tool, not be offered for decision
+  // forever (the run worker would spin).
   it("a pending call whose tool has left the registry is settled as unknown_tool, not decided forever", async () => {
     const planned = await plannedState();
     const withoutNote = runToolsOf([checkTool]);
