@@ -1,4 +1,4 @@
-import type { IUserContext, TToolCallOutcome } from "../contracts/index.js";
+import type { IToolErrorReport, IUserContext, TToolCallOutcome } from "../contracts/index.js";
 import type { IToolCallFailure } from "./model-text.js";
 
 /** One call for `ToolRegistry.execute`. */
@@ -13,6 +13,8 @@ export interface IToolExecutionRequest {
   userContext: IUserContext;
   /** The caller's signal (run cancellation): aborting it aborts the tool and resolves with `cancelled`. */
   abortSignal?: AbortSignal;
+  /** Told of this call's error besides the registry's onToolError: the worker logs it here. */
+  onError?: (report: IToolErrorReport) => void;
 }
 
 /** How one call went: what the model reads, the full output, and whether it ends the run. */

@@ -120,8 +120,10 @@ export class ToolRegistry {
 
   /** Parses and runs one call. Never throws: unknown tools, wrong input and every error become results. */
   async execute(request: IToolExecutionRequest): Promise<IToolExecution> {
-    const reportError = (error: unknown, modelText: string): void =>
-      this.reportToolError({ ...describeCall(request), error, modelText });
+    const reportError = (error: unknown, modelText: string): void => {
+      const report = { ...describeCall(request), error, modelText };
+      this.reportToolError(report, request.onError);
+    };
     const tool = this.get(request.toolName);
     if (tool === undefined) {
       return failedExecution(unknownToolFailure(request.toolName), request.input, 0);
@@ -139,15 +141,14 @@ export class ToolRegistry {
   }
 
   /** onToolError must not break a call: what it throws or rejects with is dropped. */
-  private reportToolError(report: IToolErrorReport): void {
-    const onToolError = this.config.onToolError;
-    if (onToolError === undefined) {
-      return;
-    }
-    try {
-      Promise.resolve(onToolError(report)).catch(() => {});
-    } catch {
-      // A synchronous throw is dropped for the same reason.
+  private reportToolError(report: IToolErrorReport, callerHook?: (report: IToolErrorReport) => void): void {
+    for (const hook of [this.config.onToolError, callerHook]) {
+      if (hook === undefined) continue;
+      try {
+        Promise.resolve(hook(report)).catch(() => {});
+      } catch {
+        // A synchronous throw is dropped for the same reason.
+      }
     }
   }
 }

@@ -40,6 +40,12 @@ export function createToolProcessor(workerContext: IWorkerContext) {
           threadId: data.threadId,
           userContext: data.userContext,
           abortSignal: AbortSignal.any(signals),
+          // The error's message and data go to the log (never to the model): level warn, with its code.
+          onError: (report) =>
+            logger.warn(
+              { err: report.error, modelText: report.modelText },
+              "tool call failed; the model reads modelText",
+            ),
         });
       }
       const finishedAt = context.runtime.now();

@@ -28,6 +28,7 @@ import {
   type TRunAction,
   type TRunRequest,
   type TRunState,
+  toolGone,
 } from "../../../src/engine/index.js";
 import { type IToolCallFailure, type IToolExecution, outputToText } from "../../../src/tools/index.js";
 
@@ -287,8 +288,8 @@ export async function playRun(options: IPlayOptions): Promise<IPlayed> {
           threadId: current.threadId,
         });
         for (const decided of action.calls) {
-          const verdict = verdicts.get(decided.callId)?.verdict;
-          if (verdict) played.verdicts.push([keyOf(decided), verdict]);
+          const decision = verdicts.get(decided.callId);
+          if (decision && decision !== toolGone) played.verdicts.push([keyOf(decided), decision.verdict]);
         }
         const applied = applyVerdicts(current, verdicts, now());
         played.dispatched.push(...applied.dispatched.map(keyOf));
