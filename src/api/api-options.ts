@@ -1,0 +1,86 @@
+import type { Logger } from "pino";
+import type { Registry } from "prom-client";
+import { z } from "zod";
+import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
+import type { GatewayClient } from "../producer/index.js";
+import type { IApiToken } from "./auth/api-tokens.js";
+
+/** The limits and timings that change behaviour, in one place. */
+export const API_DEFAULTS = Object.freeze({
+  bodyLimitBytes: 1024 * 1024,
+  /** Longest a `POST /v1/ask` waits; a longer `timeoutMs` in the body is refused (422). */
+  askMaxWaitMs: 120_000,
+  /** Proxies close connections that stay silent for a minute or so; a comment every 15 s keeps SSE open. */
+  sseHeartbeatMs: 15_000,
+  /** `/readyz` answers 503 when Redis does not answer PING within this. */
+  readyTimeoutMs: 1_000,
+});
+
+export interface IApiOptions {
+  /** The producer the routes call. Its connection should be the fail-fast "client" kind (the default). */
+  client: GatewayClient;
+  /** The bearer tokens; see `loadApiTokens`. Required unless `insecure`. */
+  tokens?: IApiToken[];
+  /**
+   * Start without tokens: every request acts as subject "anonymous" with the admin role. For local
+   * experiments only; a warning is logged. Ignored when tokens are given.
+   * @defaultValue false
+   */
+  insecure?: boolean;
+  /** Request bodies over this get 413 TG_PAYLOAD_TOO_LARGE. @defaultValue 1 MiB */
+  bodyLimitBytes?: number;
+  /** Fastify's logger instance; requests and errors are logged to it. @defaultValue createLogger() */
+  logger?: Logger;
+  /** Served at `/metrics`. @defaultValue a new registry with createMetrics */
+  registry?: Registry;
+  /** The longest `POST /v1/ask` may wait. @defaultValue 120000 */
+  askMaxWaitMs?: number;
+  /** Interval of SSE heartbeat comments. @defaultValue 15000 */
+  sseHeartbeatMs?: number;
+  /** How long `/readyz` waits for Redis' PING. @defaultValue 1000 */
+  readyTimeoutMs?: number;
+  /** Whether close() also closes `client`. @defaultValue false: whoever made the client closes it */
+  ownsClient?: boolean;
+}
+
+export interface IApiSettings {
+  readonly bodyLimitBytes: number;
+  readonly askMaxWaitMs: number;
+  readonly sseHeartbeatMs: number;
+  readonly readyTimeoutMs: number;
+}
+
+const positiveMilliseconds = z
+  .number()
+  .int()
+  .min(1)
+  .max(24 * 60 * 60 * 1000);
+
+const apiSettingsSchema = z.object({
+  bodyLimitBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(API_DEFAULTS.bodyLimitBytes),
+  askMaxWaitMs: positiveMilliseconds.default(API_DEFAULTS.askMaxWaitMs),
+  sseHeartbeatMs: positiveMilliseconds.default(API_DEFAULTS.sseHeartbeatMs),
+  readyTimeoutMs: positiveMilliseconds.default(API_DEFAULTS.readyTimeoutMs),
+});
+
+/** The numeric options with their defaults, checked once; a bad one fails start-up naming the option. */
+export function resolveApiSettings(options: IApiOptions): IApiSettings {
+  const parsed = apiSettingsSchema.safeParse({
+    bodyLimitBytes: options.bodyLimitBytes,
+    askMaxWaitMs: options.askMaxWaitMs,
+    sseHeartbeatMs: options.sseHeartbeatMs,
+    readyTimeoutMs: options.readyTimeoutMs,
+  });
+  if (!parsed.success) {
+    const issues = toFieldIssues(parsed.error);
+    throw new TollgateError("TG_INVALID_CONFIG", `Invalid API options: ${describeFieldIssues(issues)}`, {
+      issues,
+    });
+  }
+  return Object.freeze(parsed.data);
+}

@@ -1,0 +1,146 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
+import { validatorCompiler } from "fastify-type-provider-zod";
+import { Registry } from "prom-client";
+import { z } from "zod";
+import { createLogger, createMetrics } from "../observability/index.js";
+import type { GatewayClient } from "../producer/index.js";
+import { type IApiOptions, resolveApiSettings } from "./api-options.js";
+import { authenticate, type IAuthenticator } from "./auth/authenticate.js";
+import { createAuthenticator } from "./auth/create-authenticator.js";
+import { createErrorHandler, handleNotFound } from "./errors/error-handler.js";
+import type { IRouteContext } from "./http/route-context.js";
+import type { IApiRoute } from "./http/route-definition.js";
+import { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
+import { apiRoutes } from "./route-table.js";
+import { EventStreams } from "./sse/event-streams.js";
+
+/**
+ * Builds the HTTP API on a GatewayClient: routes, auth, validation and the one error shape. Not yet
+ * listening (use `startApi`, or `app.inject()` in tests); close() ends open event streams, drains
+ * in-flight requests, and closes the client when `ownsClient` is set.
+ */
+export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
+  const settings = resolveApiSettings(options);
+  const logger = options.logger ?? createLogger({ name: "tollgate-api" });
+  const authenticator = createAuthenticator(options, logger);
+  const app: FastifyInstance = Fastify<Server, IncomingMessage, ServerResponse, FastifyBaseLogger>({
+    loggerInstance: logger,
+    bodyLimit: settings.bodyLimitBytes,
+    logController: new LogController({
+      requestIdLogLabel: "requestId",
+      // Probes and scrapes come every few seconds; a line each would drown the requests that matter.
+      disableRequestLogging: (request: { url?: string }) => isProbe(request.url),
+    }),
+    // Requests that arrive while closing are served (and their connection closed after): fastify's
+    // own 503 body would break the one error shape clients parse.
+    return503OnClosing: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(createErrorHandler(() => redisReachable(options.client)));
+  app.setNotFoundHandler(handleNotFound);
+  readJsonBodiesOnly(app);
+
+  const eventStreams = new EventStreams();
+  const context: IRouteContext = {
+    client: options.client,
+    settings,
+    registry: options.registry ?? defaultRegistry(options.client),
+    eventStreams,
+    openApiDocument: buildOpenApiDocument,
+  };
+  for (const route of apiRoutes) registerRoute(app, route, context, authenticator);
+
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  // Before the server stops accepting: an open stream would otherwise keep close() waiting forever.
+  app.addHook("preClose", async () => {
+    await eventStreams.closeAll();
+  });
+  if (options.ownsClient) {
+    app.addHook("onClose", async () => {
+      await options.client.close();
+    });
+  }
+  return app;
+}
+
+function registerRoute(
+  app: FastifyInstance,
+  route: IApiRoute,
+  context: IRouteContext,
+  authenticator: IAuthenticator,
+): void {
+  const { spec } = route;
+  const { body, params, querystring, headers } = spec.schemas;
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    schema: {
+      // An optional body may be absent: it then reads as `{}`, so handlers see one shape.
+      ...(body
+        ? { body: spec.bodyRequired === false ? z.preprocess((value) => value ?? {}, body) : body }
+        : {}),
+      ...(params ? { params } : {}),
+      ...(querystring ? { querystring } : {}),
+      ...(headers ? { headers } : {}),
+    },
+    onRequest: authenticate(spec.access, authenticator),
+    handler: (request, reply) => route.handle(request, reply, context),
+  });
+}
+
+const probePaths = new Set(["/healthz", "/readyz", "/metrics"]);
+
+function isProbe(url: string | undefined): boolean {
+  return probePaths.has((url ?? "").split("?")[0] ?? "");
+}
+
+/**
+ * Whether the client's connection can take commands right now. The client's connection queues nothing
+ * while down, so a command fails at once then; its stream stops being writable before its status
+ * changes, hence both checks.
+ */
+function redisReachable(client: GatewayClient): boolean {
+  const { status, stream } = client.runtime.redis;
+  return status === "ready" && stream !== undefined && stream.writable;
+}
+
+/**
+ * With no registry given, the API exports its own: pending approvals and queue depths read from Redis
+ * at scrape time, plus process metrics.
+ */
+function defaultRegistry(client: GatewayClient): Registry {
+  const registry = new Registry();
+  const { runtime } = client;
+  createMetrics(registry, {
+    pendingApprovals: () => runtime.approvals.countPending(),
+    queues: [
+      { name: "runs", queue: runtime.queues.runs },
+      { name: "tools", queue: runtime.queues.tools },
+      { name: "approvals", queue: runtime.queues.approvals },
+    ],
+  });
+  return registry;
+}
+
+/**
+ * The API reads JSON only: other content types are refused (400 TG_BAD_REQUEST) rather than handed to
+ * a schema as a string. `content-type: application/json` with an empty body (common from clients that
+ * set the header on every request) reads as no body, so a route whose body is optional accepts it and
+ * one that needs a body answers 422 naming it. The rest goes to fastify's JSON parser, with its
+ * prototype-poisoning protection.
+ */
+function readJsonBodiesOnly(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+}

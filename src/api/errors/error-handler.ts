@@ -1,0 +1,97 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { describeFieldIssues, type IFieldIssue, TollgateError } from "../../errors/index.js";
+import { errorReply, type IErrorReply } from "./error-envelope.js";
+
+/** What a caller reads for any fault of ours: the detail stays in the log, found by the request id. */
+const internalMessage = "An internal error occurred; the server log has the detail.";
+
+/**
+ * Maps anything a route, hook or fastify itself threw to the one error shape. Only what is meant for the
+ * caller is shown: a TollgateError's message (except a 500's), fastify's own 4xx messages, and field
+ * issues. Anything else is a 503 TG_REDIS_UNAVAILABLE while the client's Redis connection is down, else
+ * a 500 TG_INTERNAL; either way its text and stack go to the log only.
+ */
+export function toErrorReply(
+  error: unknown,
+  request: FastifyRequest,
+  redisReachable: () => boolean,
+): IErrorReply {
+  if (TollgateError.isInstance(error)) return fromTollgateError(error, request);
+  if (hasZodFastifySchemaValidationErrors(error)) return fromValidationError(error);
+  if (isFastifyClientError(error)) {
+    if (error.statusCode === 413) {
+      return errorReply("TG_PAYLOAD_TOO_LARGE", "The request body is over the size limit.");
+    }
+    // Malformed JSON, an empty JSON body, an unsupported content type, a bad Content-Length.
+    return errorReply("TG_BAD_REQUEST", error.message, { fastifyCode: error.code });
+  }
+  if (!redisReachable()) {
+    // The store went away under the request: a condition to retry, not a bug (and the connection
+    // error's text would only describe our internals).
+    request.log.warn({ err: error }, "request failed: Redis is unreachable");
+    return errorReply("TG_REDIS_UNAVAILABLE", "Redis cannot be reached; retry later.");
+  }
+  request.log.error({ err: error }, "request failed with an internal error");
+  return errorReply("TG_INTERNAL", internalMessage, { requestId: request.id });
+}
+
+function fromTollgateError(error: TollgateError, request: FastifyRequest): IErrorReply {
+  if (error.httpStatus === 500) {
+    // A 500 TollgateError (corrupt state, a broken tool definition) describes our internals.
+    request.log.error({ err: error }, "request failed with an internal error");
+    return {
+      status: 500,
+      body: { error: { code: error.code, message: internalMessage, details: { requestId: request.id } } },
+    };
+  }
+  if (error.httpStatus >= 500) request.log.warn({ err: error }, "request failed");
+  return { status: error.httpStatus, body: { error: error.toJSON() } };
+}
+
+type TValidationError = FastifyError & {
+  validation: Array<{ instancePath: string; message?: string }>;
+  validationContext?: string;
+};
+
+function fromValidationError(error: TValidationError): IErrorReply {
+  const location = error.validationContext ?? "body";
+  const issues: IFieldIssue[] = error.validation.map((issue) => ({
+    // "/userContext/userId" → "userContext.userId", the dotted form the producer's own errors use.
+    path: issue.instancePath.split("/").slice(1).join("."),
+    message: issue.message ?? "invalid",
+  }));
+  return errorReply("TG_INVALID_REQUEST", `Invalid ${location}: ${describeFieldIssues(issues)}`, {
+    in: location,
+    issues,
+  });
+}
+
+function isFastifyClientError(error: unknown): error is FastifyError & { statusCode: number } {
+  if (typeof error !== "object" || error === null) return false;
+  const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  return (
+    typeof code === "string" &&
+    code.startsWith("FST_") &&
+    typeof statusCode === "number" &&
+    statusCode >= 400 &&
+    statusCode < 500
+  );
+}
+
+/** The error handler the app installs; `redisReachable` tells an outage from a bug. */
+export function createErrorHandler(redisReachable: () => boolean) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const { status, body } = toErrorReply(error, request, redisReachable);
+    if (status === 401 && !reply.hasHeader("www-authenticate")) {
+      reply.header("www-authenticate", 'Bearer realm="tollgate"');
+    }
+    return reply.code(status).type("application/json; charset=utf-8").send(body);
+  };
+}
+
+/** Unknown routes: 404 in the same shape. */
+export function handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const { status, body } = errorReply("TG_ROUTE_NOT_FOUND", `No route ${request.method} ${request.url}.`);
+  return reply.code(status).send(body);
+}

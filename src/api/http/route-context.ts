@@ -1,0 +1,16 @@
+import type { Registry } from "prom-client";
+import type { GatewayClient } from "../../producer/index.js";
+import type { IApiSettings } from "../api-options.js";
+import type { EventStreams } from "../sse/event-streams.js";
+
+/** What every handler may use; built once per app. */
+export interface IRouteContext {
+  readonly client: GatewayClient;
+  readonly settings: IApiSettings;
+  /** The registry `/metrics` serves. */
+  readonly registry: Registry;
+  /** The open Server-Sent Events streams, ended when the app closes. */
+  readonly eventStreams: EventStreams;
+  /** The OpenAPI document, built on first use (it is the same for every app). */
+  openApiDocument(): object;
+}

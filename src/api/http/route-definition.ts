@@ -1,0 +1,82 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import type { TErrorCode } from "../../errors/index.js";
+import type { TRouteAccess } from "../auth/authenticate.js";
+import type { IRouteContext } from "./route-context.js";
+
+/** The zod schemas a route validates its input with; fastify replaces each part with the parsed value. */
+export interface IRouteSchemas {
+  body?: z.ZodType;
+  params?: z.ZodType;
+  querystring?: z.ZodType;
+  headers?: z.ZodType;
+}
+
+export interface IRouteResponse {
+  description: string;
+  /** The JSON body; absent for a body that is not JSON (then `contentType` says what it is). */
+  schema?: z.ZodType;
+  /** @defaultValue "application/json" */
+  contentType?: string;
+}
+
+/**
+ * One route as both fastify and the OpenAPI document see it: the same schemas validate requests and
+ * describe them, so the document cannot drift from what the server accepts.
+ */
+export interface IRouteSpec<TSchemas extends IRouteSchemas = IRouteSchemas> {
+  method: "GET" | "POST";
+  /** In fastify's form: `/v1/runs/:runId`. */
+  url: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  access: TRouteAccess;
+  schemas: TSchemas;
+  /** Whether a request must have a body. @defaultValue true when `schemas.body` is set */
+  bodyRequired?: boolean;
+  /** The success responses by status. */
+  responses: Record<number, IRouteResponse>;
+  /**
+   * The errors particular to this route. Auth (401/403), validation (400/413/422) and 500 are added
+   * from `access` and `schemas`.
+   */
+  errors?: TErrorCode[];
+}
+
+type TPartOf<TSchema> = TSchema extends z.ZodType ? z.output<TSchema> : unknown;
+
+export type TRouteRequest<TSchemas extends IRouteSchemas> = FastifyRequest<{
+  Body: TPartOf<TSchemas["body"]>;
+  Params: TPartOf<TSchemas["params"]>;
+  Querystring: TPartOf<TSchemas["querystring"]>;
+  Headers: TPartOf<TSchemas["headers"]>;
+}>;
+
+export type TRouteHandler<TSchemas extends IRouteSchemas> = (
+  request: TRouteRequest<TSchemas>,
+  reply: FastifyReply,
+  context: IRouteContext,
+) => Promise<unknown>;
+
+/** A route with its types erased, for the route table. */
+export interface IApiRoute {
+  readonly spec: IRouteSpec;
+  handle(request: FastifyRequest, reply: FastifyReply, context: IRouteContext): Promise<unknown>;
+}
+
+/**
+ * Ties a handler to its spec so the handler's request is typed by the spec's schemas. The erasure is
+ * sound because the validator compiler replaces every part with its schema's parsed output before the
+ * handler runs.
+ */
+export function defineRoute<TSchemas extends IRouteSchemas>(
+  spec: IRouteSpec<TSchemas>,
+  handle: TRouteHandler<TSchemas>,
+): IApiRoute {
+  return {
+    spec,
+    handle: (request, reply, context) => handle(request as TRouteRequest<TSchemas>, reply, context),
+  };
+}

@@ -1,0 +1,8 @@
+export { API_DEFAULTS, type IApiOptions, type IApiSettings } from "./api-options.js";
+export { apiRoles, type IApiToken, loadApiTokens, parseApiTokens, type TApiRole } from "./auth/api-tokens.js";
+export type { TRouteAccess } from "./auth/authenticate.js";
+export { buildApi } from "./build-api.js";
+export { errorEnvelopeSchema, type TErrorEnvelope } from "./errors/error-envelope.js";
+export { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
+export { apiRoutes } from "./route-table.js";
+export { type IRunningApi, type IStartApiOptions, startApi } from "./start-api.js";

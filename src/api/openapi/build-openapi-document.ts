@@ -1,0 +1,116 @@
+import { createRequire } from "node:module";
+import { errorEnvelopeSchema } from "../errors/error-envelope.js";
+import type { IRouteSpec } from "../http/route-definition.js";
+import { apiRoutes } from "../route-table.js";
+import { runEventSchema } from "../schemas/response-schemas.js";
+import { errorResponsesOf } from "./error-responses.js";
+import { jsonSchemaOf, parametersOf } from "./json-schema-of.js";
+
+const errorSchemaRef = "#/components/schemas/ErrorResponse";
+
+const roleNotes: Record<IRouteSpec["access"], string> = {
+  public: "No token needed.",
+  authenticated: "Any valid bearer token.",
+  "runs:write": "Needs the role runs:write (or admin).",
+  "runs:read": "Needs the role runs:read (or admin).",
+  "approvals:read": "Needs the role approvals:read (or admin).",
+  "approvals:decide": "Needs the role approvals:decide (or admin).",
+  admin: "Needs the role admin.",
+};
+
+let cached: object | undefined;
+
+/**
+ * The OpenAPI 3.1 document of the API, generated from the route table: the zod schemas that validate
+ * requests describe them here, so the two cannot disagree. Each call returns a fresh copy.
+ */
+export function buildOpenApiDocument(): object {
+  cached ??= generate();
+  return structuredClone(cached);
+}
+
+function generate(): object {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const { spec } of apiRoutes) {
+    const path = spec.url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+    paths[path] = { ...paths[path], [spec.method.toLowerCase()]: operationOf(spec) };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Tollgate API",
+      version: packageVersion(),
+      description:
+        "Run LLM tool-calling agents as jobs: enqueue runs, wait for them, follow their events, and " +
+        "decide the tool calls parked for a human. Errors are `{ error: { code, message, details? } }`.",
+    },
+    tags: [
+      { name: "runs", description: "Enqueue, wait for, follow and cancel runs." },
+      { name: "approvals", description: "Tool calls parked for a human decision." },
+      { name: "tools", description: "The gateway's tool catalogue." },
+      { name: "operations", description: "Health, readiness, metrics and this document." },
+    ],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API token (TOLLGATE_API_TOKENS); its roles decide what it may call.",
+        },
+      },
+      schemas: {
+        ErrorResponse: jsonSchemaOf(errorEnvelopeSchema),
+        RunEvent: jsonSchemaOf(runEventSchema),
+      },
+    },
+  };
+}
+
+function operationOf(spec: IRouteSpec): object {
+  const { body, params, querystring, headers } = spec.schemas;
+  const parameters = [
+    ...(params ? parametersOf(params, "path") : []),
+    ...(querystring ? parametersOf(querystring, "query") : []),
+    ...(headers ? parametersOf(headers, "header") : []),
+  ];
+  const successResponses: Record<string, object> = {};
+  for (const [status, response] of Object.entries(spec.responses)) {
+    const contentType = response.contentType ?? "application/json";
+    const schema = response.schema ? jsonSchemaOf(response.schema) : undefined;
+    successResponses[status] = {
+      description: response.description,
+      content: { [contentType]: schema ? { schema } : {} },
+    };
+  }
+  return {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: [spec.description, roleNotes[spec.access]].filter(Boolean).join("\n\n"),
+    tags: [spec.tag],
+    ...(spec.access === "public" ? { security: [] } : {}),
+    "x-tollgate-access": spec.access,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(body
+      ? {
+          requestBody: {
+            required: spec.bodyRequired ?? true,
+            content: { "application/json": { schema: jsonSchemaOf(body) } },
+          },
+        }
+      : {}),
+    responses: { ...successResponses, ...errorResponsesOf(spec, errorSchemaRef) },
+  };
+}
+
+/** The package's version: the document describes the API of this release. */
+function packageVersion(): string {
+  try {
+    // src/api/openapi and dist/api/openapi are both three folders below the package root.
+    const manifest = createRequire(import.meta.url)("../../../package.json") as { version?: unknown };
+    return typeof manifest.version === "string" ? manifest.version : "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}

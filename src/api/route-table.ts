@@ -1,0 +1,25 @@
+import type { IApiRoute } from "./http/route-definition.js";
+import { approveRoute, getApprovalRoute, listApprovalsRoute, rejectRoute } from "./routes/approval-routes.js";
+import { askRoute } from "./routes/ask-route.js";
+import { healthRoute, metricsRoute, openApiRoute, readyRoute } from "./routes/operations-routes.js";
+import { runEventsRoute } from "./routes/run-events-route.js";
+import { cancelRunRoute, createRunRoute, getRunRoute } from "./routes/run-routes.js";
+import { listToolsRoute } from "./routes/tool-routes.js";
+
+/** Every route of the API: what the app registers and what the OpenAPI document describes. */
+export const apiRoutes: readonly IApiRoute[] = Object.freeze([
+  createRunRoute,
+  askRoute,
+  getRunRoute,
+  runEventsRoute,
+  cancelRunRoute,
+  listApprovalsRoute,
+  getApprovalRoute,
+  approveRoute,
+  rejectRoute,
+  listToolsRoute,
+  openApiRoute,
+  metricsRoute,
+  healthRoute,
+  readyRoute,
+]);

@@ -1,0 +1,61 @@
+import { TollgateError } from "../../errors/index.js";
+import { defineRoute } from "../http/route-definition.js";
+import { idempotencyHeadersSchema, runBodySchema } from "../schemas/request-schemas.js";
+import { gatewayResponseSchema } from "../schemas/response-schemas.js";
+
+export const askRoute = defineRoute(
+  {
+    method: "POST",
+    url: "/v1/ask",
+    operationId: "ask",
+    summary: "Enqueue a run and wait for its response",
+    description:
+      "`timeoutMs` (at most the server's askMaxWaitMs, which is also the default) is both how long the " +
+      "request waits and the run's deadline: a run not finished by then ends as timed_out, and the " +
+      "response says so. A client that disconnects cancels the run.",
+    tag: "runs",
+    access: "runs:write",
+    schemas: { body: runBodySchema, headers: idempotencyHeadersSchema },
+    responses: {
+      200: {
+        description: "The run's response, whatever its status (completed, failed, cancelled, timed_out).",
+        schema: gatewayResponseSchema,
+      },
+    },
+    errors: [
+      "TG_UNKNOWN_TOOL",
+      "TG_TOOL_NAME_CLASH",
+      "TG_IDEMPOTENCY_CONFLICT",
+      "TG_WAIT_TIMEOUT",
+      "TG_REDIS_UNAVAILABLE",
+    ],
+  },
+  async (request, reply, { client, settings }) => {
+    const { timeoutMs = settings.askMaxWaitMs, ...body } = request.body;
+    if (timeoutMs > settings.askMaxWaitMs) {
+      // The request would outlive what this server (and the proxies before it) are set up to wait.
+      const issue = { path: "timeoutMs", message: `must be at most ${settings.askMaxWaitMs} on this server` };
+      throw new TollgateError("TG_INVALID_REQUEST", `Invalid body: ${issue.path}: ${issue.message}`, {
+        in: "body",
+        issues: [issue],
+      });
+    }
+    const idempotencyKey = request.headers["idempotency-key"];
+    // Asking is waiting on behalf of the caller: one who hangs up no longer wants the answer.
+    const hangUp = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableEnded) hangUp.abort();
+    };
+    reply.raw.once("close", onClose);
+    try {
+      return await client.ask({
+        ...body,
+        timeoutMs,
+        abortSignal: hangUp.signal,
+        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      });
+    } finally {
+      reply.raw.off("close", onClose);
+    }
+  },
+);

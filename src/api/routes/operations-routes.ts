@@ -1,0 +1,92 @@
+import { TollgateError } from "../../errors/index.js";
+import { metricsText } from "../../observability/index.js";
+import { defineRoute } from "../http/route-definition.js";
+import { healthSchema, readySchema } from "../schemas/response-schemas.js";
+
+export const healthRoute = defineRoute(
+  {
+    method: "GET",
+    url: "/healthz",
+    operationId: "health",
+    summary: "Liveness: 200 while the process runs",
+    tag: "operations",
+    access: "public",
+    schemas: {},
+    responses: { 200: { description: "The process is alive.", schema: healthSchema } },
+  },
+  async () => ({ status: "ok" }),
+);
+
+export const readyRoute = defineRoute(
+  {
+    method: "GET",
+    url: "/readyz",
+    operationId: "ready",
+    summary: "Readiness: 503 while Redis cannot be reached",
+    tag: "operations",
+    access: "public",
+    schemas: {},
+    responses: { 200: { description: "Redis answers.", schema: readySchema } },
+    errors: ["TG_REDIS_UNAVAILABLE"],
+  },
+  async (_request, _reply, { client, settings }) => {
+    // The client's own connection, which fails fast while Redis is down (no offline queue).
+    const answered = await pingWithin(() => client.runtime.redis.ping(), settings.readyTimeoutMs);
+    if (!answered) {
+      throw new TollgateError(
+        "TG_REDIS_UNAVAILABLE",
+        `Redis did not answer PING within ${settings.readyTimeoutMs} ms.`,
+      );
+    }
+    return { status: "ready" };
+  },
+);
+
+async function pingWithin(ping: () => Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      ping().then(
+        () => true,
+        () => false,
+      ),
+      timedOut,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export const metricsRoute = defineRoute(
+  {
+    method: "GET",
+    url: "/metrics",
+    operationId: "metrics",
+    summary: "Prometheus metrics of this process",
+    tag: "operations",
+    access: "public",
+    schemas: {},
+    responses: { 200: { description: "The Prometheus text format.", contentType: "text/plain" } },
+  },
+  async (_request, reply, { registry }) => {
+    const { contentType, body } = await metricsText(registry);
+    return reply.type(contentType).header("cache-control", "no-store").send(body);
+  },
+);
+
+export const openApiRoute = defineRoute(
+  {
+    method: "GET",
+    url: "/v1/openapi.json",
+    operationId: "openApiDocument",
+    summary: "This document",
+    tag: "operations",
+    access: "public",
+    schemas: {},
+    responses: { 200: { description: "The OpenAPI 3.1 document of this API." } },
+  },
+  async (_request, _reply, { openApiDocument }) => openApiDocument(),
+);

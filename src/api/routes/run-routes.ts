@@ -1,0 +1,65 @@
+import { defineRoute } from "../http/route-definition.js";
+import { idempotencyHeadersSchema, runBodySchema, runParamsSchema } from "../schemas/request-schemas.js";
+import { cancelAcceptedSchema, enqueuedRunSchema, runViewSchema } from "../schemas/response-schemas.js";
+
+export const createRunRoute = defineRoute(
+  {
+    method: "POST",
+    url: "/v1/runs",
+    operationId: "createRun",
+    summary: "Enqueue a run",
+    description:
+      "Validates the request, stores the run and queues it; once this answers 202 the run is never lost. " +
+      "With an Idempotency-Key header a retried request returns the same run.",
+    tag: "runs",
+    access: "runs:write",
+    schemas: { body: runBodySchema, headers: idempotencyHeadersSchema },
+    responses: { 202: { description: "The run is queued.", schema: enqueuedRunSchema } },
+    errors: ["TG_UNKNOWN_TOOL", "TG_TOOL_NAME_CLASH", "TG_IDEMPOTENCY_CONFLICT", "TG_REDIS_UNAVAILABLE"],
+  },
+  async (request, reply, { client }) => {
+    const idempotencyKey = request.headers["idempotency-key"];
+    const enqueued = await client.run({
+      ...request.body,
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    });
+    return reply.code(202).send(enqueued);
+  },
+);
+
+export const getRunRoute = defineRoute(
+  {
+    method: "GET",
+    url: "/v1/runs/:runId",
+    operationId: "getRun",
+    summary: "A run's status, steps, pending approvals, and its response once finished",
+    tag: "runs",
+    access: "runs:read",
+    schemas: { params: runParamsSchema },
+    responses: { 200: { description: "The run.", schema: runViewSchema } },
+    errors: ["TG_RUN_NOT_FOUND", "TG_REDIS_UNAVAILABLE"],
+  },
+  async (request, _reply, { client }) => client.getRun(request.params.runId),
+);
+
+export const cancelRunRoute = defineRoute(
+  {
+    method: "POST",
+    url: "/v1/runs/:runId/cancel",
+    operationId: "cancelRun",
+    summary: "Cancel a run",
+    description:
+      "In-flight tool calls see their abort signal, parked approvals are withdrawn and no further model " +
+      "call is made; the run then ends as cancelled (follow its events or GET it to see that).",
+    tag: "runs",
+    access: "runs:write",
+    schemas: { params: runParamsSchema },
+    responses: { 202: { description: "Cancellation requested.", schema: cancelAcceptedSchema } },
+    errors: ["TG_RUN_NOT_FOUND", "TG_RUN_FINISHED", "TG_REDIS_UNAVAILABLE"],
+  },
+  async (request, reply, { client }) => {
+    const { runId } = request.params;
+    await client.cancel(runId);
+    return reply.code(202).send({ runId, cancelRequested: true });
+  },
+);

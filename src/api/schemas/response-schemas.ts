@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { EToolCallVerdict } from "../../contracts/index.js";
+import { runStateSchema } from "../../engine/index.js";
+import { approvalStatusSchema } from "../../store/approval-record.js";
+import { approvalDecisionSchema, approvalRequestSchema, type TRunEventType } from "../../store/index.js";
+
+/*
+ * Response schemas: for the OpenAPI document only (responses are serialised as they are). Built from the
+ * stored shapes where those exist, so the document follows them.
+ */
+
+const runStatusSchema = runStateSchema.shape.status;
+
+export const enqueuedRunSchema = z.object({
+  runId: z.string(),
+  threadId: z.string(),
+  status: runStatusSchema,
+  created: z.boolean().describe("False when the Idempotency-Key matched an existing run."),
+});
+
+export const gatewayResponseSchema = z.object({
+  runId: z.string(),
+  threadId: z.string(),
+  status: z.enum(["completed", "failed", "cancelled", "timed_out"]),
+  text: z.string().describe("The model's final answer."),
+  toolResults: z.array(runStateSchema.shape.toolResults.element),
+  endedByTool: z.string().optional(),
+  stopReason: runStateSchema.shape.stopReason.unwrap(),
+  steps: z.number().int(),
+  usage: runStateSchema.shape.usage,
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+
+export const approvalSchema = approvalRequestSchema.extend({
+  status: approvalStatusSchema,
+  decision: approvalDecisionSchema.optional(),
+});
+
+export const runViewSchema = z.object({
+  runId: z.string(),
+  threadId: z.string(),
+  status: runStatusSchema,
+  phase: runStateSchema.shape.phase,
+  steps: z.number().int().describe("Model calls made so far."),
+  createdAt: z.number(),
+  startedAt: z.number().optional(),
+  finishedAt: z.number().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  pendingApprovals: z.array(approvalSchema),
+  response: gatewayResponseSchema.optional().describe("Present once the run finished."),
+});
+
+export const cancelAcceptedSchema = z.object({
+  runId: z.string(),
+  cancelRequested: z.literal(true),
+});
+
+export const approvalListSchema = z.object({ approvals: z.array(approvalSchema) });
+
+export const toolListSchema = z.object({
+  tools: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      inputSchema: z.record(z.string(), z.unknown()).describe("JSON Schema of the input the model sends."),
+      tags: z.array(z.string()),
+      policyKind: z.enum([...Object.values(EToolCallVerdict), "PREDICATE"]),
+      extra: z
+        .boolean()
+        .describe("Offered only to runs that name it in additionalTools (the gateway's extraTools)."),
+    }),
+  ),
+});
+
+/** Every event type, checked against the store's union: a type added there fails to compile here. */
+const runEventTypes = {
+  "run-queued": true,
+  "run-started": true,
+  "model-replied": true,
+  "tool-call-dispatched": true,
+  "tool-call-parked": true,
+  "approval-decided": true,
+  "step-settled": true,
+  "run-cancel-requested": true,
+  "run-finished": true,
+} satisfies Record<TRunEventType, true>;
+
+export const runEventSchema = z.object({
+  id: z.string().describe("The stream entry id; send it back as Last-Event-ID to resume after it."),
+  runId: z.string(),
+  type: z.enum(Object.keys(runEventTypes) as [TRunEventType, ...TRunEventType[]]),
+  data: z.record(z.string(), z.unknown()),
+});
+
+export const healthSchema = z.object({ status: z.literal("ok") });
+
+export const readySchema = z.object({ status: z.literal("ready") });

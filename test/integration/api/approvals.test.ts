@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { script } from "../../helpers/script.js";
+import { waitUntil } from "../../helpers/wait-until.js";
+import { bearer, createApiFixture, type IApiFixture, userContext } from "./api-fixture.js";
+
+const writer = bearer("writer");
+const reader = bearer("reader");
+const approvalReader = bearer("approvalReader");
+const approver = bearer("approver");
+
+describe("API approvals", () => {
+  let fixture: IApiFixture;
+  beforeAll(async () => {
+    fixture = await createApiFixture("api-approvals");
+  });
+  afterAll(() => fixture.close());
+
+  /** Enqueues a run whose only call needs approval and waits until that call is parked. */
+  async function parkedRun(to: string, userId = userContext.userId) {
+    const enqueued = await fixture.app.inject({
+      method: "POST",
+      url: "/v1/runs",
+      headers: writer,
+      payload: {
+        input: script({ calls: [{ name: "send_email", input: { to, subject: "Hello" } }] }, { text: "sent" }),
+        userContext: { userId },
+      },
+    });
+    const { runId } = enqueued.json();
+    const approval = await waitUntil(async () => {
+      const listed = await fixture.app.inject({
+        method: "GET",
+        url: `/v1/approvals?runId=${runId}`,
+        headers: approvalReader,
+      });
+      return listed.json().approvals[0];
+    });
+    return { runId, approvalId: approval.approvalId as string, approval };
+  }
+
+  const runView = async (runId: string) =>
+    (await fixture.app.inject({ method: "GET", url: `/v1/runs/${runId}`, headers: reader })).json();
+
+  it("lists, edits, approves as the token's subject, and the run finishes with the edited input", async () => {
+    const { runId, approvalId, approval } = await parkedRun("bob@example.com", "user-approvals");
+    expect(approval).toMatchObject({
+      runId,
+      toolName: "send_email",
+      input: { to: "bob@example.com", subject: "Hello" },
+      status: "pending",
+      userContext: { userId: "user-approvals" },
+    });
+
+    const byTool = await fixture.app.inject({
+      method: "GET",
+      url: "/v1/approvals?tool=send_email&userId=user-approvals",
+      headers: approvalReader,
+    });
+    expect(byTool.json().approvals.map((listed: { approvalId: string }) => listed.approvalId)).toContain(
+      approvalId,
+    );
+    const otherTool = await fixture.app.inject({
+      method: "GET",
+      url: `/v1/approvals?runId=${runId}&tool=add`,
+      headers: approvalReader,
+    });
+    expect(otherTool.json().approvals).toEqual([]);
+    const otherUser = await fixture.app.inject({
+      method: "GET",
+      url: `/v1/approvals?runId=${runId}&userId=someone-else`,
+      headers: approvalReader,
+    });
+    expect(otherUser.json().approvals).toEqual([]);
+    expect(
+      (await runView(runId)).pendingApprovals.map((pending: { approvalId: string }) => pending.approvalId),
+    ).toEqual([approvalId]);
+
+    const badEdit = await fixture.app.inject({
+      method: "POST",
+      url: `/v1/approvals/${approvalId}/approve`,
+      headers: approver,
+      payload: { input: { to: "not-an-email", subject: "" } },
+    });
+    expect(badEdit.statusCode).toBe(422);
+    expect(badEdit.json().error.code).toBe("TG_APPROVAL_INVALID_EDIT");
+    expect(
+      badEdit
+        .json()
+        .error.details.issues.map((issue: { path: string }) => issue.path)
+        .sort(),
+    ).toEqual(["input.subject", "input.to"]);
+    const stillPending = await fixture.app.inject({
+      method: "GET",
+      url: `/v1/approvals/${approvalId}`,
+      headers: approvalReader,
+    });
+    expect(stillPending.json().status).toBe("pending");
+
+    const edited = { to: "carol@example.com", subject: "Hello, edited" };
+    const approved = await fixture.app.inject({
+      method: "POST",
+      url: `/v1/approvals/${approvalId}/approve`,
+      headers: approver,
+      payload: { input: edited, comment: "fixed the address" },
+    });
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json()).toMatchObject({
+      approvalId,
+      status: "approved",
+      decision: {
+        decision: "approved",
+        approver: "alice",
+        comment: "fixed the address",
+        editedInput: edited,
+      },
+    });
+
+    const again = await fixture.app.inject({
+      method: "POST",
+      url: `/v1/approvals/${approvalId}/approve`,
+      headers: approver,
+      payload: {},
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe("TG_APPROVAL_DECIDED");
+    const rejectAfter = await fixture.app.inject({
+      method: "POST",
+      url: `/v1/approvals/${approvalId}/reject`,
+      headers: approver,
+    });
+    expect(rejectAfter.statusCode).toBe(409);
+
+    const finished = await waitUntil(async () => {
+      const view = await runView(runId);
+      return view.status === "completed" ? view : undefined;
+    });
+    expect(finished.response.text).toBe("sent");
+    expect(finished.response.toolResults).toEqual([
+      expect.objectContaining({
+        toolName: "send_email",
+        input: edited,
+        output: { sentTo: "carol@example.com", subject: "Hello, edited" },
+        approval: expect.objectContaining({ decision: "approved", approver: "alice", editedInput: edited }),
+      }),
+    ]);
+    const decided = await fixture.app.inject({
+      method: "GET",
+      url: `/v1/approvals/${approvalId}`,
+      headers: approvalReader,
+    });
+    expect(decided.json()).toMatchObject({ status: "approved", decision: { approver: "alice" } });
+  });
+
+  it("approves without a body: the input the model sent runs", async () => {
+    const { runId, approvalId } = await parkedRun("dan@example.com");
+    const approved = await fixture.app.inject({
+      method: "POST",
+      url: `/v1/approvals/${approvalId}/approve`,
+      headers: approver,
+    });
+    expect(approved.statusCode).toBe(200);
+    const finished = await waitUntil(async () => {
+      const view = await runView(runId);
+      return view.status === "completed" ? view : undefined;
+    });
+    expect(finished.response.toolResults[0].output).toEqual({ sentTo: "dan@example.com", subject: "Hello" });
+  });
+
+  it("rejects with a reason: the call never runs and the model reads the reason", async () => {
+    const { runId, approvalId } = await parkedRun("eve@example.com");
+    const rejected = await fixture.app.inject({
+      method: "POST",
+      url: `/v1/approvals/${approvalId}/reject`,
+      headers: approver,
+      payload: { reason: "Do not email Eve." },
+    });
+    expect(rejected.statusCode).toBe(200);
+    expect(rejected.json()).toMatchObject({
+      status: "rejected",
+      decision: { decision: "rejected", approver: "alice", comment: "Do not email Eve." },
+    });
+    const finished = await waitUntil(async () => {
+      const view = await runView(runId);
+      return view.status === "completed" ? view : undefined;
+    });
+    const [part] = finished.response.toolResults;
+    expect(part).toMatchObject({ toolName: "send_email", isError: true, outcome: "rejected" });
+    expect(part.text).toContain("Do not email Eve.");
+    expect(part.output).toBeUndefined();
+  });
+});
