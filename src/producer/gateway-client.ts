@@ -147,12 +147,29 @@ export class GatewayClient {
     runId: string,
     options: { afterId?: string; signal?: AbortSignal } = {},
   ): AsyncGenerator<IRunEvent> {
+    await this.runtime.ready();
     const stored = await this.runtime.runs.load(runId);
     if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
+    if (isTerminal(stored.state)) {
+      // Nothing new will come: page through what is there, then end.
+      let afterId = options.afterId ?? "0";
+      for (;;) {
+        const page = await this.runtime.events.readAfter(runId, afterId);
+        if (page.length === 0) return;
+        yield* page;
+        afterId = page.at(-1)!.id;
+      }
+    }
     const connection = this.runtime.duplicateConnection();
+    // A blocking read ends only when data comes or its timeout passes: disconnecting ends it at once.
+    const onAbort = () => connection.disconnect();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
       yield* this.runtime.events.follow(connection, runId, options);
+    } catch (error) {
+      if (!options.signal?.aborted) throw error;
     } finally {
+      options.signal?.removeEventListener("abort", onAbort);
       connection.disconnect();
     }
   }

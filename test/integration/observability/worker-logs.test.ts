@@ -16,7 +16,7 @@ const gateway = defineGateway({
       name: "leaky",
       description: "Fails with an error whose message carries a secret.",
       inputSchema: z.object({ token: z.string() }),
-      execute: async ({ input }) => {
+      execute: async ({ input }): Promise<{ never: true }> => {
         throw new Error(`upstream rejected Authorization: Bearer ${apiKey} with token ${input.token}`);
       },
     }),
