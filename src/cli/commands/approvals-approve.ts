@@ -1,0 +1,48 @@
+import { parseEnv } from "../../config/env.js";
+import type { ICommand } from "../command.js";
+import { printHelp, printJson } from "../command-output.js";
+import { jsonFlag } from "../flag-values.js";
+import { apiClientFromEnv } from "../http/api-client.js";
+import { parseCommandArgs } from "../parse-command-args.js";
+
+const flags = {
+  input: { type: "string" },
+  comment: { type: "string" },
+} as const;
+
+export const approvalsApproveCommand: ICommand = {
+  path: "approvals approve",
+  summary: "approve a parked tool call, optionally with an edited input",
+  help: `Usage: tollgate approvals approve [--input <json>] [--comment <text>] <approvalId>
+
+Approves through POST /v1/approvals/:approvalId/approve (TOLLGATE_URL, TOLLGATE_TOKEN); the approver
+is the token's subject. An edited input is checked against the tool's schema and decided again by
+its policy.
+
+Options:
+  --input <json>    the edited input that runs instead of the model's, e.g. '{"amount":120}'
+                    (the whole input, not a patch)
+  --comment <text>  kept with the decision
+  -h, --help        show this help
+`,
+  async run(args, io) {
+    const parsed = parseCommandArgs(approvalsApproveCommand, args, flags, {
+      names: ["approvalId"],
+      required: 1,
+    });
+    if (parsed === "help") return printHelp(io, approvalsApproveCommand);
+    const [approvalId = ""] = parsed.positionals;
+    const body: Record<string, unknown> = {};
+    if (parsed.values.input !== undefined) {
+      body.input = jsonFlag(approvalsApproveCommand, "input", parsed.values.input);
+    }
+    if (parsed.values.comment !== undefined) body.comment = parsed.values.comment;
+    const approval = await apiClientFromEnv(parseEnv(io.env)).request({
+      method: "POST",
+      path: `/v1/approvals/${encodeURIComponent(approvalId)}/approve`,
+      body,
+    });
+    printJson(io, approval);
+    return 0;
+  },
+};

@@ -1,0 +1,45 @@
+import { parseEnv } from "../../config/env.js";
+import type { ICommand } from "../command.js";
+import { printHelp } from "../command-output.js";
+import { integerFlag } from "../flag-values.js";
+import { parseCommandArgs } from "../parse-command-args.js";
+
+const flags = {
+  port: { type: "string" },
+  host: { type: "string" },
+} as const;
+
+export const modelServerCommand: ICommand = {
+  path: "model-server",
+  summary: "serve the built-in scripted model (OpenAI-compatible) for keyless use and tests",
+  help: `Usage: tollgate model-server [--port <n>] [--host <address>]
+
+Serves the scripted model: an OpenAI-compatible /v1/chat/completions endpoint. Point workers at it
+with OPENAI_BASE_URL=http://<host>:<port>/v1. A user message that is JSON with a "script" array,
+{"script":[{"calls":[{"name":"lookup_order","input":{"orderId":"A-1001"}}]},{"text":"done"}]},
+makes the model call those tools, then answer; any other message is echoed. Stops on SIGTERM/SIGINT.
+
+Options:
+  --port <n>        port (default: TOLLGATE_MODEL_SERVER_PORT or 4010; 0 picks a free one)
+  --host <address>  address (default: TOLLGATE_HOST or 127.0.0.1)
+  -h, --help        show this help
+`,
+  async run(args, io) {
+    const parsed = parseCommandArgs(modelServerCommand, args, flags);
+    if (parsed === "help") return printHelp(io, modelServerCommand);
+    const port =
+      parsed.values.port !== undefined
+        ? integerFlag(modelServerCommand, "port", parsed.values.port, { min: 0, max: 65_535 })
+        : undefined;
+    const env = parseEnv(io.env);
+    // Loaded only now, like the other services: --help should not wait for the model SDK.
+    const { runModelServer } = await import("../../model/index.js");
+    const server = await runModelServer({
+      port: port ?? env.TOLLGATE_MODEL_SERVER_PORT,
+      host: parsed.values.host ?? env.TOLLGATE_HOST,
+      log: io.printLine,
+    });
+    await server.closed;
+    return 0;
+  },
+};

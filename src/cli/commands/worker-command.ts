@@ -1,0 +1,72 @@
+import { parseEnv } from "../../config/env.js";
+import { allQueueNames, type TQueueName } from "../../queue/queue-names.js";
+import { UsageError } from "../cli-errors.js";
+import type { ICommand } from "../command.js";
+import { printHelp } from "../command-output.js";
+import { integerFlag, listFlag, requiredFlag } from "../flag-values.js";
+import { parseCommandArgs } from "../parse-command-args.js";
+
+const flags = {
+  gateway: { type: "string" },
+  queues: { type: "string" },
+  concurrency: { type: "string" },
+  "metrics-port": { type: "string" },
+} as const;
+
+export const workerCommand: ICommand = {
+  path: "worker",
+  summary: "process runs, tool calls and approvals from the queues",
+  help: `Usage: tollgate worker --gateway <module> [--queues runs,tools,approvals] [--concurrency <n>] [--metrics-port <n>]
+
+Runs BullMQ workers for the gateway: model steps (runs), tool calls (tools) and decided or expired
+approvals (approvals). Run as many as you need. On SIGTERM/SIGINT it takes no new jobs, waits for
+active ones up to TOLLGATE_SHUTDOWN_TIMEOUT_MS, hands the rest back, and exits 0.
+
+Options:
+  --gateway <module>    a .js/.mjs or .ts module whose default export is defineGateway(...)
+  --queues <list>       queues to serve, comma-separated (default: TOLLGATE_QUEUES or all three)
+  --concurrency <n>     jobs at once per queue (default: TOLLGATE_CONCURRENCY or 8)
+  --metrics-port <n>    serve Prometheus /metrics on this port (default: TOLLGATE_METRICS_PORT or 9464;
+                        0 picks a free one)
+  -h, --help            show this help
+
+The model: OPENAI_API_KEY (with OPENAI_BASE_URL for another endpoint), or OPENAI_BASE_URL alone for a
+keyless local endpoint such as \`tollgate model-server\`; TOLLGATE_MODEL names the model.
+`,
+  async run(args, io) {
+    const parsed = parseCommandArgs(workerCommand, args, flags);
+    if (parsed === "help") return printHelp(io, workerCommand);
+    const { values } = parsed;
+    const gatewayPath = requiredFlag(workerCommand, "gateway", values.gateway);
+    const queues = values.queues !== undefined ? queuesFlag(values.queues) : undefined;
+    const concurrency =
+      values.concurrency !== undefined
+        ? integerFlag(workerCommand, "concurrency", values.concurrency, { min: 1, max: 1000 })
+        : undefined;
+    const metricsPort =
+      values["metrics-port"] !== undefined
+        ? integerFlag(workerCommand, "metrics-port", values["metrics-port"], { min: 0, max: 65_535 })
+        : undefined;
+    const env = parseEnv(io.env);
+    // Loaded only now: the queue runtime and the model SDK take seconds to import, --help should not.
+    const { serveWorker } = await import("../serve/serve-worker.js");
+    return serveWorker(io, env, {
+      gatewayPath,
+      queues: queues ?? env.TOLLGATE_QUEUES ?? allQueueNames,
+      concurrency: concurrency ?? env.TOLLGATE_CONCURRENCY,
+      metricsPort: metricsPort ?? env.TOLLGATE_METRICS_PORT,
+    });
+  },
+};
+
+function queuesFlag(value: string): TQueueName[] {
+  const names = listFlag(value);
+  const unknown = names.filter((name) => !(allQueueNames as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new UsageError(
+      `--queues takes a comma-separated list of ${allQueueNames.join(", ")}${unknown.length > 0 ? `; unknown: ${unknown.join(", ")}` : ""}`,
+      workerCommand.path,
+    );
+  }
+  return [...new Set(names)] as TQueueName[];
+}

@@ -1,0 +1,76 @@
+import { type IRunningApi, loadApiTokens, startApi } from "../../api/index.js";
+import type { TEnv } from "../../config/env.js";
+import { parseRuntimeOptions } from "../../config/runtime-options.js";
+import { runtimeOptionsFromEnv } from "../../config/runtime-options-from-env.js";
+import { createLogger, type Logger } from "../../observability/index.js";
+import { GatewayClient } from "../../producer/index.js";
+import { CliError } from "../cli-errors.js";
+import type { ICliIo } from "../cli-io.js";
+import { loadGateway } from "../load-gateway.js";
+import { waitForStopSignal } from "../stop-signal.js";
+
+export interface IServeApiOptions {
+  gatewayPath: string;
+  port: number;
+  host: string;
+  insecure: boolean;
+}
+
+/** `tollgate api`: serves until SIGTERM/SIGINT, then stops accepting, drains and resolves with 0. */
+export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions): Promise<number> {
+  const tokens = await loadApiTokens(env);
+  if (tokens.length === 0 && !options.insecure) {
+    // Said before the gateway loads (seconds): the fix is in the environment, not the gateway.
+    throw new CliError(
+      "no API tokens: set TOLLGATE_API_TOKENS or TOLLGATE_API_TOKENS_FILE (docs/CONFIGURATION.md), " +
+        "or pass --insecure on a machine only you can reach",
+    );
+  }
+  const gateway = await loadGateway(options.gatewayPath, io.cwd);
+  const logger = createLogger({ level: env.LOG_LEVEL, name: "tollgate-api" });
+  const client = new GatewayClient({ gateway, runtime: runtimeOptionsFromEnv(env) });
+  try {
+    const api = await startApi({
+      client,
+      tokens,
+      insecure: options.insecure,
+      logger,
+      port: options.port,
+      host: options.host,
+      ...(env.TOLLGATE_BODY_LIMIT_BYTES !== undefined
+        ? { bodyLimitBytes: env.TOLLGATE_BODY_LIMIT_BYTES }
+        : {}),
+    });
+    logger.info({ url: api.url, gateway: gateway.settings.name }, "tollgate api listening");
+    const signal = await waitForStopSignal();
+    logger.info({ signal }, "stopping: no new connections; finishing requests in flight");
+    await closeWithin(api, parseRuntimeOptions(runtimeOptionsFromEnv(env)).shutdownTimeoutMs, logger);
+    logger.info("tollgate api stopped");
+    return 0;
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Drains in-flight requests, but not forever: a `POST /v1/ask` may wait minutes for its run. Past the
+ * deadline their connections are closed; the runs themselves go on in the workers, and clients can
+ * read them with `GET /v1/runs/:id`.
+ */
+async function closeWithin(api: IRunningApi, timeoutMs: number, logger: Logger): Promise<void> {
+  const closing = api.close();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  const result = await Promise.race([closing, timedOut]);
+  clearTimeout(timer);
+  if (result === "timeout") {
+    logger.warn(
+      { timeoutMs },
+      "requests still in flight at the shutdown deadline: closing their connections",
+    );
+    api.app.server.closeAllConnections();
+    await closing;
+  }
+}

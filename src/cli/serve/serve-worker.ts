@@ -1,0 +1,63 @@
+import { Registry } from "prom-client";
+import type { TEnv } from "../../config/env.js";
+import { runtimeOptionsFromEnv } from "../../config/runtime-options-from-env.js";
+import { createLogger, startMetricsServer } from "../../observability/index.js";
+import type { TQueueName } from "../../queue/queue-names.js";
+import { startWorker } from "../../workers/index.js";
+import type { ICliIo } from "../cli-io.js";
+import { loadGateway } from "../load-gateway.js";
+import { redactRedisUrl } from "../redis/redis-ping.js";
+import { waitForStopSignal } from "../stop-signal.js";
+import { modelFromEnv } from "./model-from-env.js";
+
+export interface IServeWorkerOptions {
+  gatewayPath: string;
+  queues: readonly TQueueName[];
+  concurrency: number;
+  metricsPort: number;
+}
+
+/**
+ * `tollgate worker`: processes jobs and serves /metrics until SIGTERM/SIGINT, then stops as startWorker
+ * does (no new jobs, active ones finish or are handed back) and resolves with 0.
+ */
+export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOptions): Promise<number> {
+  const model = modelFromEnv(env);
+  const gateway = await loadGateway(options.gatewayPath, io.cwd);
+  const logger = createLogger({ level: env.LOG_LEVEL, name: "tollgate-worker" });
+  const registry = new Registry();
+  const runtime = runtimeOptionsFromEnv(env);
+  // Said before connecting: a worker waits for Redis as long as it takes, and where it waits matters.
+  logger.info(
+    {
+      redis: redactRedisUrl(runtime.redisUrl ?? "redis://127.0.0.1:6379"),
+      prefix: runtime.prefix ?? "tollgate",
+      model: model.model ?? gateway.settings.model.name,
+      modelEndpoint: model.baseURL ?? "OpenAI",
+    },
+    "starting worker",
+  );
+  const worker = await startWorker({
+    gateway,
+    queues: options.queues,
+    concurrency: options.concurrency,
+    runtime,
+    model,
+    logger,
+    registry,
+    // Stopping is ours: the metrics server must close too, and the exit code is the CLI's to set.
+    handleSignals: false,
+  });
+  const metrics = await startMetricsServer({ registry, port: options.metricsPort }).catch(
+    async (error: unknown) => {
+      await worker.close();
+      throw error;
+    },
+  );
+  logger.info({ metricsPort: metrics.port }, "worker metrics at /metrics");
+  const signal = await waitForStopSignal();
+  logger.info({ signal }, "stopping: no new jobs; waiting for active ones");
+  await worker.close();
+  await metrics.close();
+  return 0;
+}

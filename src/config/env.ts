@@ -1,0 +1,154 @@
+import { z } from "zod";
+import { TollgateError, toFieldIssues } from "../errors/index.js";
+import { DEFAULT_WORKER_METRICS_PORT } from "../observability/constants.js";
+import { allQueueNames, type TQueueName } from "../queue/queue-names.js";
+import { runtimeOptionsSchema } from "./runtime-options.js";
+
+/*
+ * Every environment variable Tollgate reads, in one schema (STYLE: one zod schema for configuration,
+ * parsed once, frozen). docs/CONFIGURATION.md documents each key; a test checks that none is missing.
+ * Runtime settings (locks, stalls, retention, ...) reuse the constraints of runtimeOptionsSchema so that
+ * a limit is written once, and they have no default here: unset means the runtime's own default.
+ */
+
+/** A decimal integer in text; the range comes from the schema it is piped into. */
+const integerText = z
+  .string()
+  .trim()
+  .regex(/^-?\d+$/, "must be an integer")
+  .transform(Number);
+
+const port = integerText.pipe(z.number().int().min(0).max(65_535));
+
+type TRuntimeShape = typeof runtimeOptionsSchema.shape;
+type TIntegerRuntimeOption = {
+  [TKey in keyof TRuntimeShape]: z.output<TRuntimeShape[TKey]> extends number ? TKey : never;
+}[keyof TRuntimeShape];
+
+function runtimeInteger(key: TIntegerRuntimeOption) {
+  return integerText.pipe(runtimeOptionsSchema.shape[key].unwrap()).optional();
+}
+
+const queueList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name !== ""),
+  )
+  .pipe(
+    z
+      .array(z.enum(allQueueNames as [TQueueName, ...TQueueName[]]))
+      .min(1, `must name at least one of ${allQueueNames.join(", ")}`)
+      .refine((names) => new Set(names).size === names.length, "names a queue twice"),
+  );
+
+export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+export const envSchema = z.object({
+  /** Redis for queues and state. Unset: redis://127.0.0.1:6379 (the demo then starts its own Redis if none answers). */
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
+  /** Prefix of every Redis key and queue; `{tollgate}` (a hash tag) on Redis Cluster. @defaultValue "tollgate" */
+  TOLLGATE_PREFIX: runtimeOptionsSchema.shape.prefix.unwrap().optional(),
+  /** API tokens inline (format: see docs/CONFIGURATION.md); read by `tollgate api`. */
+  TOLLGATE_API_TOKENS: z.string().optional(),
+  /** A file holding the API tokens, for secrets mounted as files. */
+  TOLLGATE_API_TOKENS_FILE: z.string().min(1).optional(),
+  /** The model API key; with it the worker calls OpenAI (or OPENAI_BASE_URL). */
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  /** Any OpenAI-compatible endpoint ending in /v1 (vLLM, Ollama, `tollgate model-server`, ...). */
+  OPENAI_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  /** The model name; unset: the gateway's `model.name`. */
+  TOLLGATE_MODEL: z.string().min(1).optional(),
+  /** How long one model HTTP attempt may take. @defaultValue 60000 */
+  TOLLGATE_MODEL_TIMEOUT_MS: integerText.pipe(z.number().int().min(1)).optional(),
+  /** Retries of a failed model request (429, 5xx, connection). @defaultValue 3 */
+  TOLLGATE_MODEL_MAX_RETRIES: integerText.pipe(z.number().int().min(0).max(20)).optional(),
+  /** pino log level. @defaultValue "info" */
+  LOG_LEVEL: z.enum(logLevels).default("info"),
+  /** Port of `tollgate api`. @defaultValue 3000 */
+  TOLLGATE_PORT: port.default(3000),
+  /** Address `tollgate api` and `tollgate model-server` listen on; 0.0.0.0 in containers. @defaultValue "127.0.0.1" */
+  TOLLGATE_HOST: z.string().trim().min(1).default("127.0.0.1"),
+  /** Largest request body `tollgate api` accepts, in bytes. Unset: the API's default. */
+  TOLLGATE_BODY_LIMIT_BYTES: integerText.pipe(z.number().int().min(1024)).optional(),
+  /** Port a worker serves /metrics on. @defaultValue 9464 */
+  TOLLGATE_METRICS_PORT: port.default(DEFAULT_WORKER_METRICS_PORT),
+  /** Jobs a worker processes at once, per queue. @defaultValue 8 */
+  TOLLGATE_CONCURRENCY: integerText.pipe(z.number().int().min(1).max(1000)).default(8),
+  /** Queues a worker serves, comma-separated. @defaultValue all: runs,tools,approvals */
+  TOLLGATE_QUEUES: queueList.optional(),
+  /** Port of `tollgate model-server`. @defaultValue 4010 */
+  TOLLGATE_MODEL_SERVER_PORT: port.default(4010),
+  /** The API that `tollgate runs` and `tollgate approvals` call. @defaultValue "http://127.0.0.1:3000" */
+  TOLLGATE_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+    .default("http://127.0.0.1:3000"),
+  /** The bearer token `tollgate runs` and `tollgate approvals` send. */
+  TOLLGATE_TOKEN: z.string().min(1).optional(),
+  // The runtime's settings; their defaults and meaning are runtimeOptionsSchema's (docs/CONFIGURATION.md).
+  /** How long a worker's lock on an active job lasts. @defaultValue 10000 */
+  TOLLGATE_LOCK_DURATION_MS: runtimeInteger("lockDurationMs"),
+  /** How often a worker looks for jobs whose lock expired. @defaultValue 5000 */
+  TOLLGATE_STALLED_INTERVAL_MS: runtimeInteger("stalledIntervalMs"),
+  /** Stalls a job survives before it fails. @defaultValue 3 */
+  TOLLGATE_MAX_STALLED_COUNT: runtimeInteger("maxStalledCount"),
+  /** Attempts of a tool job that fails for an infrastructure reason. @defaultValue 3 */
+  TOLLGATE_TOOL_JOB_ATTEMPTS: runtimeInteger("toolJobAttempts"),
+  /** First retry delay of a failed tool or approval job. @defaultValue 1000 */
+  TOLLGATE_JOB_BACKOFF_MS: runtimeInteger("jobBackoffMs"),
+  /** How long finished runs, events and jobs are kept. @defaultValue 7 days */
+  TOLLGATE_RETENTION_MS: runtimeInteger("retentionMs"),
+  /** Events kept per run. @defaultValue 10000 */
+  TOLLGATE_EVENTS_MAX_LENGTH: runtimeInteger("eventsMaxLength"),
+  /** Messages of a thread kept as history. @defaultValue 200 */
+  TOLLGATE_MAX_HISTORY_MESSAGES: runtimeInteger("maxHistoryMessages"),
+  /** A run waiting for its thread checks again after this long. @defaultValue 30000 */
+  TOLLGATE_THREAD_RECHECK_MS: runtimeInteger("threadRecheckMs"),
+  /** On SIGTERM, how long a worker waits for active jobs. @defaultValue 20000 */
+  TOLLGATE_SHUTDOWN_TIMEOUT_MS: runtimeInteger("shutdownTimeoutMs"),
+  /** How long a call waits for Redis to become reachable. @defaultValue 5000 */
+  TOLLGATE_REDIS_CONNECT_TIMEOUT_MS: runtimeInteger("connectTimeoutMs"),
+  /** After cancelling, how long `ask` waits for the final state. @defaultValue 10000 */
+  TOLLGATE_CANCEL_GRACE_MS: runtimeInteger("cancelGraceMs"),
+});
+
+export type TEnv = Readonly<z.output<typeof envSchema>>;
+export type TEnvVariableName = keyof typeof envSchema.shape;
+
+/** The names of every variable the schema reads. */
+export const envVariableNames = Object.keys(envSchema.shape) as TEnvVariableName[];
+
+/**
+ * Reads the configuration from the environment once. An empty value counts as unset (compose writes
+ * `FOO: ${FOO:-}` as an empty string). A bad value throws TG_INVALID_CONFIG whose message names every
+ * wrong variable, so the CLI can print one line and exit 1.
+ */
+export function parseEnv(env: NodeJS.ProcessEnv = process.env): TEnv {
+  const present: Record<string, string> = {};
+  for (const name of envVariableNames) {
+    const value = env[name];
+    if (value !== undefined && value.trim() !== "") present[name] = value;
+  }
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    // A list's item (TOLLGATE_QUEUES.1) is reported as the variable: that is what the operator sets.
+    const issues = toFieldIssues(parsed.error).map((issue) => ({
+      ...issue,
+      path: issue.path.split(".")[0] ?? "",
+    }));
+    const lines = issues.map((issue) => `${issue.path}: ${issue.message}`);
+    throw new TollgateError("TG_INVALID_CONFIG", `Invalid environment: ${lines.join("; ")}`, { issues });
+  }
+  return Object.freeze(parsed.data);
+}
+
+/**
+ * TOLLGATE_* variables the schema does not know: almost always a typo (TOLLGATE_CONCURENCY) whose
+ * value would be silently ignored, so the CLI warns about them.
+ */
+export function unknownTollgateVariables(env: NodeJS.ProcessEnv = process.env): string[] {
+  const known = new Set<string>(envVariableNames);
+  return Object.keys(env).filter((name) => name.startsWith("TOLLGATE_") && !known.has(name));
+}

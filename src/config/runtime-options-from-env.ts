@@ -1,0 +1,33 @@
+import type { TEnv } from "./env.js";
+import type { TRuntimeOptionsInput } from "./runtime-options.js";
+
+/** Which runtime option each environment variable sets. */
+const runtimeOptionVariables = {
+  redisUrl: "REDIS_URL",
+  prefix: "TOLLGATE_PREFIX",
+  lockDurationMs: "TOLLGATE_LOCK_DURATION_MS",
+  stalledIntervalMs: "TOLLGATE_STALLED_INTERVAL_MS",
+  maxStalledCount: "TOLLGATE_MAX_STALLED_COUNT",
+  toolJobAttempts: "TOLLGATE_TOOL_JOB_ATTEMPTS",
+  jobBackoffMs: "TOLLGATE_JOB_BACKOFF_MS",
+  retentionMs: "TOLLGATE_RETENTION_MS",
+  eventsMaxLength: "TOLLGATE_EVENTS_MAX_LENGTH",
+  maxHistoryMessages: "TOLLGATE_MAX_HISTORY_MESSAGES",
+  threadRecheckMs: "TOLLGATE_THREAD_RECHECK_MS",
+  shutdownTimeoutMs: "TOLLGATE_SHUTDOWN_TIMEOUT_MS",
+  connectTimeoutMs: "TOLLGATE_REDIS_CONNECT_TIMEOUT_MS",
+  cancelGraceMs: "TOLLGATE_CANCEL_GRACE_MS",
+} as const satisfies { [TKey in keyof Required<TRuntimeOptionsInput>]: keyof TEnv };
+
+/**
+ * The runtime options the environment sets. Unset variables are left out, so the runtime's own
+ * defaults (runtimeOptionsSchema) stay the single place where they are written.
+ */
+export function runtimeOptionsFromEnv(env: TEnv): TRuntimeOptionsInput {
+  const options: Record<string, string | number> = {};
+  for (const [option, variable] of Object.entries(runtimeOptionVariables)) {
+    const value = env[variable];
+    if (value !== undefined) options[option] = value;
+  }
+  return options as TRuntimeOptionsInput;
+}

@@ -1,0 +1,54 @@
+import { Redis } from "ioredis";
+import { describe, expect, it } from "vitest";
+import { testRedisUrl } from "../helpers/redis-url.js";
+import { startCli } from "./cli-process.js";
+
+describe("npm run demo (tollgate demo)", () => {
+  it("runs the support desk end to end, prints the transcript, cleans up and exits 0", async () => {
+    const demo = startCli(["demo"], { REDIS_URL: testRedisUrl });
+    const exit = await demo.exited;
+    const transcript = demo.output();
+    expect(exit, `${transcript}\n${demo.errorOutput()}`).toEqual({ code: 0, signal: null });
+
+    // Parallel tool calls: two lookups in one step.
+    expect(transcript).toMatch(
+      /2 calls in one step, run in parallel\n\s+lookup_order \{"orderId":"A-1001"\}/,
+    );
+    // The refusal by the refund policy.
+    expect(transcript).toContain("refused by the tool's policy (DENY)");
+    expect(transcript).toContain("Refund refused: ch_9999 is not a charge of ours");
+    // The approval, through the HTTP API, with an edited amount, and what the model then read.
+    expect(transcript).toMatch(
+      /parked for a human: Refunds over 50 EUR need a team lead \(asked: 180\.00 EUR\)\.\n\s+approved by lead@support-desk\.example through POST \/v1\/approvals\/\S+\/approve/,
+    );
+    expect(transcript).toMatch(/edited input: \{"orderId":"A-1002","chargeId":"ch_1002","amount":120/);
+    expect(transcript).toMatch(
+      /model read: \{"refundId":"re_\d+","orderId":"A-1002","chargeId":"ch_1002","amount":120/,
+    );
+    // The rejected email.
+    expect(transcript).toMatch(
+      /rejected by lead@support-desk\.example through POST \/v1\/approvals\/\S+\/reject/,
+    );
+    // The hand-over that ends the run.
+    expect(transcript).toContain("ended the run (endsRun)");
+    expect(transcript).toMatch(/completed · 2 model calls · ended by handover_to_human/);
+    expect(transcript.match(/^ {3}run {7}completed/gm)).toHaveLength(5);
+
+    const done = /Done: 5 runs in ([\d.]+) s; \d+ keys deleted\./.exec(transcript);
+    expect(done).not.toBeNull();
+    expect(Number(done?.[1])).toBeLessThan(15);
+
+    // Its queue prefix is gone from Redis.
+    const prefix = /prefix (tollgate-demo-[0-9a-f]+)/.exec(transcript)?.[1];
+    expect(prefix).toBeDefined();
+    const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
+    try {
+      const [, keys] = await redis.scan("0", "MATCH", `${prefix}:*`, "COUNT", 10_000);
+      expect(keys).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+    // Warnings may appear on standard error; errors may not.
+    expect(demo.errorOutput()).not.toMatch(/"level":(50|60)/);
+  }, 120_000);
+});

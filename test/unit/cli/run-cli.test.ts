@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { freePort } from "../../../src/cli/demo/free-port.js";
+import { commands, runCli } from "../../../src/cli/main.js";
+import { captureIo } from "./capture-io.js";
+
+const subcommands: Record<string, string[]> = {
+  runs: ["submit", "get", "events", "cancel"],
+  approvals: ["list", "get", "approve", "reject"],
+};
+
+/** Every command line that has a help text. */
+const helpLines = commands.flatMap((command) => [
+  [command.path],
+  ...(subcommands[command.path] ?? []).map((name) => [command.path, name]),
+]);
+
+describe("tollgate", () => {
+  it("lists the commands with --help and exits 0", async () => {
+    const io = captureIo();
+    expect(await runCli(["--help"], io)).toBe(0);
+    const help = io.out.join("\n");
+    for (const name of ["api", "worker", "model-server", "demo", "runs", "approvals"]) {
+      expect(help).toMatch(new RegExp(`^  ${name} `, "m"));
+    }
+    expect(io.errors).toEqual([]);
+  });
+
+  it("prints the version", async () => {
+    const io = captureIo();
+    expect(await runCli(["--version"], io)).toBe(0);
+    expect(io.out).toEqual([expect.stringMatching(/^\d+\.\d+\.\d+/)]);
+  });
+
+  it.each(helpLines)("%s … --help prints its usage and exits 0", async (...path) => {
+    const io = captureIo();
+    expect(await runCli([...path, "--help"], io)).toBe(0);
+    expect(io.out.join("\n")).toMatch(new RegExp(`^Usage: tollgate ${path.join(" ")}\\s`));
+    expect(io.errors).toEqual([]);
+  });
+
+  it.each([
+    [[], "tollgate: missing command"],
+    [["frobnicate"], 'tollgate: unknown command "frobnicate"'],
+    [["worker"], "tollgate worker: --gateway is required"],
+    [["api", "--gateway", "g.ts", "--bogus"], "tollgate api: unknown option --bogus"],
+    [
+      ["worker", "--gateway", "g.ts", "--concurrency", "0"],
+      "tollgate worker: --concurrency must be an integer from 1 to 1000",
+    ],
+    [
+      ["worker", "--gateway", "g.ts", "--queues", "runs,jobs"],
+      "tollgate worker: --queues takes a comma-separated list",
+    ],
+    [["api", "--gateway", "g.ts", "--port", "http"], "tollgate api: --port must be an integer"],
+    [["model-server", "extra"], 'tollgate model-server: unexpected argument "extra"'],
+    [["demo", "--fast"], "tollgate demo: unknown option --fast"],
+    [["runs"], "tollgate runs: missing command: one of submit, get, events, cancel"],
+    [["runs", "list"], 'tollgate runs: unknown command "list"'],
+    [["runs", "get"], "tollgate runs get: missing <runId>"],
+    [
+      ["runs", "submit", "--user", "u", "--user-context", "{}", "hi"],
+      "tollgate runs submit: give --user or --user-context",
+    ],
+    [["runs", "submit", "--metadata", "{oops", "hi"], "tollgate runs submit: --metadata must be JSON"],
+    [["approvals", "approve", "a1", "--input", "{"], "tollgate approvals approve: --input must be JSON"],
+    [["approvals", "reject"], "tollgate approvals reject: missing <approvalId>"],
+  ])("%j is a usage error (exit 2)", async (args, message) => {
+    const io = captureIo({ TOLLGATE_URL: "http://127.0.0.1:9" });
+    expect(await runCli(args, io)).toBe(2);
+    expect(io.errors[0]).toContain(message);
+    expect(io.errors[1]).toMatch(/^Run "tollgate.* --help" for usage\.$/);
+    expect(io.out).toEqual([]);
+  });
+
+  it("stops on a bad environment value with one line naming the variable, exit 1, no stack", async () => {
+    const io = captureIo({ TOLLGATE_CONCURRENCY: "lots", REDIS_URL: "localhost" });
+    expect(await runCli(["worker", "--gateway", "examples/support-desk/gateway.ts"], io)).toBe(1);
+    expect(io.errors).toHaveLength(1);
+    expect(io.errors[0]).toMatch(/^tollgate: Invalid environment: /);
+    expect(io.errors[0]).toContain("REDIS_URL: ");
+    expect(io.errors[0]).toContain("TOLLGATE_CONCURRENCY: ");
+    expect(io.errors[0]).not.toMatch(/\n\s+at /);
+  });
+
+  it("refuses to start a worker without a model", async () => {
+    const io = captureIo({});
+    expect(await runCli(["worker", "--gateway", "examples/support-desk/gateway.ts"], io)).toBe(1);
+    expect(io.errors).toEqual([
+      expect.stringMatching(/^tollgate: no model: set OPENAI_API_KEY or OPENAI_BASE_URL/),
+    ]);
+  });
+
+  it("names the gateway module that has no default gateway export", async () => {
+    const io = captureIo({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+    const code = await runCli(["worker", "--gateway", "test/unit/cli/fixtures/no-default.mjs"], io);
+    expect(code).toBe(1);
+    expect(io.errors).toEqual([
+      expect.stringMatching(
+        /^tollgate: .*fixtures\/no-default\.mjs has no default export made by defineGateway/,
+      ),
+    ]);
+  });
+
+  it("refuses API tokens set twice before starting anything", async () => {
+    const io = captureIo({ TOLLGATE_API_TOKENS: "[]", TOLLGATE_API_TOKENS_FILE: "/nonexistent" });
+    expect(await runCli(["api", "--gateway", "examples/support-desk/gateway.ts"], io)).toBe(1);
+    expect(io.errors[0]).toMatch(/^tollgate: Set either TOLLGATE_API_TOKENS or TOLLGATE_API_TOKENS_FILE/);
+  });
+
+  it("refuses to start the API without tokens unless --insecure", async () => {
+    const io = captureIo({});
+    expect(await runCli(["api", "--gateway", "examples/support-desk/gateway.ts"], io)).toBe(1);
+    expect(io.errors).toEqual([expect.stringMatching(/^tollgate: no API tokens: set TOLLGATE_API_TOKENS/)]);
+  });
+
+  it("says where it looked when the API cannot be reached", async () => {
+    const port = await freePort();
+    const io = captureIo({ TOLLGATE_URL: `http://127.0.0.1:${port}` });
+    expect(await runCli(["runs", "get", "run_1"], io)).toBe(1);
+    expect(io.errors).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^tollgate: cannot reach the Tollgate API at http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)`,
+        ),
+      ),
+    ]);
+  });
+
+  it("warns about TOLLGATE_ variables it does not know", async () => {
+    const io = captureIo({ TOLLGATE_CONCURENCY: "4" });
+    expect(await runCli(["--version"], io)).toBe(0);
+    expect(io.errors).toEqual([expect.stringContaining("TOLLGATE_CONCURENCY is not a Tollgate setting")]);
+  });
+});
