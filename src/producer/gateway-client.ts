@@ -18,6 +18,8 @@ export interface IGatewayClientOptions {
   /** worker: ride out Redis outages (a script); client: fail fast (an HTTP API). @defaultValue "client" */
   connectionRole?: "client" | "worker";
   now?: () => number;
+  /** Told of Redis connection errors (they repeat on every reconnect attempt). */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** What `getRun` shows: where a run is, its parked approvals, and the response once it finished. */
@@ -56,6 +58,7 @@ export class GatewayClient {
       options: options.runtime,
       role: options.connectionRole ?? "client",
       ...(options.now ? { now: options.now } : {}),
+      ...(options.onConnectionError ? { onConnectionError: options.onConnectionError } : {}),
     });
     const runtime = this.runtime;
     this.finishedRuns = new FinishedRuns(runtime);

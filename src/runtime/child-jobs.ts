@@ -1,6 +1,7 @@
 import type { JobsOptions } from "bullmq";
 import type { TPlannedCall, TRunState } from "../engine/index.js";
 import { queueNames, type TApprovalJob, type TToolJobInput } from "../queue/index.js";
+import { promoteJob } from "./promote-job.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
 /**
@@ -92,5 +93,9 @@ export async function parkCalls(
       attempts: 5,
       backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
     });
+    // A human may decide between the record appearing and the job being added: that decision found no
+    // job to wake, so wake it now instead of letting it wait out the TTL.
+    const approval = await runtime.approvals.get(approvalId);
+    if (approval && approval.status !== "pending") await promoteJob(runtime.queues.approvals, approvalId);
   }
 }

@@ -56,16 +56,19 @@ export interface IRuntimeInit {
   role: TConnectionRole;
   /** Injected for tests; defaults to Date.now. */
   now?: () => number;
+  /** Told of connection errors (Redis down, reconnecting); throttle before logging. */
+  onConnectionError?: (error: Error) => void;
 }
 
 export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
   const options = parseRuntimeOptions(init.options);
   const now = init.now ?? Date.now;
   const keys = keysFor(options.prefix);
-  const redis = createRedis(options.redisUrl, init.role);
+  const onError = init.onConnectionError ?? (() => undefined);
+  const redis = createRedis(options.redisUrl, init.role, {}, onError);
   // BullMQ queues get their own connection: ioredis instances are passed (not options) as BullMQ
   // recommends for ESM builds, and a queue's connection must tolerate its blocking-free commands.
-  const queueConnection = createRedis(options.redisUrl, "worker");
+  const queueConnection = createRedis(options.redisUrl, "worker", {}, onError);
   const queueOptions = { connection: queueConnection, prefix: options.prefix };
   const queues: IQueues = {
     runs: new Queue(queueNames.runs, queueOptions),
@@ -90,7 +93,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     now,
     ready: () => whenReady(redis, options.connectTimeoutMs),
     duplicateConnection() {
-      const connection = defineScripts(createRedis(options.redisUrl, "worker"));
+      const connection = defineScripts(createRedis(options.redisUrl, "worker", {}, onError));
       duplicates.add(connection);
       connection.once("end", () => duplicates.delete(connection));
       return connection;

@@ -31,12 +31,19 @@ export interface ITollgateRedis extends Redis {
  */
 export type TConnectionRole = "worker" | "client";
 
-export function createRedis(url: string, role: TConnectionRole, extra: RedisOptions = {}): ITollgateRedis {
+export function createRedis(
+  url: string,
+  role: TConnectionRole,
+  extra: RedisOptions = {},
+  onError: (error: Error) => void = () => undefined,
+): ITollgateRedis {
   const options: RedisOptions =
     role === "worker"
       ? { maxRetriesPerRequest: null, ...extra }
       : { maxRetriesPerRequest: 1, enableOfflineQueue: false, ...extra };
   const redis = new Redis(url, { lazyConnect: false, ...options });
+  // ioredis reconnects by itself; without a listener it prints every failed attempt to the console.
+  redis.on("error", onError);
   return defineScripts(redis);
 }
 

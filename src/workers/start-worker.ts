@@ -40,8 +40,13 @@ export interface ITollgateWorker {
 
 /** Starts BullMQ workers for the run, tool and approval queues of one gateway. */
 export async function startWorker(options: IStartWorkerOptions): Promise<ITollgateWorker> {
-  const runtime = createRuntime({ gateway: options.gateway, options: options.runtime, role: "worker" });
   const logger = options.logger ?? createLogger({ name: "tollgate-worker" });
+  const runtime = createRuntime({
+    gateway: options.gateway,
+    options: options.runtime,
+    role: "worker",
+    onConnectionError: throttledConnectionWarning(logger),
+  });
   const metrics: TollgateMetrics | undefined = options.registry
     ? createMetrics(options.registry, { pendingApprovals: () => runtime.approvals.countPending() })
     : undefined;
@@ -80,7 +85,10 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
   };
   const workers = new Map<TQueueName, Worker>();
   for (const name of served) {
-    const worker = new Worker(name, processors[name], {
+    const processor = metrics
+      ? countingSlots(processors[name], name, concurrency, metrics)
+      : processors[name];
+    const worker = new Worker(name, processor, {
       ...workerOptions,
       connection: runtime.duplicateConnection(),
     });
@@ -112,6 +120,17 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     process.once("SIGINT", onSignal);
   }
   return { runtime, workers, close };
+}
+
+/** Redis errors repeat on every reconnect attempt: one warning per distinct message per 30 s. */
+function throttledConnectionWarning(logger: Logger): (error: Error) => void {
+  const lastLogged = new Map<string, number>();
+  return (error) => {
+    const now = Date.now();
+    if (now - (lastLogged.get(error.message) ?? 0) < 30_000) return;
+    lastLogged.set(error.message, now);
+    logger.warn({ err: error }, "Redis connection error; reconnecting");
+  };
 }
 
 /**
