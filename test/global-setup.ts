@@ -3,37 +3,26 @@
  * REDIS_URL or 127.0.0.1:6379, else a private redis-server on a free port, stopped at the end) and
  * promtool for the metrics checks (installed from Debian's packages when missing and possible).
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer, Socket } from "node:net";
+import { type IPrivateRedis, startPrivateRedis } from "../src/cli/demo/private-redis.js";
+import { redisAnswers } from "../src/cli/redis/redis-ping.js";
 
-let privateRedis: ChildProcess | undefined;
+let privateRedis: IPrivateRedis | undefined;
 
 export async function setup(): Promise<void> {
   const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-  if (!(await answersPing(url))) {
+  if (!(await redisAnswers(url))) {
     if (!hasCommand("redis-server")) installDebianPackage("redis-server", "redis-server");
-    const port = await freePort();
-    privateRedis = spawn(
-      "redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-      {
-        stdio: "ignore",
-      },
-    );
-    process.env.REDIS_URL = `redis://127.0.0.1:${port}`;
-    const deadline = Date.now() + 10_000;
-    while (!(await answersPing(process.env.REDIS_URL))) {
-      if (Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    console.log(`tests: no Redis at ${url}; started a private redis-server at ${process.env.REDIS_URL}`);
+    privateRedis = await startPrivateRedis({ timeoutMs: 10_000 });
+    process.env.REDIS_URL = privateRedis.url;
+    console.log(`tests: no Redis at ${url}; started a private redis-server at ${privateRedis.url}`);
   }
   if (!hasCommand("promtool")) installDebianPackage("prometheus", "promtool");
 }
 
 export async function teardown(): Promise<void> {
-  privateRedis?.kill("SIGTERM");
+  await privateRedis?.stop();
 }
 
 function hasCommand(name: string): boolean {
@@ -59,32 +48,5 @@ function installDebianPackage(packageName: string, command: string): void {
   execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", packageName], {
     stdio: "ignore",
     env: environment,
-  });
-}
-
-async function answersPing(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1_000, () => done(false));
-    socket.once("error", () => done(false));
-    socket.connect(Number(port || 6379), hostname || "127.0.0.1", () => socket.write("PING\r\n"));
-    socket.once("data", (data) => done(data.toString().startsWith("+PONG")));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
   });
 }

@@ -54,8 +54,9 @@ export function createToolProcessor(workerContext: IWorkerContext) {
         scheduleToStartSeconds: Math.max(0, startedAt - data.scheduledAt) / 1000,
         executionSeconds: execution.durationMs / 1000,
       });
-      context.logger.debug(
-        { runId: data.runId, callId: data.callId, tool: data.toolName, content: execution.text },
+      logContent(logger, execution.text, "tool result the model reads");
+      logger.info(
+        { outcome: execution.outcome, durationMs: execution.durationMs, attempt: job.attemptsMade + 1 },
         "tool call finished",
       );
       return {

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IRunningApi, startApi } from "../../src/api/index.js";
+import { freePort } from "../../src/cli/demo/free-port.js";
 import { type IMetricsServer, startMetricsServer } from "../../src/observability/index.js";
 import { testGateway } from "../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../helpers/harness.js";
@@ -13,18 +14,6 @@ import { script } from "../helpers/script.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
 const execFileAsync = promisify(execFile);
-
-/** A free port on loopback. */
-async function freePort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 /**
  * A real Prometheus scrapes a running API and a running worker; the runs they did are found through
