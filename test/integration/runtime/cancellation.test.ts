@@ -73,7 +73,7 @@ describe("cancellation", () => {
 
   it("ask with timeoutMs: the run ends timed_out, the tool is aborted, no model call follows", async () => {
     const marker = "marker-ask-timeout";
-    const response = await harness.client.ask({ ...longToolThenText(marker), timeoutMs: 1_500 });
+    const response = await harness.client.ask({ ...longToolThenText(marker), timeoutMs: 4_000 });
     expect(response.status).toBe("timed_out");
     expect(response.stopReason).toBe("timed_out");
     await expectStoppedWithoutModelCall(marker, response.runId);
