@@ -47,7 +47,11 @@ export async function runParsedCall(args: {
     return failedExecution(failure, input, durationMs);
   }
   const { text, truncatedChars } = truncateForModel(outputToText(race.output), limits.maxOutputChars);
-  const endsRun = await decideEndsRun(tool, input, race.output, (error) => reportError(error, text));
+  // The predicate runs within what is left of the tool's timeout: one that never settles must not hang the call.
+  const remainingMs = Math.max(1, limits.timeoutMs - durationMs);
+  const endsRun = await decideEndsRun(tool, input, race.output, { remainingMs, request, clock }, (error) =>
+    reportError(error, text),
+  );
   return {
     isError: false,
     text,
@@ -61,22 +65,28 @@ export async function runParsedCall(args: {
 }
 
 /**
- * D86, asked only after the tool returned. A predicate that throws does not end the run: ending it is the
- * exception, and the error goes to onToolError.
+ * D86, asked only after the tool returned. A predicate that throws or does not answer in time does not
+ * end the run: ending it is the exception, and the error goes to onToolError.
  */
 async function decideEndsRun(
   tool: TAnyToolDef,
   input: unknown,
   output: unknown,
+  within: { remainingMs: number; request: IToolExecutionRequest; clock: IClock },
   reportError: (error: unknown) => void,
 ): Promise<boolean> {
-  if (typeof tool.endsRun !== "function") {
-    return tool.endsRun === true;
+  const endsRun = tool.endsRun;
+  if (typeof endsRun !== "function") {
+    return endsRun === true;
   }
-  try {
-    return (await tool.endsRun({ input, output })) === true;
-  } catch (error) {
-    reportError(error);
-    return false;
-  }
+  const race = await raceToolCall({
+    start: async () => endsRun({ input, output }),
+    timeoutMs: within.remainingMs,
+    callerSignal: within.request.abortSignal,
+    clock: within.clock,
+  });
+  if (race.kind === "returned") return race.output === true;
+  if (race.kind === "threw") reportError(race.error);
+  if (race.kind === "timed_out") reportError(race.reason);
+  return false;
 }

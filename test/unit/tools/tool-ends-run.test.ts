@@ -89,3 +89,34 @@ describe("rule 13 (D86): endsRun decides, after a successful call, whether it en
     expect(predicate).not.toHaveBeenCalled();
   });
 });
+
+describe("D86 endsRun predicate within the tool's timeout", () => {
+  it("a predicate that never settles does not hang the call: it does not end the run, and onToolError hears of it", async () => {
+    const reports: unknown[] = [];
+    const registry = new ToolRegistry({
+      tools: [
+        defineTool({
+          name: "hangs_in_ends_run",
+          description: "Its endsRun predicate never answers.",
+          inputSchema: z.object({}),
+          timeoutMs: 30,
+          execute: async () => ({ ok: true }),
+          endsRun: () => new Promise<boolean>(() => {}),
+        }),
+      ],
+      onToolError: (report) => {
+        reports.push(report.error);
+      },
+    });
+    const execution = await registry.execute({
+      toolName: "hangs_in_ends_run",
+      input: {},
+      callId: "call-1",
+      runId: "run-1",
+      threadId: "thread-1",
+      userContext: { userId: "u" },
+    });
+    expect(execution).toMatchObject({ isError: false, outcome: "ok", endsRun: false });
+    expect(reports).toHaveLength(1);
+  });
+});
