@@ -12,7 +12,9 @@ export async function finalizeRun(context: IWorkerContext, stored: IStoredRun): 
   const state = stored.state;
   if (!isTerminal(state))
     throw new Error(`finalizeRun called for run ${state.runId} in status ${state.status}`);
-  const next = await context.runtime.threads.finishRun(state.threadId, state.runId, state.messages);
+  // A run cancelled before it started leaves no trace in the thread's history.
+  const messages = state.startedAt === undefined ? [] : state.messages;
+  const next = await context.runtime.threads.finishRun(state.threadId, state.runId, messages);
   if (next) await promoteJob(context.runtime.queues.runs, next);
   return { runId: state.runId, status: state.status };
 }
