@@ -14,11 +14,12 @@ export type {
   IToolPolicyConfig,
   IToolRegistryConfig,
 } from "./registry-config.js";
-export type {
-  IApprovalRecordOnResult,
-  IToolResultPart,
-  TApprovalDecision,
-  TToolCallOutcome,
+export {
+  type IApprovalRecordOnResult,
+  type IToolResultPart,
+  type TApprovalDecision,
+  type TToolCallOutcome,
+  toolCallOutcomes,
 } from "./result.js";
 export {
   defineTool,

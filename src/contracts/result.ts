@@ -1,17 +1,20 @@
 import type { EToolCallVerdict } from "./verdict.js";
 
 /** How a tool call ended: the label metrics and logs use. */
-export type TToolCallOutcome =
-  | "ok"
-  | "error"
-  | "timeout"
-  | "denied"
-  | "invalid_input"
-  | "hidden"
-  | "unknown_tool"
-  | "rejected"
-  | "expired"
-  | "cancelled";
+export const toolCallOutcomes = [
+  "ok",
+  "error",
+  "timeout",
+  "denied",
+  "invalid_input",
+  "hidden",
+  "unknown_tool",
+  "rejected",
+  "expired",
+  "cancelled",
+] as const;
+
+export type TToolCallOutcome = (typeof toolCallOutcomes)[number];
 
 export type TApprovalDecision = "approved" | "rejected" | "expired";
 

@@ -46,13 +46,12 @@ export function stopRun(state: TRunState, status: "cancelled" | "timed_out", now
   return finishRun({ ...stopped, stopReason: status }, status, now);
 }
 
-/** The response a caller reads: the seed's IGatewayResponse. */
+/** The response a caller reads: the seed's IGatewayResponse. Built only from a finished run's state. */
 export function responseOf(state: TRunState): IGatewayResponse {
-  const status = state.status === "completed" || state.status === "failed" ? state.status : state.status;
   const response: IGatewayResponse = {
     runId: state.runId,
     threadId: state.threadId,
-    status: status as IGatewayResponse["status"],
+    status: state.status as IGatewayResponse["status"],
     text: state.finalText ?? "",
     toolResults: state.toolResults,
     stopReason: state.stopReason ?? (state.status === "failed" ? "failed" : "answered"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EToolCallVerdict } from "../contracts/index.js";
+import { EToolCallVerdict, toolCallOutcomes } from "../contracts/index.js";
 
 /**
  * The run state as stored in Redis: versioned and validated on every write and read, so that a worker of
@@ -36,18 +36,7 @@ export const chatMessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("tool"), toolCallId: z.string(), content: z.string() }),
 ]);
 
-const outcomeSchema = z.enum([
-  "ok",
-  "error",
-  "timeout",
-  "denied",
-  "invalid_input",
-  "hidden",
-  "unknown_tool",
-  "rejected",
-  "expired",
-  "cancelled",
-]);
+const outcomeSchema = z.enum(toolCallOutcomes);
 
 export const approvalOnResultSchema = z.object({
   approvalId: z.string(),

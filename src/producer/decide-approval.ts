@@ -117,22 +117,16 @@ async function record(
     throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approval.approvalId}.`);
   }
   if (won !== "ok") throw alreadyDecided(approval.approvalId, won);
-  await runtime.redis.xadd(
-    runtime.keys.runEvents(approval.runId),
-    "*",
-    "event",
-    JSON.stringify({
-      type: "approval-decided",
-      data: {
-        approvalId: approval.approvalId,
-        callId: approval.callId,
-        toolName: approval.toolName,
-        decision: decision.decision,
-        approver: decision.approver,
-      },
-      at: runtime.now(),
-    }),
-  );
+  await runtime.runs.appendEvent(approval.runId, {
+    type: "approval-decided",
+    data: {
+      approvalId: approval.approvalId,
+      callId: approval.callId,
+      toolName: approval.toolName,
+      decision: decision.decision,
+      approver: decision.approver,
+    },
+  });
   // The delayed job wakes now and hands the decision to the run. Were it already running (its delay ran
   // out a moment ago), it reads the decision that just won.
   await promoteJob(runtime.queues.approvals, approval.approvalId);

@@ -28,12 +28,7 @@ export async function requestCancel(
     "NX",
   );
   if (first === "OK") {
-    await runtime.redis.xadd(
-      runtime.keys.runEvents(runId),
-      "*",
-      "event",
-      JSON.stringify({ type: "run-cancel-requested", data: { reason }, at: runtime.now() }),
-    );
+    await runtime.runs.appendEvent(runId, { type: "run-cancel-requested", data: { reason } });
   }
   await broadcastCancel(runtime, runId);
   const parked = await runtime.approvals.listPending({ runId });

@@ -20,7 +20,3 @@ export interface IRunEvent extends IRunEventInput {
   id: string;
   runId: string;
 }
-
-export function isFinalEvent(event: IRunEventInput): boolean {
-  return event.type === "run-finished";
-}

@@ -81,6 +81,22 @@ export class RunStore {
     return { state: next, revision };
   }
 
+  /**
+   * Appends an event that comes with no state change of the run (a cancellation asked for, a human's
+   * decision), in the same format and under the same length cap as the events saved with the state.
+   */
+  async appendEvent(runId: string, event: IRunEventInput): Promise<void> {
+    await this.redis.xadd(
+      this.keys.runEvents(runId),
+      "MAXLEN",
+      "~",
+      this.options.eventsMaxLength,
+      "*",
+      "event",
+      this.eventJson(event),
+    );
+  }
+
   private eventJson(event: IRunEventInput): string {
     return JSON.stringify({ type: event.type, data: event.data, at: this.options.now() });
   }

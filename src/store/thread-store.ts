@@ -45,9 +45,4 @@ export class ThreadStore {
   async headRun(threadId: string): Promise<string | undefined> {
     return (await this.redis.lindex(this.keys.threadRuns(threadId), 0)) ?? undefined;
   }
-
-  /** Drops a run from the thread's queue without touching history (a run that ended before it started). */
-  async dropRun(threadId: string, runId: string): Promise<void> {
-    await this.redis.lrem(this.keys.threadRuns(threadId), 1, runId);
-  }
 }

@@ -28,20 +28,23 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
     let approval = await approvals.get(data.approvalId);
     if (!approval) throw new UnrecoverableError(`Approval ${data.approvalId} has no record.`);
     if (approval.status === "pending") {
-      await approvals.decide(data.approvalId, { decision: "expired", decidedAt: context.runtime.now() });
-      approval = (await approvals.get(data.approvalId))!;
-      if (approval.status === "expired") {
-        await context.runtime.redis.xadd(
-          context.runtime.keys.runEvents(data.runId),
-          "*",
-          "event",
-          JSON.stringify({
-            type: "approval-decided",
-            data: { approvalId: data.approvalId, callId: data.callId, decision: "expired" },
-            at: context.runtime.now(),
-          }),
-        );
+      // Undecided when the delay ran out: expired, unless a human's decision wins the race right now.
+      const won = await approvals.decide(data.approvalId, {
+        decision: "expired",
+        decidedAt: context.runtime.now(),
+      });
+      if (won === "ok") {
+        await context.runtime.runs.appendEvent(data.runId, {
+          type: "approval-decided",
+          data: {
+            approvalId: data.approvalId,
+            callId: data.callId,
+            toolName: data.toolName,
+            decision: "expired",
+          },
+        });
       }
+      approval = (await approvals.get(data.approvalId))!;
     }
     const outcome = outcomeOf(approval);
     if (outcome.decision === "approved") {

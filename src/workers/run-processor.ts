@@ -124,7 +124,7 @@ async function stepUntilBlocked(
             (name) => approvalTtlMsOf(context, name),
             now(),
           );
-          if (next !== stored.state && changed(stored.state, next)) {
+          if (changed(stored.state, next)) {
             stored = await saveRun(context, stored, { ...next, status: "running" });
             await addToolJobs(context.runtime, stored.state, newlyDispatched(stored.state, action.calls));
             for (const call of newlySettled(action.calls, stored.state)) recordSettled(context, call);

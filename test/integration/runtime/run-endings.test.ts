@@ -106,4 +106,21 @@ describe("how runs end", () => {
       response: { error: { code: "TG_MODEL_FAILED" } },
     });
   });
+
+  it("additionalTools join the run's tools for that run only: offered and run there, unknown elsewhere", async () => {
+    const marker = "marker-additional";
+    const withExtra = await harness.client.ask({
+      input: script({ calls: [{ name: "extra_lookup", input: {} }] }, { text: "done" }),
+      userContext: user,
+      additionalTools: ["extra_lookup"],
+      instructions: marker,
+    });
+    expect(offeredTools(requestsWithMarker(harness.model, marker)[0]!)).toContain("extra_lookup");
+    expect(withExtra.toolResults[0]).toMatchObject({ outcome: "ok", text: '{"extra":true}' });
+    const without = await harness.client.ask({
+      input: script({ calls: [{ name: "extra_lookup", input: {} }] }, { text: "done" }),
+      userContext: user,
+    });
+    expect(without.toolResults[0]!.outcome).toBe("unknown_tool");
+  });
 });
