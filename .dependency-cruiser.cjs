@@ -1,6 +1,8 @@
 /**
- * Import rules. The pure core (contracts, tools, policy, engine, errors) does no I/O: it imports
- * nothing from the shell and no Redis, BullMQ, HTTP or clock-driven library. Nothing imports in a cycle.
+ * Import rules. The pure core (contracts, errors, tools, policy, engine, gateway) does no I/O: it imports
+ * nothing from the shell and no Redis, BullMQ, HTTP or clock-driven library. Effects are decided in the
+ * engine only: outside it, code reaches the engine through src/engine/index.ts, which exports the run
+ * loop and no transition. Nothing imports in a cycle.
  */
 const core = "^src/(contracts|tools|policy|engine|errors|gateway)/";
 const shell = "^src/(model|producer|workers|store|queue|api|observability|cli|config|runtime)/";
@@ -31,6 +33,14 @@ module.exports = {
         dependencyTypes: ["npm", "npm-dev", "npm-optional", "npm-peer", "core"],
         pathNot: "node_modules/(zod|dyna-error)/",
       },
+    },
+    {
+      name: "effects-decided-in-the-engine-only",
+      severity: "error",
+      comment:
+        "Transitions and their effects are the engine's: the shell runs them through interpretRun, imported from src/engine/index.ts.",
+      from: { path: "^src/", pathNot: "^src/engine/" },
+      to: { path: "^src/engine/", pathNot: "^src/engine/index\\.ts$" },
     },
     {
       name: "not-to-unresolvable",

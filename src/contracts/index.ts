@@ -15,12 +15,20 @@ export type {
   IToolRegistryConfig,
 } from "./registry-config.js";
 export {
+  approvalDecisions,
   type IApprovalRecordOnResult,
   type IToolResultPart,
   type TApprovalDecision,
   type TToolCallOutcome,
   toolCallOutcomes,
 } from "./result.js";
+export {
+  type IRunEventDataByType,
+  runEventTypes,
+  type TRunEvent,
+  type TRunEventInput,
+  type TRunEventType,
+} from "./run-events.js";
 export {
   defineTool,
   type IToolDef,

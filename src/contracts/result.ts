@@ -16,7 +16,15 @@ export const toolCallOutcomes = [
 
 export type TToolCallOutcome = (typeof toolCallOutcomes)[number];
 
-export type TApprovalDecision = "approved" | "rejected" | "expired";
+/**
+ * The one vocabulary of approval decisions, everywhere a decision is recorded or reported: approved (the
+ * call runs, with the human's edit if any); refused (a human approved an edit that the policy then
+ * denied, D109: the call never runs); rejected; expired (nobody decided within the TTL); cancelled (the
+ * run was cancelled while the call waited).
+ */
+export const approvalDecisions = ["approved", "refused", "rejected", "expired", "cancelled"] as const;
+
+export type TApprovalDecision = (typeof approvalDecisions)[number];
 
 /** A human's decision on a parked call, kept on its result. */
 export interface IApprovalRecordOnResult {
@@ -27,7 +35,7 @@ export interface IApprovalRecordOnResult {
   comment?: string;
   /** Epoch milliseconds. */
   decidedAt: number;
-  /** The input the human edited; it is the input that ran. */
+  /** The input as the human edited it (raw, before the tool's schema): it ran unless the decision is refused. */
   editedInput?: unknown;
   /** The verdict of the policy on the edited input (D109). */
   verdictOnEdit?: EToolCallVerdict;
@@ -42,7 +50,10 @@ export interface IToolResultPart {
   toolName: string;
   /** The model step that asked for the call (0-based). */
   step: number;
-  /** The input that ran (the edited one when a human edited it), else what the model sent. */
+  /**
+   * The input as sent, before the tool's schema parsed it: the human's edit when one was made, else the
+   * model's arguments (the JSON text itself when it was not JSON).
+   */
   input: unknown;
   /** The tool's full output, untruncated (absent on error). */
   output?: unknown;

@@ -77,7 +77,7 @@ function settleParked(
   if (!approval) return call;
   const record = approvalRecord(approval);
   if (approval.decision === "approved") {
-    return { ...call, state: "dispatched", input: approval.effectiveInput ?? call.input, approval: record };
+    return record ? { ...call, state: "dispatched", approval: record } : { ...call, state: "dispatched" };
   }
   const withRecord: TPlannedCall = record ? { ...call, approval: record } : call;
   const failure =
@@ -108,15 +108,15 @@ function settled(
   return { ...call, state: "settled", result: resultPartOf(call, stepIndex, failure, approvalExtras(call)) };
 }
 
-function approvalExtras(call: TPlannedCall): { approval?: IApprovalRecordOnResult; input?: unknown } {
-  return call.approval ? { approval: call.approval, input: call.input } : {};
+function approvalExtras(call: TPlannedCall): { approval?: IApprovalRecordOnResult } {
+  return call.approval ? { approval: call.approval } : {};
 }
 
 function approvalRecord(approval: IApprovalOutcome): IApprovalRecordOnResult | undefined {
   if (approval.decision === "cancelled") return undefined;
   const record: IApprovalRecordOnResult = {
     approvalId: approval.approvalId,
-    decision: approval.decision === "refused" ? "approved" : approval.decision,
+    decision: approval.decision,
     decidedAt: approval.decidedAt,
   };
   if (approval.approver !== undefined) record.approver = approval.approver;

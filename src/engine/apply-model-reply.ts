@@ -75,9 +75,10 @@ async function planCall(
   });
   if (!tools.registry.has(toolCall.name)) return settle(unknownToolFailure(toolCall.name));
   if (!visibleNames.has(toolCall.name)) return settle(hiddenToolFailure(toolCall.name));
+  // Checked now so that a call the schema refuses settles at once (D72); the parsed value is not kept.
   const parsed = await tools.registry.parseArguments(toolCall.name, toolCall.argumentsJson);
   if (!parsed.ok) return settle(parsed.failure);
-  return { ...call, input: parsed.input };
+  return call;
 }
 
 function addUsage(total: ITokenUsage, more: ITokenUsage): ITokenUsage {

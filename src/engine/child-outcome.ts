@@ -1,20 +1,20 @@
-import type { EToolCallVerdict } from "../contracts/index.js";
+import type { EToolCallVerdict, TApprovalDecision } from "../contracts/index.js";
 import type { IToolExecution } from "../tools/index.js";
 
 /** What a human's decision (or its absence) did to a parked call, as the approval job reports it. */
 export interface IApprovalOutcome {
   approvalId: string;
   /**
-   * approved: runs with `effectiveInput`; refused: approved, but the policy said DENY to the edited input
-   * (D109); rejected; expired: the TTL ran out undecided; cancelled: the run was cancelled.
+   * approved: runs, with `editedInput` when the human edited it; refused: approved, but the policy said
+   * DENY to the edited input (D109); rejected; expired: the TTL ran out undecided; cancelled: the run was
+   * cancelled.
    */
-  decision: "approved" | "refused" | "rejected" | "expired" | "cancelled";
+  decision: TApprovalDecision;
   approver?: string;
   comment?: string;
   decidedAt: number;
+  /** The human's edit, raw: the tool's schema parses it once, in the tool job. */
   editedInput?: unknown;
-  /** The input that runs: the edited one, else the parked one. */
-  effectiveInput?: unknown;
   verdictOnEdit?: EToolCallVerdict;
   /** The policy's texts on a refused edit, or the parked call's rejectionText. */
   rejectionText?: string;

@@ -8,8 +8,11 @@ export function createRunState(args: {
   request: TRunRequest;
   requestHash: string;
   now: number;
+  /** The request named no thread: this run's thread is its own. */
+  ownsThread?: boolean;
 }): TRunState {
   return {
+    ...(args.ownsThread ? { ownsThread: true } : {}),
     schemaVersion: runStateVersion,
     runId: args.runId,
     threadId: args.threadId,

@@ -1,5 +1,5 @@
 import { EToolCallVerdict, type IUserContext, type TToolCallPolicyResult } from "../contracts/index.js";
-import { deniedFailure, unknownToolFailure } from "../tools/index.js";
+import { deniedFailure, type IToolCallFailure, unknownToolFailure } from "../tools/index.js";
 import { approvalIdOf } from "./call-ids.js";
 import type { IRunTools } from "./model-request.js";
 import { resultPartOf } from "./result-part.js";
@@ -30,9 +30,17 @@ export function decidableCalls(step: TStepState, tools: IRunTools): TPlannedCall
  */
 export const toolGone = "tool-gone" as const;
 
-export type TCallVerdict = TToolCallPolicyResult | typeof toolGone;
+/** A call whose arguments no longer pass its tool's schema when its turn comes (a redeploy changed it). */
+export interface IInvalidAtDecision {
+  invalid: IToolCallFailure;
+}
 
-/** Asks the policy for each call's verdict (predicates may be async: they may look something up). */
+export type TCallVerdict = TToolCallPolicyResult | typeof toolGone | IInvalidAtDecision;
+
+/**
+ * Asks the policy for each call's verdict (predicates may be async: they may look something up). The
+ * policy decides on the model's arguments parsed once, here, by the tool's schema.
+ */
 export async function evaluateVerdicts(
   calls: readonly TPlannedCall[],
   tools: IRunTools,
@@ -41,7 +49,15 @@ export async function evaluateVerdicts(
   const verdicts = new Map<string, TCallVerdict>();
   for (const call of calls) {
     const tool = tools.registry.get(call.toolName);
-    verdicts.set(call.callId, tool ? await tools.policy.decide(tool, call.input, context) : toolGone);
+    if (!tool) {
+      verdicts.set(call.callId, toolGone);
+      continue;
+    }
+    const parsed = await tools.registry.parseArguments(call.toolName, call.argumentsJson);
+    verdicts.set(
+      call.callId,
+      parsed.ok ? await tools.policy.decide(tool, parsed.input, context) : { invalid: parsed.failure },
+    );
   }
   return verdicts;
 }
@@ -73,6 +89,9 @@ export function applyVerdicts(
         state: "settled",
         result: resultPartOf(call, step.stepIndex, unknownToolFailure(call.toolName)),
       };
+    }
+    if ("invalid" in decision) {
+      return { ...call, state: "settled", result: resultPartOf(call, step.stepIndex, decision.invalid) };
     }
     const decided: TPlannedCall = { ...call, verdict: decision.verdict };
     if (decision.rejectionText !== undefined) decided.rejectionText = decision.rejectionText;

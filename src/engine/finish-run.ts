@@ -1,4 +1,4 @@
-import type { IGatewayResponse, TTerminalRunStatus } from "../contracts/index.js";
+import type { TTerminalRunStatus } from "../contracts/index.js";
 import { cancelledFailure } from "../tools/index.js";
 import { resultPartOf } from "./result-part.js";
 import { isTerminal, type TPlannedCall, type TRunState } from "./run-state.js";
@@ -37,28 +37,11 @@ export function stopRun(state: TRunState, status: "cancelled" | "timed_out", now
                 call,
                 step.stepIndex,
                 cancelledFailure(),
-                call.approval ? { approval: call.approval, input: call.input } : {},
+                call.approval ? { approval: call.approval } : {},
               ),
             },
     );
     stopped = settleStep({ ...state, step: { ...step, calls } }, now);
   }
   return finishRun({ ...stopped, stopReason: status }, status, now);
-}
-
-/** The response a caller reads: the seed's IGatewayResponse. Built only from a finished run's state. */
-export function responseOf(state: TRunState): IGatewayResponse {
-  const response: IGatewayResponse = {
-    runId: state.runId,
-    threadId: state.threadId,
-    status: state.status as IGatewayResponse["status"],
-    text: state.finalText ?? "",
-    toolResults: state.toolResults,
-    stopReason: state.stopReason ?? (state.status === "failed" ? "failed" : "answered"),
-    steps: state.modelCalls,
-    usage: state.usage,
-  };
-  if (state.endedByTool !== undefined) response.endedByTool = state.endedByTool;
-  if (state.error) response.error = state.error;
-  return response;
 }

@@ -1,5 +1,6 @@
 import type { EToolCallVerdict, IApprovalRecordOnResult, IToolResultPart } from "../contracts/index.js";
 import type { IToolCallFailure, IToolExecution } from "../tools/index.js";
+import { rawInputOf } from "./raw-input.js";
 import type { TPlannedCall } from "./run-state.js";
 
 /** The stored result of a call from what happened to it: an execution or a failure decided before it. */
@@ -7,7 +8,7 @@ export function resultPartOf(
   call: TPlannedCall,
   stepIndex: number,
   happened: IToolExecution | IToolCallFailure,
-  extra: { verdict?: EToolCallVerdict; approval?: IApprovalRecordOnResult; input?: unknown } = {},
+  extra: { verdict?: EToolCallVerdict; approval?: IApprovalRecordOnResult } = {},
 ): IToolResultPart {
   const execution = "durationMs" in happened ? happened : undefined;
   const part: IToolResultPart = {
@@ -15,7 +16,8 @@ export function resultPartOf(
     callId: call.callId,
     toolName: call.toolName,
     step: stepIndex,
-    input: extra.input ?? execution?.input ?? call.input ?? call.argumentsJson,
+    // As sent (the human's edit, else the model's arguments), never the parsed value: it stays JSON.
+    input: rawInputOf({ argumentsJson: call.argumentsJson, approval: extra.approval ?? call.approval }),
     text: happened.text,
     isError: happened.isError,
     outcome: happened.outcome,

@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { EToolCallVerdict, toolCallOutcomes } from "../contracts/index.js";
+import { approvalDecisions, EToolCallVerdict, toolCallOutcomes } from "../contracts/index.js";
 
 /**
- * The run state as stored in Redis: versioned and validated on every write and read, so that a worker of
- * another version, or a corrupted key, is detected instead of misread. Bump `runStateVersion` and keep a
- * fixture of the old shape (test/fixtures) whenever the shape changes.
+ * The run state as stored in Redis, versioned. Readers accept this version and the one before it and
+ * upgrade on read (run-state-upgrade.ts), so a rolling deploy never strands an in-flight run. Bump
+ * `runStateVersion`, move the old shape beside the upgrade and keep a fixture of it
+ * (test/unit/engine/fixtures) whenever the shape changes.
  */
-export const runStateVersion = 1;
+export const runStateVersion = 2;
 
 const verdictSchema = z.enum(EToolCallVerdict);
 
@@ -40,7 +41,7 @@ const outcomeSchema = z.enum(toolCallOutcomes);
 
 export const approvalOnResultSchema = z.object({
   approvalId: z.string(),
-  decision: z.enum(["approved", "rejected", "expired"]),
+  decision: z.enum(approvalDecisions),
   approver: z.string().optional(),
   comment: z.string().optional(),
   decidedAt: z.number(),
@@ -87,16 +88,17 @@ export const plannedCallSchema = z.object({
   toolName: z.string(),
   argumentsJson: z.string(),
   /**
-   * pending: parsed, waiting for its verdict; dispatched: a tool job runs it; parked: an approval job
-   * waits for a human; settled: `result` is final.
+   * pending: its arguments passed the schema, waiting for its verdict; dispatched: a tool job runs it;
+   * parked: an approval job waits for a human; settled: `result` is final. The parsed input is never
+   * stored: each decision and the execution parse the raw arguments (or a human's raw edit) once, so
+   * transforms, defaults and non-JSON values (a Date) are seen the same way by the policy and `execute`.
    */
   state: z.enum(["pending", "dispatched", "parked", "settled"]),
-  input: z.unknown().optional(),
   verdict: verdictSchema.optional(),
   rejectionText: z.string().optional(),
   reason: z.string().optional(),
   approvalId: z.string().optional(),
-  /** The human's decision once known; an approved call then runs as a tool job with the input it names. */
+  /** The human's decision once known; an approved call then runs as a tool job with the edit, if any. */
   approval: approvalOnResultSchema.optional(),
   result: toolResultPartSchema.optional(),
   /** Whether this call's successful result ends the run. */
@@ -124,6 +126,8 @@ export const runStateSchema = z.object({
   schemaVersion: z.literal(runStateVersion),
   runId: z.string(),
   threadId: z.string(),
+  /** The run's request named no thread: the thread is the run's own, so nothing can be queued before it. */
+  ownsThread: z.boolean().optional(),
   status: runStatusSchema,
   /** What the engine does next. */
   phase: z.enum(["model", "tools", "final-model", "finished"]),

@@ -14,7 +14,11 @@ export function settleStep(state: TRunState, now: number): TRunState {
   const toolCalls: IChatToolCall[] = step.calls.map((call) => ({
     id: call.toolCallId,
     name: call.toolName,
-    argumentsJson: call.approval?.editedInput !== undefined ? JSON.stringify(call.input) : call.argumentsJson,
+    // The model reads the call that ran: a human's approved edit replaces its arguments.
+    argumentsJson:
+      call.approval?.decision === "approved" && call.approval.editedInput !== undefined
+        ? JSON.stringify(call.approval.editedInput)
+        : call.argumentsJson,
   }));
   const messages: TChatMessage[] = [
     ...state.messages,

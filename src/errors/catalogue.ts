@@ -36,7 +36,14 @@ export const errorCatalogue = {
     status: 422,
     summary: "The edited input fails the tool's schema; the approval stays pending.",
   },
-  TG_STATE_CORRUPT: { status: 500, summary: "Stored run state failed validation." },
+  TG_STATE_CORRUPT: {
+    status: 500,
+    summary: "Stored run state is unreadable (not JSON, or an unknown version).",
+  },
+  TG_STATE_CONFLICT: {
+    status: 409,
+    summary: "Another worker saved the run since this one read it; the stale activation stops.",
+  },
   TG_MODEL_FAILED: { status: 502, summary: "The model endpoint kept failing after its retries." },
   TG_RUN_FAILED: { status: 500, summary: "The run failed for an infrastructure reason." },
   TG_WAIT_TIMEOUT: { status: 504, summary: "Waiting for a run took longer than asked." },

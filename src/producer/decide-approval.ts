@@ -2,7 +2,7 @@ import { EToolCallVerdict } from "../contracts/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
 import { promoteJob } from "../runtime/promote-job.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
-import type { IApproval, TApprovalDecision } from "../store/index.js";
+import type { IApproval, TApprovalDecisionRecord } from "../store/index.js";
 import { approveInputSchema, rejectInputSchema } from "./run-input-schema.js";
 
 export interface IApproveInput {
@@ -37,7 +37,7 @@ export async function approve(
     decidedAt,
     ...(input.comment !== undefined ? { comment: input.comment } : {}),
   };
-  let decision: TApprovalDecision = { ...base, decision: "approved", effectiveInput: approval.input };
+  let decision: TApprovalDecisionRecord = { ...base, decision: "approved" };
   if (input.input !== undefined) {
     const tool = runtime.gateway.catalogue.get(approval.toolName);
     if (!tool)
@@ -74,8 +74,8 @@ export async function approve(
         : {
             ...base,
             decision: "approved",
+            // Kept as sent: the tool job parses it once, so execute sees what the policy just saw.
             editedInput: input.input,
-            effectiveInput: edited.input,
             verdictOnEdit: edited.verdictBeforeApproval,
           };
   }
@@ -110,7 +110,7 @@ async function pendingApproval(runtime: ITollgateRuntime, approvalId: string): P
 async function record(
   runtime: ITollgateRuntime,
   approval: IApproval,
-  decision: TApprovalDecision,
+  decision: TApprovalDecisionRecord,
 ): Promise<IApproval> {
   const won = await runtime.approvals.decide(approval.approvalId, decision);
   if (won === "missing") {

@@ -52,7 +52,14 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
     ? `run_${sha256(input.idempotencyKey).slice(0, 32)}`
     : `run_${randomUUID()}`;
   const requestHash = sha256(JSON.stringify({ request, threadId: input.threadId ?? null }));
-  const state = createRunState({ runId, threadId, request, requestHash, now: runtime.now() });
+  const state = createRunState({
+    runId,
+    threadId,
+    request,
+    requestHash,
+    now: runtime.now(),
+    ownsThread: input.threadId === undefined,
+  });
   const { created, state: stored } = await runtime.runs.create(state, {
     type: "run-queued",
     data: { threadId, userId: request.userContext.userId },

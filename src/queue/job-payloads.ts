@@ -3,24 +3,41 @@ import { userContextSchema } from "../engine/index.js";
 
 /**
  * Job payloads, versioned and validated when read: a job written by another version of Tollgate is
- * detected instead of misread. Payloads carry ids and what a tool worker needs without reading the run.
+ * detected instead of misread, and the previous version is upgraded on read so that jobs queued before a
+ * rolling deploy still run. Payloads carry ids and what a tool worker needs without reading the run.
  */
 export const runJobSchema = z.object({ schemaVersion: z.literal(1), runId: z.string() });
 
-export const toolJobSchema = z.object({
-  schemaVersion: z.literal(1),
+const toolJobFields = {
   runId: z.string(),
   threadId: z.string(),
   callId: z.string(),
   toolName: z.string(),
-  input: z.unknown(),
   userContext: userContextSchema,
   /** The run's tool selection, so the worker builds the same registry (additional tools included). */
   tools: z.array(z.string()).optional(),
   additionalTools: z.array(z.string()).default([]),
   /** Epoch ms when the job was added: schedule-to-start latency. */
   scheduledAt: z.number(),
-});
+};
+
+/** Version 2: the input as sent (the model's arguments or a human's edit); the tool job parses it once. */
+const toolJobV2Schema = z.object({ schemaVersion: z.literal(2), rawInput: z.unknown(), ...toolJobFields });
+
+/** Version 1 carried the schema's parsed input, which the tool job parsed a second time. */
+const toolJobV1Schema = z.object({ schemaVersion: z.literal(1), input: z.unknown(), ...toolJobFields });
+
+/**
+ * A tool job's payload. A version 1 job is upgraded on read: its parsed input is all there is, so it is
+ * parsed again, as version 1 workers did (a transform that is not idempotent may refuse it).
+ */
+export const toolJobSchema = z
+  .discriminatedUnion("schemaVersion", [toolJobV2Schema, toolJobV1Schema])
+  .transform((job) => {
+    if (job.schemaVersion === 2) return job;
+    const { input, ...rest } = job;
+    return { ...rest, schemaVersion: 2 as const, rawInput: input };
+  });
 
 export const approvalJobSchema = z.object({
   schemaVersion: z.literal(1),
@@ -32,5 +49,5 @@ export const approvalJobSchema = z.object({
 
 export type TRunJob = z.infer<typeof runJobSchema>;
 export type TToolJob = z.infer<typeof toolJobSchema>;
-export type TToolJobInput = z.input<typeof toolJobSchema>;
+export type TToolJobInput = z.input<typeof toolJobV2Schema>;
 export type TApprovalJob = z.infer<typeof approvalJobSchema>;

@@ -1,6 +1,7 @@
 import type { JobsOptions } from "bullmq";
-import type { TPlannedCall, TRunState } from "../engine/index.js";
+import type { IParkSpec, IToolJobSpec, TRunState } from "../engine/index.js";
 import { queueNames, type TApprovalJob, type TToolJobInput } from "../queue/index.js";
+import { approvalRecordVersion } from "../store/index.js";
 import { promoteJob } from "./promote-job.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
@@ -21,32 +22,52 @@ function childOptions(runtime: ITollgateRuntime, runId: string, jobId: string): 
   };
 }
 
+/** What a tool job needs of its run: enough to build the run's registry without reading the run. */
+export interface IToolJobRun {
+  runId: string;
+  threadId: string;
+  userContext: TRunState["request"]["userContext"];
+  tools?: string[] | undefined;
+  additionalTools: string[];
+}
+
+export function toolJobRunOf(state: TRunState): IToolJobRun {
+  return {
+    runId: state.runId,
+    threadId: state.threadId,
+    userContext: state.request.userContext,
+    additionalTools: state.request.additionalTools,
+    ...(state.request.tools ? { tools: state.request.tools } : {}),
+  };
+}
+
+/** Adds tool jobs as children of the run (ids are the call ids: adding one again is a no-op). */
 export async function addToolJobs(
   runtime: ITollgateRuntime,
-  state: TRunState,
-  calls: readonly Pick<TPlannedCall, "callId" | "toolName" | "input">[],
+  run: IToolJobRun,
+  calls: readonly IToolJobSpec[],
 ): Promise<void> {
   if (calls.length === 0) return;
   const scheduledAt = runtime.now();
   await runtime.queues.tools.addBulk(
     calls.map((call) => {
       const data: TToolJobInput = {
-        schemaVersion: 1,
-        runId: state.runId,
-        threadId: state.threadId,
+        schemaVersion: 2,
+        runId: run.runId,
+        threadId: run.threadId,
         callId: call.callId,
         toolName: call.toolName,
-        input: call.input,
-        userContext: state.request.userContext,
-        additionalTools: state.request.additionalTools,
+        rawInput: call.rawInput,
+        userContext: run.userContext,
+        additionalTools: run.additionalTools,
         scheduledAt,
-        ...(state.request.tools ? { tools: state.request.tools } : {}),
+        ...(run.tools ? { tools: run.tools } : {}),
       };
       return {
         name: call.toolName,
         data,
         opts: {
-          ...childOptions(runtime, state.runId, call.callId),
+          ...childOptions(runtime, run.runId, call.callId),
           attempts: runtime.options.toolJobAttempts,
           backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
         },
@@ -55,47 +76,65 @@ export async function addToolJobs(
   );
 }
 
-/** Parks calls: the approval record first (what humans see), then the delayed job that holds no worker. */
+/**
+ * Parks calls: the approval record first, announced with `tool-call-parked` in the same atomic step (so
+ * whoever reads the event can decide at once), then the delayed job that holds no worker.
+ */
 export async function parkCalls(
   runtime: ITollgateRuntime,
   state: TRunState,
-  calls: readonly TPlannedCall[],
+  calls: readonly IParkSpec[],
   approvalTtlMsOf: (toolName: string) => number,
 ): Promise<void> {
   for (const call of calls) {
-    const approvalId = call.approvalId!;
     const ttlMs = approvalTtlMsOf(call.toolName);
     const requestedAt = runtime.now();
-    await runtime.approvals.create({
-      schemaVersion: 1,
-      approvalId,
-      runId: state.runId,
-      threadId: state.threadId,
-      callId: call.callId,
-      toolName: call.toolName,
-      input: call.input,
-      userContext: state.request.userContext,
-      requestedAt,
-      expiresAt: requestedAt + ttlMs,
-      ...(call.reason !== undefined ? { reason: call.reason } : {}),
-      ...(call.rejectionText !== undefined ? { rejectionText: call.rejectionText } : {}),
-    });
+    const expiresAt = requestedAt + ttlMs;
+    await runtime.approvals.create(
+      {
+        schemaVersion: approvalRecordVersion,
+        approvalId: call.approvalId,
+        runId: state.runId,
+        threadId: state.threadId,
+        callId: call.callId,
+        toolName: call.toolName,
+        input: call.rawInput,
+        userContext: state.request.userContext,
+        additionalTools: state.request.additionalTools,
+        requestedAt,
+        expiresAt,
+        ...(state.request.tools ? { tools: state.request.tools } : {}),
+        ...(call.reason !== undefined ? { reason: call.reason } : {}),
+        ...(call.rejectionText !== undefined ? { rejectionText: call.rejectionText } : {}),
+      },
+      {
+        type: "tool-call-parked",
+        data: {
+          callId: call.callId,
+          toolName: call.toolName,
+          approvalId: call.approvalId,
+          expiresAt,
+          ...(call.reason !== undefined ? { reason: call.reason } : {}),
+        },
+      },
+    );
     const data: TApprovalJob = {
       schemaVersion: 1,
-      approvalId,
+      approvalId: call.approvalId,
       runId: state.runId,
       callId: call.callId,
       toolName: call.toolName,
     };
     await runtime.queues.approvals.add(call.toolName, data, {
-      ...childOptions(runtime, state.runId, approvalId),
+      ...childOptions(runtime, state.runId, call.approvalId),
       delay: ttlMs,
       attempts: 5,
       backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
     });
     // A human may decide between the record appearing and the job being added: that decision found no
     // job to wake, so wake it now instead of letting it wait out the TTL.
-    const approval = await runtime.approvals.get(approvalId);
-    if (approval && approval.status !== "pending") await promoteJob(runtime.queues.approvals, approvalId);
+    const approval = await runtime.approvals.get(call.approvalId);
+    if (approval && approval.status !== "pending")
+      await promoteJob(runtime.queues.approvals, call.approvalId);
   }
 }

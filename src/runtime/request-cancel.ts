@@ -1,10 +1,11 @@
 import { isTerminal } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
+import type { TCancelReason } from "../store/index.js";
 import { broadcastCancel } from "./cancel-bus.js";
 import { promoteJob } from "./promote-job.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
-export type TCancelReason = "cancelled" | "timed_out";
+export type { TCancelReason } from "../store/index.js";
 
 /**
  * Cancels a run from anywhere (a producer, the API, the deadline job). The flag is written first, so a
@@ -20,16 +21,7 @@ export async function requestCancel(
   const stored = await runtime.runs.load(runId);
   if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
   if (isTerminal(stored.state)) return { alreadyFinished: true };
-  const first = await runtime.redis.set(
-    runtime.keys.runCancel(runId),
-    reason,
-    "PX",
-    runtime.options.retentionMs,
-    "NX",
-  );
-  if (first === "OK") {
-    await runtime.runs.appendEvent(runId, { type: "run-cancel-requested", data: { reason } });
-  }
+  await runtime.runs.requestCancel(runId, reason);
   await broadcastCancel(runtime, runId);
   const parked = await runtime.approvals.listPending({ runId });
   for (const approval of parked) {
@@ -48,6 +40,5 @@ export async function cancelReasonOf(
   runtime: ITollgateRuntime,
   runId: string,
 ): Promise<TCancelReason | undefined> {
-  const reason = await runtime.redis.get(runtime.keys.runCancel(runId));
-  return reason === "cancelled" || reason === "timed_out" ? reason : undefined;
+  return runtime.runs.cancelReason(runId);
 }

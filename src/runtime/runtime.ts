@@ -85,11 +85,12 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     runs: new RunStore(redis, keys, {
       retentionMs: options.retentionMs,
       eventsMaxLength: options.eventsMaxLength,
+      maxHistoryMessages: options.maxHistoryMessages,
       now,
     }),
     events: new EventStore(redis, keys),
     threads: new ThreadStore(redis, keys, { maxHistoryMessages: options.maxHistoryMessages }),
-    approvals: new ApprovalStore(redis, keys),
+    approvals: new ApprovalStore(redis, keys, { eventsMaxLength: options.eventsMaxLength, now }),
     now,
     ready: () => whenReady(redis, options.connectTimeoutMs),
     duplicateConnection() {

@@ -1,52 +1,54 @@
 import { z } from "zod";
-import { EToolCallVerdict } from "../contracts/index.js";
+import { approvalDecisions, EToolCallVerdict } from "../contracts/index.js";
 import { userContextSchema } from "../engine/index.js";
 
-export const approvalStatusSchema = z.enum([
-  "pending",
-  "approved",
-  "refused",
-  "rejected",
-  "expired",
-  "cancelled",
-]);
+export const approvalStatusSchema = z.enum(["pending", ...approvalDecisions]);
 export type TApprovalStatus = z.infer<typeof approvalStatusSchema>;
 
-/** A parked call waiting for a human, as stored (and as `GET /v1/approvals/:id` shows it). */
+export const approvalRecordVersion = 2;
+
+/**
+ * A parked call waiting for a human, as stored (and as `GET /v1/approvals/:id` shows it). Version 2 keeps
+ * the model's arguments as sent (`input`) and what the tool job needs, so that an approved call's job is
+ * built from this record alone. Version 1 records (the parsed input, no tool selection) are read too.
+ */
 export const approvalRequestSchema = z.object({
-  schemaVersion: z.literal(1),
+  schemaVersion: z.union([z.literal(1), z.literal(approvalRecordVersion)]),
   approvalId: z.string(),
   runId: z.string(),
   threadId: z.string(),
   callId: z.string(),
   toolName: z.string(),
-  /** The parsed input the model asked for. */
+  /** The input the model asked for, as sent (before the tool's schema): what the approver sees and edits. */
   input: z.unknown(),
   /** The policy's reason, for the approver. */
   reason: z.string().optional(),
   /** What the model reads on a rejection without a reason of the reviewer's own. */
   rejectionText: z.string().optional(),
   userContext: userContextSchema,
+  /** The run's tool selection, so the approved call's job builds the same registry (version 2). */
+  tools: z.array(z.string()).optional(),
+  additionalTools: z.array(z.string()).optional(),
   requestedAt: z.number(),
   expiresAt: z.number(),
 });
 
 export const approvalDecisionSchema = z.object({
-  decision: z.enum(["approved", "refused", "rejected", "expired", "cancelled"]),
+  decision: z.enum(approvalDecisions),
   approver: z.string().optional(),
   comment: z.string().optional(),
   decidedAt: z.number(),
+  /** The approver's edit, as sent: the tool's schema parses it once, in the tool job. */
   editedInput: z.unknown().optional(),
-  effectiveInput: z.unknown().optional(),
   verdictOnEdit: z.enum(EToolCallVerdict).optional(),
   rejectionText: z.string().optional(),
   reason: z.string().optional(),
 });
 
 export type TApprovalRequest = z.infer<typeof approvalRequestSchema>;
-export type TApprovalDecision = z.infer<typeof approvalDecisionSchema>;
+export type TApprovalDecisionRecord = z.infer<typeof approvalDecisionSchema>;
 
 export interface IApproval extends TApprovalRequest {
   status: TApprovalStatus;
-  decision?: TApprovalDecision;
+  decision?: TApprovalDecisionRecord;
 }

@@ -1,13 +1,15 @@
+import type { TRunEventInput } from "../contracts/index.js";
 import {
   approvalDecisionSchema,
   approvalRequestSchema,
   approvalStatusSchema,
   type IApproval,
-  type TApprovalDecision,
+  type TApprovalDecisionRecord,
   type TApprovalRequest,
 } from "./approval-record.js";
 import type { IKeys } from "./keys.js";
 import type { ITollgateRedis } from "./redis-client.js";
+import { eventJson } from "./run-events.js";
 
 export interface IApprovalFilter {
   runId?: string;
@@ -20,16 +22,23 @@ export class ApprovalStore {
   constructor(
     private readonly redis: ITollgateRedis,
     private readonly keys: IKeys,
+    private readonly options: { eventsMaxLength: number; now: () => number },
   ) {}
 
-  /** Idempotent: a re-dispatched step finds the record already there. */
-  async create(request: TApprovalRequest): Promise<boolean> {
+  /**
+   * Creates the record and announces it on the run's events (`announce`, normally `tool-call-parked`) in
+   * one atomic step. Idempotent: a re-dispatched step finds the record there and announces nothing.
+   */
+  async create(request: TApprovalRequest, announce: TRunEventInput): Promise<boolean> {
     const created = await this.redis.tgCreateApproval(
       this.keys.approval(request.approvalId),
       this.keys.pendingApprovals(),
-      JSON.stringify(approvalRequestSchema.parse(request)),
+      this.keys.runEvents(request.runId),
+      JSON.stringify(request),
       String(request.expiresAt),
       request.approvalId,
+      eventJson(announce, this.options.now()),
+      String(this.options.eventsMaxLength),
     );
     return created === 1;
   }
@@ -43,12 +52,12 @@ export class ApprovalStore {
    * Records a decision while the approval is pending. Returns "ok" for the one decision that wins,
    * otherwise the status it already had, or "missing".
    */
-  async decide(approvalId: string, decision: TApprovalDecision): Promise<"ok" | "missing" | string> {
+  async decide(approvalId: string, decision: TApprovalDecisionRecord): Promise<"ok" | "missing" | string> {
     return this.redis.tgDecideApproval(
       this.keys.approval(approvalId),
       this.keys.pendingApprovals(),
       decision.decision,
-      JSON.stringify(approvalDecisionSchema.parse(decision)),
+      JSON.stringify(decision),
       approvalId,
     );
   }

@@ -59,5 +59,5 @@ export class EventStore {
 function toEvent(runId: string, [id, fields]: TStreamEntry): IRunEvent {
   const index = fields.indexOf("event");
   const parsed = JSON.parse(fields[index + 1] ?? "{}") as IRunEventInput & { at?: number };
-  return { id, runId, type: parsed.type, data: { ...parsed.data, at: parsed.at } };
+  return { id, runId, type: parsed.type, data: { ...parsed.data, at: parsed.at } } as IRunEvent;
 }

@@ -1,8 +1,9 @@
 export {
   approvalDecisionSchema,
+  approvalRecordVersion,
   approvalRequestSchema,
   type IApproval,
-  type TApprovalDecision,
+  type TApprovalDecisionRecord,
   type TApprovalRequest,
   type TApprovalStatus,
 } from "./approval-record.js";
@@ -10,6 +11,6 @@ export { ApprovalStore, type IApprovalFilter } from "./approval-store.js";
 export { EventStore } from "./event-store.js";
 export { type IKeys, keysFor } from "./keys.js";
 export { createRedis, defineScripts, type ITollgateRedis, type TConnectionRole } from "./redis-client.js";
-export type { IRunEvent, IRunEventInput, TRunEventType } from "./run-events.js";
-export { type IRunStoreOptions, type IStoredRun, RunStore } from "./run-store.js";
+export { eventJson, type IRunEvent, type IRunEventInput, type TRunEventType } from "./run-events.js";
+export { type IRunStoreOptions, type IStoredRun, RunStore, type TCancelReason } from "./run-store.js";
 export { ThreadStore } from "./thread-store.js";

@@ -17,34 +17,74 @@ return nil
 `;
 
 /**
+ * Ends a run in one step: saves its final state when nobody saved since it was read (skipped when
+ * ARGV[1] is ''), with its events and its retention TTL, publishes its id to waiters, and releases it
+ * from its thread: when it is still queued there, its messages join the history (once: a retried finish
+ * finds it gone). KEYS: run, events, threadRuns, threadMessages. ARGV: expectedRev (''), stateJson, ttlMs,
+ * eventsMaxLen, finishedChannel, runId, maxHistory, messageCount, message..., event...
+ * Returns {revision, nextRunId or ''}; the revision is -1 when it moved.
+ */
+export const finishRunScript = `
+local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
+if ARGV[1] ~= '' then
+  if rev ~= tonumber(ARGV[1]) then return {-1, ''} end
+  rev = rev + 1
+  redis.call('HSET', KEYS[1], 'rev', tostring(rev), 'state', ARGV[2])
+  local messageCount = tonumber(ARGV[8])
+  for i = 9 + messageCount, #ARGV do
+    redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[i])
+  end
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  redis.call('PEXPIRE', KEYS[2], ARGV[3])
+  redis.call('PUBLISH', ARGV[5], ARGV[6])
+end
+local removed = redis.call('LREM', KEYS[3], 1, ARGV[6])
+local messageCount = tonumber(ARGV[8])
+if removed == 1 and messageCount > 0 then
+  for i = 9, 8 + messageCount do redis.call('RPUSH', KEYS[4], ARGV[i]) end
+  redis.call('LTRIM', KEYS[4], -tonumber(ARGV[7]), -1)
+end
+return {rev, redis.call('LINDEX', KEYS[3], 0) or ''}
+`;
+
+/**
+ * Asks for a run's cancellation: the flag is set once (the first reason wins) and announced once.
+ * KEYS: cancelFlag, events. ARGV: reason, ttlMs, eventJson, eventsMaxLen. Returns 1 when set now.
+ */
+export const requestCancelScript = `
+if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[3])
+  return 1
+end
+return 0
+`;
+
+/**
  * Saves a run's state when nobody saved since it was read (a worker that lost its lock must not write).
- * KEYS: run, events. ARGV: expectedRev, stateJson, ttlMs ('' = keep), eventsMaxLen, finishedChannel
- * ('' = not finished), runId, eventJson... The save that finishes a run publishes its id, so waiters
- * learn at once. Returns the new revision, or -1 when the revision moved.
+ * KEYS: run, events. ARGV: expectedRev, stateJson, eventsMaxLen, eventJson... (A run's final save is
+ * finishRunScript.) Returns the new revision, or -1 when the revision moved.
  */
 export const saveRunScript = `
 local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
 if rev ~= tonumber(ARGV[1]) then return -1 end
 redis.call('HSET', KEYS[1], 'rev', tostring(rev + 1), 'state', ARGV[2])
-for i = 7, #ARGV do
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[i])
+for i = 4, #ARGV do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'event', ARGV[i])
 end
-if ARGV[3] ~= '' then
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  redis.call('PEXPIRE', KEYS[2], ARGV[3])
-end
-if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
 return rev + 1
 `;
 
 /**
- * Creates an approval record unless it exists, and indexes it as pending. KEYS: approval, pendingIndex.
- * ARGV: recordJson, expiresAt, approvalId. Returns 1 when created.
+ * Parks a call: creates its approval record unless it exists, indexes it as pending and announces it on
+ * the run's event stream, in one step, so that whoever reads `tool-call-parked` can decide the approval
+ * at once. KEYS: approval, pendingIndex, runEvents. ARGV: recordJson, expiresAt, approvalId, eventJson,
+ * eventsMaxLen. Returns 1 when created (a re-dispatched step finds it and announces nothing twice).
  */
 export const createApprovalScript = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'pending', 'record', ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[4])
 return 1
 `;
 

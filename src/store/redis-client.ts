@@ -3,7 +3,9 @@ import {
   createApprovalScript,
   createRunScript,
   decideApprovalScript,
+  finishRunScript,
   finishThreadRunScript,
+  requestCancelScript,
   saveRunScript,
 } from "./lua-scripts.js";
 
@@ -16,7 +18,20 @@ export interface ITollgateRedis extends Redis {
     ...args: string[]
   ): Promise<string | null>;
   tgSaveRun(runKey: string, eventsKey: string, ...args: string[]): Promise<number>;
-  tgCreateApproval(approvalKey: string, pendingKey: string, ...args: string[]): Promise<number>;
+  tgFinishRun(
+    runKey: string,
+    eventsKey: string,
+    threadRunsKey: string,
+    threadMessagesKey: string,
+    ...args: string[]
+  ): Promise<[number, string]>;
+  tgRequestCancel(cancelKey: string, eventsKey: string, ...args: string[]): Promise<number>;
+  tgCreateApproval(
+    approvalKey: string,
+    pendingKey: string,
+    eventsKey: string,
+    ...args: string[]
+  ): Promise<number>;
   tgDecideApproval(approvalKey: string, pendingKey: string, ...args: string[]): Promise<string>;
   tgFinishThreadRun(
     threadRunsKey: string,
@@ -52,7 +67,9 @@ export function defineScripts(redis: Redis): ITollgateRedis {
   if (typeof withScripts.tgCreateRun === "function") return withScripts;
   redis.defineCommand("tgCreateRun", { numberOfKeys: 3, lua: createRunScript });
   redis.defineCommand("tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
-  redis.defineCommand("tgCreateApproval", { numberOfKeys: 2, lua: createApprovalScript });
+  redis.defineCommand("tgFinishRun", { numberOfKeys: 4, lua: finishRunScript });
+  redis.defineCommand("tgRequestCancel", { numberOfKeys: 2, lua: requestCancelScript });
+  redis.defineCommand("tgCreateApproval", { numberOfKeys: 3, lua: createApprovalScript });
   redis.defineCommand("tgDecideApproval", { numberOfKeys: 2, lua: decideApprovalScript });
   redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 2, lua: finishThreadRunScript });
   return withScripts;

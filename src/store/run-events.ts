@@ -1,22 +1,15 @@
+import type { TRunEvent, TRunEventInput, TRunEventType } from "../contracts/index.js";
+
 /** Events of one run, appended to its Redis stream; SSE and `GatewayClient.events` read them. */
-export type TRunEventType =
-  | "run-queued"
-  | "run-started"
-  | "model-replied"
-  | "tool-call-dispatched"
-  | "tool-call-parked"
-  | "approval-decided"
-  | "step-settled"
-  | "run-cancel-requested"
-  | "run-finished";
+export type { TRunEventType };
 
-export interface IRunEventInput {
-  type: TRunEventType;
-  data: Record<string, unknown>;
-}
+/** An event to append (a discriminated union on `type`). */
+export type IRunEventInput = TRunEventInput;
 
-export interface IRunEvent extends IRunEventInput {
-  /** The stream entry id: pass it back as Last-Event-ID to resume after it. */
-  id: string;
-  runId: string;
+/** An event as read back, with its stream id. */
+export type IRunEvent = TRunEvent;
+
+/** The stream entry's one field: the event and when it was written. */
+export function eventJson(event: TRunEventInput, at: number): string {
+  return JSON.stringify({ type: event.type, data: event.data, at });
 }

@@ -1,13 +1,18 @@
-import { responseOf, runStateSchema, type TRunState } from "../engine/index.js";
-import { TollgateError, toFieldIssues } from "../errors/index.js";
+import type { TRunEventInput } from "../contracts/index.js";
+import { type IThreadRelease, readRunState, type TRunState } from "../engine/index.js";
+import { TollgateError } from "../errors/index.js";
 import type { IKeys } from "./keys.js";
 import type { ITollgateRedis } from "./redis-client.js";
-import type { IRunEventInput } from "./run-events.js";
+import { eventJson } from "./run-events.js";
+
+export type TCancelReason = "cancelled" | "timed_out";
 
 export interface IStoredRun {
   state: TRunState;
   /** Bumped by every save; a save from an older revision is refused. */
   revision: number;
+  /** Set once someone asked for the run's cancellation (read with the state, in the same round trip). */
+  cancelReason?: TCancelReason;
 }
 
 export interface IRunStoreOptions {
@@ -15,10 +20,16 @@ export interface IRunStoreOptions {
   retentionMs: number;
   /** Events kept per run (the stream is trimmed to about this many). */
   eventsMaxLength: number;
+  /** Messages kept in a thread's history. */
+  maxHistoryMessages: number;
   now: () => number;
 }
 
-/** Run state in Redis: validated on write and read, saved with a revision check. */
+/**
+ * Run state in Redis, saved with a revision check; its events in the same atomic step; its cancel flag.
+ * What is written was built by the engine from validated inputs, so it is not validated again on every
+ * save; reads check the version and upgrade the previous one.
+ */
 export class RunStore {
   constructor(
     private readonly redis: ITollgateRedis,
@@ -27,93 +38,149 @@ export class RunStore {
   ) {}
 
   /** Creates the run, queues it on its thread and records `run-queued`; returns the stored one on a retry. */
-  async create(state: TRunState, event: IRunEventInput): Promise<{ created: boolean; state: TRunState }> {
-    const json = serialize(state);
+  async create(state: TRunState, event: TRunEventInput): Promise<{ created: boolean; state: TRunState }> {
     const existing = await this.redis.tgCreateRun(
       this.keys.run(state.runId),
       this.keys.threadRuns(state.threadId),
       this.keys.runEvents(state.runId),
-      json,
+      JSON.stringify(state),
       state.runId,
-      this.eventJson(event),
+      eventJson(event, this.options.now()),
       String(this.options.eventsMaxLength),
     );
     if (existing === null) return { created: true, state };
     return { created: false, state: deserialize(existing, state.runId) };
   }
 
+  /** The state, its revision and the cancel flag, in one round trip. */
   async load(runId: string): Promise<IStoredRun | undefined> {
-    const [revision, json] = await this.redis.hmget(this.keys.run(runId), "rev", "state");
+    const replies = await this.redis
+      .multi()
+      .hmget(this.keys.run(runId), "rev", "state")
+      .get(this.keys.runCancel(runId))
+      .exec();
+    const [[stateError, fields], [cancelError, cancel]] = replies as [
+      [Error | null, [string | null, string | null]],
+      [Error | null, string | null],
+    ];
+    if (stateError) throw stateError;
+    if (cancelError) throw cancelError;
+    const [revision, json] = fields;
     if (json === null || json === undefined) return undefined;
-    return { state: deserialize(json, runId), revision: Number(revision) };
+    const stored: IStoredRun = { state: deserialize(json, runId), revision: Number(revision) };
+    if (cancel === "cancelled" || cancel === "timed_out") stored.cancelReason = cancel;
+    return stored;
   }
 
-  /**
-   * Saves when nobody saved since `stored` was read, with its events in the same atomic step. The save
-   * that finishes the run adds `run-finished` with the response and starts the retention TTL.
-   */
-  async save(stored: IStoredRun, next: TRunState, events: IRunEventInput[] = []): Promise<IStoredRun> {
-    const finished = next.phase === "finished";
-    if (finished && stored.state.phase !== "finished") {
-      events = [
-        ...events,
-        { type: "run-finished", data: { status: next.status, response: responseOf(next) } },
-      ];
-    }
+  /** Saves when nobody saved since `stored` was read, with its events in the same atomic step. */
+  async save(stored: IStoredRun, next: TRunState, events: TRunEventInput[] = []): Promise<IStoredRun> {
+    const at = this.options.now();
     const revision = await this.redis.tgSaveRun(
       this.keys.run(next.runId),
       this.keys.runEvents(next.runId),
       String(stored.revision),
-      serialize(next),
-      finished ? String(this.options.retentionMs) : "",
+      JSON.stringify(next),
       String(this.options.eventsMaxLength),
-      finished ? this.keys.finishedChannel() : "",
-      next.runId,
-      ...events.map((event) => this.eventJson(event)),
+      ...events.map((event) => eventJson(event, at)),
     );
-    if (revision < 0) {
-      throw new TollgateError(
-        "TG_STATE_CORRUPT",
-        `Run ${next.runId} was saved by another worker since this one read it; this activation stops.`,
-        { runId: next.runId },
-      );
-    }
-    return { state: next, revision };
+    if (revision < 0) throw conflict(next.runId);
+    return { ...stored, state: next, revision };
   }
 
   /**
-   * Appends an event that comes with no state change of the run (a cancellation asked for, a human's
-   * decision), in the same format and under the same length cap as the events saved with the state.
+   * The run's end in one step: the final state and its events (unless `save` is false: it was saved
+   * before), the retention TTL, the waiters told, and the run released from its thread. Returns the id of
+   * the thread's next run, to wake.
    */
-  async appendEvent(runId: string, event: IRunEventInput): Promise<void> {
-    await this.redis.xadd(
-      this.keys.runEvents(runId),
-      "MAXLEN",
-      "~",
-      this.options.eventsMaxLength,
-      "*",
-      "event",
-      this.eventJson(event),
+  async finish(
+    stored: IStoredRun,
+    next: TRunState,
+    events: TRunEventInput[],
+    release: IThreadRelease,
+    save: boolean,
+  ): Promise<{ stored: IStoredRun; nextRunId?: string }> {
+    const at = this.options.now();
+    const [revision, nextRunId] = await this.redis.tgFinishRun(
+      this.keys.run(next.runId),
+      this.keys.runEvents(next.runId),
+      this.keys.threadRuns(release.threadId),
+      this.keys.threadMessages(release.threadId),
+      save ? String(stored.revision) : "",
+      save ? JSON.stringify(next) : "",
+      String(this.options.retentionMs),
+      String(this.options.eventsMaxLength),
+      this.keys.finishedChannel(),
+      release.runId,
+      String(this.options.maxHistoryMessages),
+      String(release.messages.length),
+      ...release.messages.map((message) => JSON.stringify(message)),
+      ...(save ? events.map((event) => eventJson(event, at)) : []),
     );
+    if (revision < 0) throw conflict(next.runId);
+    const result: { stored: IStoredRun; nextRunId?: string } = {
+      stored: { ...stored, state: next, revision },
+    };
+    if (nextRunId) result.nextRunId = nextRunId;
+    return result;
   }
 
-  private eventJson(event: IRunEventInput): string {
-    return JSON.stringify({ type: event.type, data: event.data, at: this.options.now() });
+  /**
+   * Appends events that come with no state change of the run (a human's decision, the tool jobs just
+   * added), in the same format and under the same length cap as the events saved with the state.
+   */
+  async appendEvents(runId: string, events: TRunEventInput[]): Promise<void> {
+    if (events.length === 0) return;
+    const at = this.options.now();
+    const key = this.keys.runEvents(runId);
+    if (events.length === 1) {
+      await this.redis.xadd(
+        key,
+        "MAXLEN",
+        "~",
+        this.options.eventsMaxLength,
+        "*",
+        "event",
+        eventJson(events[0]!, at),
+      );
+      return;
+    }
+    const pipeline = this.redis.pipeline();
+    for (const event of events) {
+      pipeline.xadd(key, "MAXLEN", "~", this.options.eventsMaxLength, "*", "event", eventJson(event, at));
+    }
+    await pipeline.exec();
+  }
+
+  async appendEvent(runId: string, event: TRunEventInput): Promise<void> {
+    await this.appendEvents(runId, [event]);
+  }
+
+  /** Sets the cancel flag once (the first reason wins) and announces it; true when set now. */
+  async requestCancel(runId: string, reason: TCancelReason): Promise<boolean> {
+    const set = await this.redis.tgRequestCancel(
+      this.keys.runCancel(runId),
+      this.keys.runEvents(runId),
+      reason,
+      String(this.options.retentionMs),
+      eventJson({ type: "run-cancel-requested", data: { reason } }, this.options.now()),
+      String(this.options.eventsMaxLength),
+    );
+    return set === 1;
+  }
+
+  /** Why the run was cancelled, if it was. */
+  async cancelReason(runId: string): Promise<TCancelReason | undefined> {
+    const reason = await this.redis.get(this.keys.runCancel(runId));
+    return reason === "cancelled" || reason === "timed_out" ? reason : undefined;
   }
 }
 
-function serialize(state: TRunState): string {
-  const checked = runStateSchema.safeParse(state);
-  if (!checked.success) {
-    throw new TollgateError(
-      "TG_STATE_CORRUPT",
-      `Refusing to store an invalid state for run ${state.runId}.`,
-      {
-        issues: toFieldIssues(checked.error),
-      },
-    );
-  }
-  return JSON.stringify(checked.data);
+function conflict(runId: string): TollgateError {
+  return new TollgateError(
+    "TG_STATE_CONFLICT",
+    `Run ${runId} was saved by another worker since this one read it; this activation stops.`,
+    { runId },
+  );
 }
 
 function deserialize(json: string, runId: string): TRunState {
@@ -128,12 +195,16 @@ function deserialize(json: string, runId: string): TRunState {
       { cause: error },
     );
   }
-  const checked = runStateSchema.safeParse(raw);
-  if (!checked.success) {
-    throw new TollgateError("TG_STATE_CORRUPT", `The stored state of run ${runId} failed validation.`, {
-      runId,
-      issues: toFieldIssues(checked.error),
-    });
+  const read = readRunState(raw);
+  if (!read.ok) {
+    throw new TollgateError(
+      "TG_STATE_CORRUPT",
+      `The stored state of run ${runId} is unreadable: ${read.reason}.`,
+      {
+        runId,
+        ...(read.issues ? { issues: read.issues } : {}),
+      },
+    );
   }
-  return checked.data;
+  return read.state;
 }

@@ -2,7 +2,7 @@ import { type Job, UnrecoverableError } from "bullmq";
 import type { IApprovalOutcome } from "../engine/index.js";
 import { jobLogger } from "../observability/index.js";
 import { approvalJobSchema } from "../queue/index.js";
-import { addToolJobs } from "../runtime/child-jobs.js";
+import { addToolJobs, type IToolJobRun, toolJobRunOf } from "../runtime/child-jobs.js";
 import type { IApproval } from "../store/index.js";
 import type { IApprovalJobResult } from "./child-outcomes.js";
 import type { IWorkerContext } from "./worker-context.js";
@@ -24,7 +24,7 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
       jobId: job.id,
     });
     const context = { ...workerContext, logger };
-    const { approvals, runs } = context.runtime;
+    const { approvals } = context.runtime;
     let approval = await approvals.get(data.approvalId);
     if (!approval) throw new UnrecoverableError(`Approval ${data.approvalId} has no record.`);
     if (approval.status === "pending") {
@@ -48,17 +48,16 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
     }
     const outcome = outcomeOf(approval);
     if (outcome.decision === "approved") {
-      const stored = await runs.load(data.runId);
-      if (!stored)
-        throw new UnrecoverableError(`Run ${data.runId} of approval ${data.approvalId} has no state.`);
-      await addToolJobs(context.runtime, stored.state, [
-        { callId: data.callId, toolName: data.toolName, input: outcome.effectiveInput },
+      // The human's edit as sent, else the model's arguments as sent: the tool job parses it once.
+      const rawInput = outcome.editedInput !== undefined ? outcome.editedInput : approval.input;
+      await addToolJobs(context.runtime, await toolJobRunOfApproval(context, approval), [
+        { callId: data.callId, toolName: data.toolName, rawInput },
       ]);
     }
     if (outcome.decision !== "cancelled") {
       context.metrics?.approvalDecided({
         tool: data.toolName,
-        decision: outcome.decision === "refused" ? "approved" : outcome.decision,
+        decision: outcome.decision,
         waitSeconds: Math.max(0, outcome.decidedAt - approval.requestedAt) / 1000,
       });
     }
@@ -71,6 +70,26 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
   };
 }
 
+/**
+ * What the approved call's tool job needs of its run, from the approval record (version 2 keeps it), so
+ * that deciding an approval never reads the whole run. A version 1 record falls back to the run's state.
+ */
+async function toolJobRunOfApproval(context: IWorkerContext, approval: IApproval): Promise<IToolJobRun> {
+  if (approval.additionalTools !== undefined) {
+    return {
+      runId: approval.runId,
+      threadId: approval.threadId,
+      userContext: approval.userContext,
+      additionalTools: approval.additionalTools,
+      ...(approval.tools ? { tools: approval.tools } : {}),
+    };
+  }
+  const stored = await context.runtime.runs.load(approval.runId);
+  if (!stored)
+    throw new UnrecoverableError(`Run ${approval.runId} of approval ${approval.approvalId} has no state.`);
+  return toolJobRunOf(stored.state);
+}
+
 function outcomeOf(approval: IApproval): IApprovalOutcome {
   const decision = approval.decision;
   if (!decision) throw new Error(`Approval ${approval.approvalId} is ${approval.status} without a decision.`);
@@ -78,7 +97,6 @@ function outcomeOf(approval: IApproval): IApprovalOutcome {
     approvalId: approval.approvalId,
     decision: decision.decision,
     decidedAt: decision.decidedAt,
-    effectiveInput: decision.effectiveInput ?? approval.input,
   };
   if (decision.approver !== undefined) outcome.approver = decision.approver;
   if (decision.comment !== undefined) outcome.comment = decision.comment;

@@ -1,7 +1,7 @@
 import { type Job, Worker } from "bullmq";
 import type { Registry } from "prom-client";
 import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
-import { finishRun } from "../engine/index.js";
+import { endRunOutsideLoop } from "../engine/index.js";
 import type { IGateway } from "../gateway/index.js";
 import { type ILLMClientConfig, LLMClient } from "../model/index.js";
 import { createLogger, createMetrics, type Logger, type TollgateMetrics } from "../observability/index.js";
@@ -9,8 +9,8 @@ import { allQueueNames, queueNames, runJobNames, type TQueueName } from "../queu
 import { CancelBus } from "../runtime/cancel-bus.js";
 import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
 import { createApprovalProcessor } from "./approval-processor.js";
+import { endingHandlers } from "./run-effect-handlers.js";
 import { createRunProcessor } from "./run-processor.js";
-import { saveRun } from "./save-run.js";
 import { createToolProcessor } from "./tool-processor.js";
 import type { IWorkerContext } from "./worker-context.js";
 
@@ -182,13 +182,20 @@ async function onFailed(context: IWorkerContext, queue: TQueueName, job: Job | u
   if (job.attemptsMade < (job.opts.attempts ?? 1)) return;
   try {
     const stored = await context.runtime.runs.load(String(job.data?.runId));
-    if (!stored || stored.state.phase === "finished") return;
-    const failed = finishRun({ ...stored.state, stopReason: "failed" }, "failed", context.runtime.now(), {
-      code: "TG_RUN_FAILED",
-      message: "The run failed for an infrastructure reason; see the worker log.",
-    });
-    const saved = await saveRun(context, stored, failed);
-    await context.runtime.threads.finishRun(saved.state.threadId, saved.state.runId, saved.state.messages);
+    if (!stored) return;
+    // The same ending as any other: final save, release from the thread, the next run woken. A run that
+    // had already finished (its worker died after the final save) is only released.
+    await endRunOutsideLoop(
+      stored.state,
+      {
+        fail: {
+          code: "TG_RUN_FAILED",
+          message: "The run failed for an infrastructure reason; see the worker log.",
+        },
+      },
+      endingHandlers(context, { current: stored }),
+      context.runtime.now(),
+    );
   } catch (markError) {
     context.logger.error({ err: markError, jobId: job.id }, "could not mark the failed run");
   }

@@ -1,5 +1,6 @@
 import type { Job } from "bullmq";
-import { isTerminal, type TRunState } from "../engine/index.js";
+import { endRunOutsideLoop, isTerminal, type TRunState } from "../engine/index.js";
+import { endingHandlers } from "./run-effect-handlers.js";
 import type { IWorkerContext } from "./worker-context.js";
 
 /**
@@ -29,9 +30,18 @@ async function isMyTurn(context: IWorkerContext, state: TRunState): Promise<bool
     const head = await threads.headRun(state.threadId);
     if (head === undefined || head === state.runId) return true;
     const headRun = await runs.load(head);
-    // A head that finished but was never released (its worker died after the final checkpoint) or
-    // whose state is gone must not block the thread.
+    // A head that finished but was never released (its worker died after the final save) or whose state
+    // is gone must not block the thread: it is released the way every ending releases a run.
     if (headRun && !isTerminal(headRun.state)) return false;
-    await threads.finishRun(state.threadId, head, headRun?.state.messages ?? []);
+    if (headRun) {
+      await endRunOutsideLoop(
+        headRun.state,
+        { stop: "cancelled" },
+        endingHandlers(context, { current: headRun }),
+        context.runtime.now(),
+      );
+    } else {
+      await threads.finishRun(state.threadId, head, []);
+    }
   }
 }

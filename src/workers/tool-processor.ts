@@ -28,13 +28,14 @@ export function createToolProcessor(workerContext: IWorkerContext) {
     try {
       let execution: IToolExecution;
       if (await cancelReasonOf(context.runtime, data.runId)) {
-        execution = { ...cancelledFailure(), durationMs: 0, endsRun: false, input: data.input };
+        execution = { ...cancelledFailure(), durationMs: 0, endsRun: false, input: data.rawInput };
       } else {
         const { registry } = runToolsOf(context, data);
         const signals = jobSignal ? [cancellation.signal, jobSignal] : [cancellation.signal];
         execution = await registry.execute({
           toolName: data.toolName,
-          input: data.input,
+          // As sent: the registry parses it once with the tool's schema, and execute sees that value.
+          input: data.rawInput,
           callId: data.callId,
           runId: data.runId,
           threadId: data.threadId,
@@ -62,7 +63,8 @@ export function createToolProcessor(workerContext: IWorkerContext) {
       return {
         schemaVersion: 1,
         callId: data.callId,
-        execution,
+        // The parsed input may hold values JSON cannot keep (a Date): the run records the input as sent.
+        execution: { ...execution, input: data.rawInput },
         scheduledAt: data.scheduledAt,
         startedAt,
         finishedAt,

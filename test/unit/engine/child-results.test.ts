@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { EToolCallVerdict } from "../../../src/contracts/index.js";
-import { applyChildResults, createRunState, type TChildOutcome } from "../../../src/engine/index.js";
+import {
+  applyChildResults,
+  createRunState,
+  rawInputOf,
+  type TChildOutcome,
+} from "../../../src/engine/internals.js";
 import {
   cancelledFailure,
   expiredFailure,
@@ -176,9 +181,9 @@ describe("an approval job's report settles (or dispatches) a parked call", () =>
     const paused = await playOne([call("refund", { amount: 500 })], script, {
       pauseBefore: (action) => action.type === "wait-children" && action.calls[0]?.state === "dispatched",
     });
+    expect(rawInputOf(callOf(paused.state, "s0-c0"))).toEqual({ amount: 90 });
     expect(callOf(paused.state, "s0-c0")).toMatchObject({
       state: "dispatched",
-      input: { amount: 90 },
       verdict: NEEDS_APPROVAL,
       approval: { decision: "approved", approver: "ann", editedInput: { amount: 90 } },
     });
@@ -192,10 +197,10 @@ describe("an approval job's report settles (or dispatches) a parked call", () =>
     });
   });
 
-  it("approved without an effective input in the report: the parked input runs", async () => {
+  it("approved without an edit: the model's arguments, as sent, run", async () => {
     const played = await playOne(
       [call("approve_me", { amount: 3 })],
-      [[approval("approved", { effectiveInput: undefined }), toolOk({ paid: 3 })]],
+      [[approval("approved"), toolOk({ paid: 3 })]],
     );
     expect(resultOf(played, "s0-c0")).toMatchObject({
       input: { amount: 3 },
@@ -226,7 +231,7 @@ describe("an approval job's report settles (or dispatches) a parked call", () =>
     ["else its reason", { reason: "Too large after the edit." }, "Too large after the edit."],
     ["else the standard text", {}, "This call is not allowed."],
   ])(
-    "refused (the edited input was DENYed, D109): denied with %s, verdict DENY and the approval record",
+    "refused (the edited input was DENYed, D109): denied with %s, verdict DENY, the edit as input, recorded as refused",
     async (_name, texts, userMessage) => {
       const played = await playOne(
         [call("refund", { amount: 500 })],
@@ -248,9 +253,11 @@ describe("an approval job's report settles (or dispatches) a parked call", () =>
         outcome: "denied",
         verdict: DENY,
         durationMs: 0,
+        // The result shows the input the human asked for, the one that was refused.
+        input: { amount: 5000 },
         approval: {
           approvalId: `${runId}-s0-c0-approval`,
-          decision: "approved",
+          decision: "refused",
           approver: "ann",
           editedInput: { amount: 5000 },
           verdictOnEdit: DENY,

@@ -6,36 +6,30 @@ import type {
   TChatMessage,
 } from "../../../src/contracts/index.js";
 import {
-  applyChildResults,
-  applyModelReply,
-  applyVerdicts,
   approvalIdOf,
   createRunState,
-  evaluateVerdicts,
   type IApprovalOutcome,
   type IModelReplyEvent,
   type IModelRequestPlan,
+  type IRunEffectHandlers,
   type IRunTools,
-  nextAction,
-  planModelRequest,
+  interpretRun,
+  rawInputOf,
   responseOf,
   runRequestSchema,
-  settleStep,
-  startRun,
-  stopRun,
   type TChildOutcome,
   type TPlannedCall,
   type TRunAction,
   type TRunRequest,
   type TRunState,
   toolGone,
-} from "../../../src/engine/index.js";
+} from "../../../src/engine/internals.js";
 import { type IToolCallFailure, type IToolExecution, outputToText } from "../../../src/tools/index.js";
 
 /**
- * A pure driver of the run engine: it plays a whole run the way the run worker does (nextAction, then the
- * engine function for that action), against a scripted sequence of model replies and a script of what
- * each call's child jobs report. No Redis, no timers: ids are fixed and time is a counter.
+ * A pure driver of the run engine: it plays a whole run through the same run loop as the run worker
+ * (interpretRun), with in-memory effect handlers, against a scripted sequence of model replies and a
+ * script of what each call's child jobs report. No Redis, no timers: ids are fixed and time is a counter.
  */
 
 export const runId = "run-1";
@@ -107,7 +101,7 @@ export function toolOk(
       outcome: "ok",
       durationMs: extra.durationMs ?? 25,
       endsRun: extra.endsRun ?? false,
-      input: call.input,
+      input: rawInputOf(call),
     };
     if (extra.truncatedChars !== undefined) execution.truncatedChars = extra.truncatedChars;
     return { kind: "tool", callId: call.callId, execution };
@@ -130,7 +124,7 @@ export function toolFailed(
       outcome: failure.outcome,
       durationMs: extra.durationMs ?? 25,
       endsRun: extra.endsRun ?? false,
-      input: call.input,
+      input: rawInputOf(call),
     },
   });
 }
@@ -140,10 +134,7 @@ export function jobFailed(queue: "tools" | "approvals"): TOutcomeMaker {
   return (call) => ({ kind: "job-failed", callId: call.callId, queue, reason: "worker died" });
 }
 
-/**
- * The approval job's report. Like the approval worker, `effectiveInput` is the edited input, else the
- * parked one; `decidedAt` is the delivery time unless given.
- */
+/** The approval job's report; `decidedAt` is the delivery time unless given. */
 export function approval(
   decision: IApprovalOutcome["decision"],
   extra: Partial<Omit<IApprovalOutcome, "decision">> = {},
@@ -155,7 +146,6 @@ export function approval(
       approvalId: call.approvalId ?? approvalIdOf(call.callId),
       decision,
       decidedAt: at,
-      effectiveInput: extra.editedInput ?? call.input,
       ...extra,
     },
   });
@@ -253,76 +243,98 @@ export async function playRun(options: IPlayOptions): Promise<IPlayed> {
     now: time,
   });
   played.states.push(created);
-  let state = startRun(created, options.history ?? [], now());
-  played.states.push(state);
+  let actions = 0;
+  let waitingCalls: TPlannedCall[] = [];
+  const jobsAdded = new Set<string>();
+  const seen = (state: TRunState) => {
+    if (played.states.at(-1) !== state) played.states.push(state);
+  };
 
-  for (let count = 0; count < maxActions; count += 1) {
-    const action = nextAction(state, tools);
-    if (action.type === "finished") return { ...played, state, response: responseOf(state) };
-    if (options.pauseBefore?.(action, state)) return { ...played, state, response: responseOf(state) };
-    const stopStatus = options.stopBefore?.(action, state);
-    if (stopStatus) {
-      played.trace.push(`stop ${stopStatus}`);
-      state = stopRun(state, stopStatus, now());
-    } else {
-      state = await perform(action, state);
-    }
-    played.states.push(state);
-  }
-  throw new Error(`The run did not finish within ${maxActions} actions: ${played.trace.join(" | ")}`);
-
-  async function perform(action: Exclude<TRunAction, { type: "finished" }>, current: TRunState) {
-    switch (action.type) {
-      case "call-model": {
-        played.trace.push(action.final ? "model final" : "model");
-        played.plans.push(planModelRequest(current, tools, options.instructions));
-        const reply = replies.shift();
-        if (!reply)
-          throw new Error(`The model was called ${played.plans.length} times; fewer were scripted.`);
-        return applyModelReply(current, replyEvent(reply, current.modelCalls), tools, now());
+  // The same run loop as the run worker's, with its effects kept in memory.
+  const handlers: IRunEffectHandlers = {
+    control(action, state) {
+      seen(state);
+      actions += 1;
+      if (actions > maxActions) {
+        throw new Error(`The run did not finish within ${maxActions} actions: ${played.trace.join(" | ")}`);
       }
-      case "decide": {
-        played.trace.push(`decide ${action.calls.map(shortKey).join(" ")}`);
-        const verdicts = await evaluateVerdicts(action.calls, tools, {
-          userContext: current.request.userContext,
-          threadId: current.threadId,
-        });
-        for (const decided of action.calls) {
-          const decision = verdicts.get(decided.callId);
-          if (decision && decision !== toolGone) played.verdicts.push([keyOf(decided), decision.verdict]);
-        }
-        const applied = applyVerdicts(current, verdicts, now());
-        played.dispatched.push(...applied.dispatched.map(keyOf));
-        played.parked.push(...applied.parked.map(keyOf));
-        return applied.state;
+      if (action.type === "wait-children") waitingCalls = action.calls;
+      if (options.pauseBefore?.(action, state)) return "yield";
+      const stopStatus = options.stopBefore?.(action, state);
+      if (stopStatus) {
+        played.trace.push(`stop ${stopStatus}`);
+        return { stop: stopStatus };
       }
-      case "wait-children": {
-        played.trace.push(`wait ${action.calls.map(shortKey).join(" ")}`);
-        const at = now();
-        let released = 0;
-        for (const waiting of action.calls) {
-          const entry = nextEntry(waiting);
-          if (!entry) continue;
-          released += 1;
-          let view = waiting;
-          for (const make of entry) {
-            const outcome = make(view, at);
-            played.delivered.push(outcome);
-            if (outcome.kind === "approval" && outcome.approval.decision === "approved") {
-              view = { ...view, input: outcome.approval.effectiveInput ?? view.input };
-            }
-          }
-        }
-        if (released === 0) {
-          throw new Error(`Stuck: waiting for ${action.calls.map(keyOf).join(", ")} with nothing scripted.`);
-        }
-        return applyChildResults(current, played.delivered, ttlOf, at);
+      if (action.type === "decide") played.trace.push(`decide ${action.calls.map(shortKey).join(" ")}`);
+      if (action.type === "settle-step") played.trace.push("settle");
+      return "continue";
+    },
+    async callModel(plan) {
+      played.trace.push(plan.final ? "model final" : "model");
+      played.plans.push(plan);
+      const reply = replies.shift();
+      if (!reply) throw new Error(`The model was called ${played.plans.length} times; fewer were scripted.`);
+      return { type: "replied", reply: replyEvent(reply, played.plans.length - 1) };
+    },
+    async readChildren() {
+      return played.delivered;
+    },
+    async waitForChildren() {
+      played.trace.push(`wait ${waitingCalls.map(shortKey).join(" ")}`);
+      const at = time + 1000;
+      let released = 0;
+      for (const waiting of waitingCalls) {
+        const entry = nextEntry(waiting);
+        if (!entry) continue;
+        released += 1;
+        for (const make of entry) played.delivered.push(make(waiting, at));
       }
-      case "settle-step":
-        played.trace.push("settle");
-        return settleStep(current, now());
-    }
-  }
+      if (released === 0) {
+        throw new Error(`Stuck: waiting for ${waitingCalls.map(keyOf).join(", ")} with nothing scripted.`);
+      }
+      return "reported";
+    },
+    async checkpoint(state) {
+      seen(state);
+    },
+    async addToolJobs(state, calls) {
+      seen(state);
+      for (const job of calls) {
+        // Adding a job id twice is a no-op, as in BullMQ.
+        if (jobsAdded.has(job.callId)) continue;
+        jobsAdded.add(job.callId);
+        played.dispatched.push(keyOf(job));
+      }
+    },
+    async parkCalls(state, calls) {
+      seen(state);
+      for (const call of calls) {
+        if (!played.parked.includes(keyOf(call))) played.parked.push(keyOf(call));
+      }
+    },
+    callsSettled() {},
+    async finish(state) {
+      seen(state);
+    },
+    onVerdicts(verdicts) {
+      for (const [callId, decision] of verdicts) {
+        if (decision !== toolGone && !("invalid" in decision)) {
+          played.verdicts.push([keyOf({ callId }), decision.verdict]);
+        }
+      }
+    },
+  };
+  const outcome = await interpretRun({
+    state: created,
+    startWithHistory: options.history ?? [],
+    tools,
+    handlers,
+    now,
+    instructions: options.instructions,
+    approvalTtlMsOf: ttlOf,
+  });
+  seen(outcome.state);
+  return { ...played, state: outcome.state, response: responseOf(outcome.state) };
 
   function nextEntry(waiting: TPlannedCall): TOutcomeMaker[] | undefined {
     const key = keyOf(waiting);

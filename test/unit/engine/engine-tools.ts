@@ -5,7 +5,7 @@ import {
   type IToolPolicyConfig,
   type TAnyToolDef,
 } from "../../../src/contracts/index.js";
-import type { IRunTools } from "../../../src/engine/index.js";
+import type { IRunTools } from "../../../src/engine/internals.js";
 import { defineGateway, runToolRegistry } from "../../../src/gateway/index.js";
 
 /**

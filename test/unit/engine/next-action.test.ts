@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createRunState, nextAction, type TRunAction, type TRunState } from "../../../src/engine/index.js";
+import {
+  createRunState,
+  nextAction,
+  type TRunAction,
+  type TRunState,
+} from "../../../src/engine/internals.js";
 import { runId, runRequest, threadId } from "./driver.js";
 import { defaultTools } from "./engine-tools.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, EToolCallVerdict } from "../../../src/contracts/index.js";
-import { decidableCalls, nextAction } from "../../../src/engine/index.js";
+import { decidableCalls, nextAction } from "../../../src/engine/internals.js";
 import {
   answer,
   call,

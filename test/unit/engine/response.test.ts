@@ -5,7 +5,7 @@ import {
   responseOf,
   type TRunState,
   terminalStatuses,
-} from "../../../src/engine/index.js";
+} from "../../../src/engine/internals.js";
 import { answer, call, callTools, playRun, runId, threadId, toolOk } from "./driver.js";
 import { defaultTools } from "./engine-tools.js";
 

@@ -5,11 +5,12 @@ import {
   applyChildResults,
   applyModelReply,
   nextAction,
+  readRunState,
   runStateSchema,
   runStateVersion,
   settleStep,
   type TRunState,
-} from "../../../src/engine/index.js";
+} from "../../../src/engine/internals.js";
 import { timeoutFailure } from "../../../src/tools/index.js";
 import {
   answer,
@@ -121,7 +122,8 @@ describe("runStateSchema accepts every state the engine produces", () => {
 
 describe("runStateSchema rejects what a worker must not misread", () => {
   it.each<[string, (state: Record<string, unknown>) => unknown]>([
-    ["schemaVersion 2", (state) => ({ ...state, schemaVersion: 2 })],
+    ["schemaVersion 3 (a later version)", (state) => ({ ...state, schemaVersion: 3 })],
+    ["schemaVersion 1 (read through readRunState, upgraded)", (state) => ({ ...state, schemaVersion: 1 })],
     ["schemaVersion 0", (state) => ({ ...state, schemaVersion: 0 })],
     ['schemaVersion "1"', (state) => ({ ...state, schemaVersion: "1" })],
     ["no schemaVersion", ({ schemaVersion: _version, ...state }) => state],
@@ -135,8 +137,59 @@ describe("runStateSchema rejects what a worker must not misread", () => {
     expect(runStateSchema.safeParse(corrupt(stored)).success).toBe(false);
   });
 
-  it("the current version is 1", () => {
-    expect(runStateVersion).toBe(1);
+  it("the current version is 2", () => {
+    expect(runStateVersion).toBe(2);
+  });
+});
+
+describe("readRunState: the current version and the one before, nothing else", () => {
+  it("a current state is read as it is", async () => {
+    const played = await playRun({ tools: defaultTools, replies: [answer("Hi.")] });
+    const read = readRunState(roundTrip(played.state));
+    expect(read).toEqual({ ok: true, state: roundTrip(played.state) });
+  });
+
+  it.each<[string, unknown]>([
+    ["a later version", { schemaVersion: 3, runId: "run-1" }],
+    ["no version", { runId: "run-1" }],
+    ["not an object", "state"],
+    ["null", null],
+    ["the current version without its fields", { schemaVersion: 2, runId: "run-1" }],
+    ["the previous version failing its schema", { schemaVersion: 1, runId: "run-1" }],
+  ])("refuses %s", (_name, raw) => {
+    const read = readRunState(raw);
+    expect(read.ok).toBe(false);
+  });
+
+  it("version 1's refused edit (recorded as approved with verdictOnEdit DENY) is upgraded to refused", () => {
+    const fixture = JSON.parse(
+      readFileSync(new URL("./fixtures/run-state-v1.json", import.meta.url), "utf8"),
+    ) as TRunState;
+    const refused = {
+      ...fixture.toolResults[1]!,
+      approval: {
+        approvalId: "a",
+        decision: "approved" as const,
+        decidedAt: 1,
+        editedInput: { amount: 9000 },
+        verdictOnEdit: DENY,
+      },
+    };
+    const read = readRunState({ ...fixture, toolResults: [refused] });
+    expect(read.ok && read.state.toolResults[0]?.approval?.decision).toBe("refused");
+  });
+});
+
+describe("compatibility: a version-2 state (fixtures/run-state-v2.json)", () => {
+  const fixture: unknown = JSON.parse(
+    readFileSync(new URL("./fixtures/run-state-v2.json", import.meta.url), "utf8"),
+  );
+
+  it("parses with the current schema and is read as it is", () => {
+    const parsed = runStateSchema.safeParse(fixture);
+    expect(parsed.error).toBeUndefined();
+    expect(parsed.data).toEqual(fixture);
+    expect(readRunState(fixture)).toEqual({ ok: true, state: fixture });
   });
 });
 
@@ -145,15 +198,27 @@ describe("compatibility: a version-1 state stored by an earlier build (fixtures/
     readFileSync(new URL("./fixtures/run-state-v1.json", import.meta.url), "utf8"),
   );
 
-  it("still parses, losing nothing", () => {
-    const parsed = runStateSchema.safeParse(fixture);
+  it("is upgraded on read: the parsed inputs dropped (the raw arguments are kept), nothing else lost", () => {
+    const read = readRunState(fixture);
+    if (!read.ok) throw new Error(read.reason);
+    expect(read.upgradedFrom).toBe(1);
+    expect(read.state.schemaVersion).toBe(2);
+    const parsed = runStateSchema.safeParse(read.state);
     expect(parsed.error).toBeUndefined();
-    expect(parsed.data).toEqual(fixture);
-    expect(parsed.data?.schemaVersion).toBe(1);
+    const old = fixture as { step: { calls: Array<Record<string, unknown>> } } & Record<string, unknown>;
+    for (const [index, call] of read.state.step!.calls.entries()) {
+      const { input: _parsed, ...rest } = old.step.calls[index]!;
+      expect(call).toEqual(rest);
+      expect(call).not.toHaveProperty("input");
+    }
+    const { schemaVersion: _old, step: _oldStep, ...unchanged } = old;
+    expect(read.state).toMatchObject(unchanged);
   });
 
   it("the engine resumes it where it stopped and plays it to the end", async () => {
-    let state = runStateSchema.parse(fixture);
+    const read = readRunState(fixture);
+    if (!read.ok) throw new Error(read.reason);
+    let state = read.state;
     const action = nextAction(state, defaultTools);
     expect(action.type).toBe("wait-children");
     const waiting = action.type === "wait-children" ? action.calls : [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EToolCallVerdict } from "../../../src/contracts/index.js";
-import { createRunState, settleStep } from "../../../src/engine/index.js";
+import { createRunState, settleStep } from "../../../src/engine/internals.js";
 import { timeoutFailure, unexpectedFailure } from "../../../src/tools/index.js";
 import {
   answer,

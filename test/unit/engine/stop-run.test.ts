@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EToolCallVerdict } from "../../../src/contracts/index.js";
-import { nextAction, stopRun, type TRunState } from "../../../src/engine/index.js";
+import { nextAction, stopRun, type TRunState } from "../../../src/engine/internals.js";
 import { cancelledFailure, deniedFailure } from "../../../src/tools/index.js";
 import {
   answer,

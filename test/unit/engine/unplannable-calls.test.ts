@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { IToolPolicyConfig } from "../../../src/contracts/index.js";
+import { argumentsValueOf, rawInputOf } from "../../../src/engine/index.js";
 import { hiddenToolFailure, unknownToolFailure } from "../../../src/tools/index.js";
 import { answer, call, callTools, type IScriptedCall, playRun, rawCall, resultOf } from "./driver.js";
 import { runToolsOf } from "./engine-tools.js";
@@ -134,8 +135,8 @@ describe("D72: calls settled at once, never dispatched; the step's other calls u
       errorCode: expected.errorCode,
       outcome: expected.outcome,
       durationMs: 0,
-      // Nothing parsed: the input is what the model sent.
-      input: bad.argumentsJson,
+      // Nothing parsed by a schema: the input is what the model sent, as a JSON value.
+      input: argumentsValueOf(bad.argumentsJson),
     });
     expect(result.text).toMatch(expected.text);
     expect(result).not.toHaveProperty("verdict");
@@ -185,12 +186,15 @@ describe("D72: calls settled at once, never dispatched; the step's other calls u
     expect(resultOf(played, "s0-c0")).toMatchObject({ outcome: "ok", input: {} });
   });
 
-  it("the parsed input (with the schema's defaults) is what the call carries on", async () => {
+  it("D9.1: the call carries the model's arguments as sent, never the parsed input", async () => {
     const played = await playRun({
       tools: runToolsOf(),
       replies: [callTools([call("check", {})]), answer("Done.")],
       pauseBefore: (action) => action.type === "wait-children",
     });
-    expect(played.state.step?.calls[0]?.input).toEqual({ verdict: "ALLOW" });
+    const planned = played.state.step!.calls[0]!;
+    expect(planned).not.toHaveProperty("input");
+    expect(planned.argumentsJson).toBe("{}");
+    expect(rawInputOf(planned)).toEqual({});
   });
 });

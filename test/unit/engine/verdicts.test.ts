@@ -9,7 +9,7 @@ import {
   startRun,
   type TRunState,
   toolGone,
-} from "../../../src/engine/index.js";
+} from "../../../src/engine/internals.js";
 import {
   answer,
   call,
@@ -84,7 +84,7 @@ describe("DENY: the call is settled as refused at once and never dispatched", ()
 });
 
 describe("ALLOW: the call is dispatched to a tool job", () => {
-  it("dispatched with its parsed input, then settled with the verdict on its result", async () => {
+  it("dispatched with the model's arguments as sent, then settled with the verdict on its result", async () => {
     const played = await playRun({
       tools: defaultTools,
       replies: [callTools([call("refund", { amount: 5 }), call("note")]), answer("Done.")],
@@ -92,10 +92,10 @@ describe("ALLOW: the call is dispatched to a tool job", () => {
     });
     expect(played.dispatched).toEqual(["s0-c0", "s0-c1"]);
     expect(
-      played.state.step?.calls.map((planned) => [planned.state, planned.verdict, planned.input]),
+      played.state.step?.calls.map((planned) => [planned.state, planned.verdict, planned.argumentsJson]),
     ).toEqual([
-      ["dispatched", ALLOW, { amount: 5 }],
-      ["dispatched", ALLOW, {}],
+      ["dispatched", ALLOW, '{"amount":5}'],
+      ["dispatched", ALLOW, "{}"],
     ]);
     const finished = await playRun({
       tools: defaultTools,
@@ -124,7 +124,7 @@ describe("NEEDS_APPROVAL: the call is parked for a human", () => {
       verdict: NEEDS_APPROVAL,
       reason: "A large refund.",
       rejectionText: "The refund was declined.",
-      input: { amount: 500 },
+      argumentsJson: '{"amount":500}',
     });
     expect(played.state.step?.calls[1]).toMatchObject({
       state: "parked",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { IToolPolicyConfig, TChatMessage } from "../../../src/contracts/index.js";
-import { planModelRequest } from "../../../src/engine/index.js";
+import { planModelRequest } from "../../../src/engine/internals.js";
 import { unexpectedFailure } from "../../../src/tools/index.js";
 import { answer, call, callTools, type IPlayed, playRun, toolFailed, toolOk } from "./driver.js";
 import {

@@ -1,0 +1,67 @@
+import type { IGatewayResponse, ITokenUsage, TTerminalRunStatus } from "./gateway-io.js";
+import type { TApprovalDecision } from "./result.js";
+
+/**
+ * What each event of a run carries, by type. Events are written to the run's stream in the same atomic
+ * step as the change they announce, and only once that change exists: a `tool-call-parked` event is
+ * written with its approval record, so the approval it names can be decided at once.
+ */
+export interface IRunEventDataByType {
+  "run-queued": { threadId: string; userId: string };
+  "run-started": Record<string, never>;
+  "model-replied": {
+    step: number;
+    final: boolean;
+    toolsOffered: string[];
+    toolCalls: Array<{ id: string; name: string }>;
+    usage: ITokenUsage;
+  };
+  "tool-call-dispatched": { callId: string; toolName: string };
+  "tool-call-parked": {
+    callId: string;
+    toolName: string;
+    approvalId: string;
+    reason?: string;
+    expiresAt: number;
+  };
+  "approval-decided": {
+    approvalId: string;
+    callId: string;
+    toolName: string;
+    decision: TApprovalDecision | "cancelled";
+    approver?: string;
+  };
+  "step-settled": { step: number; endedByTool?: string; phase: string };
+  "run-cancel-requested": { reason: "cancelled" | "timed_out" };
+  "run-finished": { status: TTerminalRunStatus; response: IGatewayResponse };
+}
+
+export type TRunEventType = keyof IRunEventDataByType;
+
+export const runEventTypes = [
+  "run-queued",
+  "run-started",
+  "model-replied",
+  "tool-call-dispatched",
+  "tool-call-parked",
+  "approval-decided",
+  "step-settled",
+  "run-cancel-requested",
+  "run-finished",
+] as const satisfies readonly TRunEventType[];
+
+/** An event to append: a discriminated union on `type`. */
+export type TRunEventInput = {
+  [TType in TRunEventType]: { type: TType; data: IRunEventDataByType[TType] };
+}[TRunEventType];
+
+/** An event as read back: its stream id (the SSE id, Last-Event-ID) and when it was written. */
+export type TRunEvent = {
+  [TType in TRunEventType]: {
+    type: TType;
+    data: IRunEventDataByType[TType] & { at?: number };
+    /** The stream entry id: pass it back as Last-Event-ID to resume after it. */
+    id: string;
+    runId: string;
+  };
+}[TRunEventType];

@@ -1,0 +1,19 @@
+import type { IGatewayResponse } from "../contracts/index.js";
+import type { TRunState } from "./run-state.js";
+
+/** The response a caller reads: the seed's IGatewayResponse. Built only from a finished run's state. */
+export function responseOf(state: TRunState): IGatewayResponse {
+  const response: IGatewayResponse = {
+    runId: state.runId,
+    threadId: state.threadId,
+    status: state.status as IGatewayResponse["status"],
+    text: state.finalText ?? "",
+    toolResults: state.toolResults,
+    stopReason: state.stopReason ?? (state.status === "failed" ? "failed" : "answered"),
+    steps: state.modelCalls,
+    usage: state.usage,
+  };
+  if (state.endedByTool !== undefined) response.endedByTool = state.endedByTool;
+  if (state.error) response.error = state.error;
+  return response;
+}

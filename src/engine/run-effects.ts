@@ -1,0 +1,57 @@
+import type { IToolResultPart, TChatMessage, TRunEventInput } from "../contracts/index.js";
+import type { TRunState } from "./run-state.js";
+
+/** A tool call to run as a child job of the run. */
+export interface IToolJobSpec {
+  callId: string;
+  toolName: string;
+  /** What `execute` receives once its schema parsed it: the model's arguments or the human's edit. */
+  rawInput: unknown;
+}
+
+/** A call to park for a human: its approval record and its delayed job. */
+export interface IParkSpec {
+  approvalId: string;
+  callId: string;
+  toolName: string;
+  /** What the approver is shown and may edit: the model's arguments, as sent. */
+  rawInput: unknown;
+  reason?: string;
+  rejectionText?: string;
+}
+
+/** The run leaves its thread: `messages` join the thread's history (none for a run that never started). */
+export interface IThreadRelease {
+  threadId: string;
+  runId: string;
+  messages: TChatMessage[];
+}
+
+/**
+ * What the run worker must do to the world after a transition, in this order. Every effect that creates a
+ * resource announces it itself once the resource exists (the tool jobs' `tool-call-dispatched` after they
+ * were added; `tool-call-parked` in the same atomic step as its approval record).
+ */
+export type TRunEffect =
+  | { type: "add-tool-jobs"; calls: IToolJobSpec[]; announce: TRunEventInput[] }
+  | { type: "park-calls"; calls: IParkSpec[] }
+  /** Calls that settled without a child job, or whose child reported: counted in the metrics. */
+  | { type: "calls-settled"; results: IToolResultPart[] }
+  /** The run is over: its final state is saved, it leaves its thread and the next run of it is woken. */
+  | { type: "finish"; release: IThreadRelease };
+
+/** The fixed order in which a transition's effects are carried out: create, then announce, then finish. */
+export const effectOrder: Record<TRunEffect["type"], number> = {
+  "add-tool-jobs": 0,
+  "park-calls": 1,
+  "calls-settled": 2,
+  finish: 3,
+};
+
+/** Every engine transition's answer: the next state, what to do, and what to record with the state. */
+export interface ITransition {
+  state: TRunState;
+  effects: TRunEffect[];
+  /** Events saved in the same atomic step as `state`. */
+  events: TRunEventInput[];
+}

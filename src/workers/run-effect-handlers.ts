@@ -1,0 +1,100 @@
+import type { Job } from "bullmq";
+import type { IRunEffectHandlers, TModelOutcome, TStopReason } from "../engine/index.js";
+import { TollgateError } from "../errors/index.js";
+import { isModelAbortError } from "../model/index.js";
+import { logContent } from "../observability/index.js";
+import { addToolJobs, parkCalls, toolJobRunOf } from "../runtime/child-jobs.js";
+import type { IStoredRun } from "../store/index.js";
+import { readChildOutcomes } from "./child-outcomes.js";
+import { endRun } from "./end-run.js";
+import { toModelMessages } from "./to-model-messages.js";
+import { approvalTtlMsOf, type IWorkerContext } from "./worker-context.js";
+
+/** The run as this activation last saved it: the handlers move it forward as they save. */
+export interface IStoredRunRef {
+  current: IStoredRun;
+}
+
+/**
+ * The effects that end a run, usable without a job: `onFailed` and the thread's clean-up end runs from
+ * outside the run loop through these.
+ */
+export function endingHandlers(
+  context: IWorkerContext,
+  ref: IStoredRunRef,
+): Pick<IRunEffectHandlers, "finish" | "callsSettled"> {
+  return {
+    async finish(state, events, release, save) {
+      ref.current = await endRun(context, ref.current, state, events, release, save);
+    },
+    callsSettled(results) {
+      for (const result of results) {
+        const known = context.runtime.gateway.catalogue.has(result.toolName);
+        context.metrics?.toolCall({ tool: known ? result.toolName : "(unknown)", outcome: result.outcome });
+      }
+    },
+  };
+}
+
+/**
+ * The run worker's effect handlers: Redis and BullMQ under the engine's run loop. `cancelSignal` aborts
+ * when the run is cancelled anywhere (the cancel broadcast); `stopAtStart` is the flag read with the
+ * state, so a run cancelled before this activation stops without a model call.
+ */
+export function runEffectHandlers(args: {
+  context: IWorkerContext;
+  job: Job;
+  token: string | undefined;
+  ref: IStoredRunRef;
+  cancelSignal: AbortSignal;
+  stopAtStart: TStopReason | undefined;
+}): IRunEffectHandlers {
+  const { context, job, token, ref, cancelSignal } = args;
+  const { runtime } = context;
+  return {
+    ...endingHandlers(context, ref),
+    async control() {
+      if (args.stopAtStart) return { stop: args.stopAtStart };
+      if (!cancelSignal.aborted) return "continue";
+      return { stop: (await runtime.runs.cancelReason(ref.current.state.runId)) ?? "cancelled" };
+    },
+    async callModel(plan): Promise<TModelOutcome> {
+      try {
+        const reply = await context.llm.complete({
+          messages: toModelMessages(plan.messages),
+          tools: plan.tools,
+          abortSignal: cancelSignal,
+        });
+        logContent(context.logger, { text: reply.text, toolCalls: reply.toolCalls }, "model replied");
+        return {
+          type: "replied",
+          reply: { text: reply.text, toolCalls: reply.toolCalls, usage: reply.usage },
+        };
+      } catch (error) {
+        if (cancelSignal.aborted || isModelAbortError(error)) return { type: "aborted" };
+        context.logger.warn({ err: error }, "model request failed; the run fails");
+        return {
+          type: "failed",
+          error: TollgateError.isInstance(error)
+            ? { code: error.code, message: error.message }
+            : { code: "TG_MODEL_FAILED", message: "The model request failed." },
+        };
+      }
+    },
+    readChildren: () => readChildOutcomes(job, runtime.options.prefix),
+    async waitForChildren() {
+      return (await job.moveToWaitingChildren(token ?? "")) ? "blocked" : "reported";
+    },
+    async checkpoint(state, events) {
+      ref.current = await runtime.runs.save(ref.current, state, events);
+    },
+    async addToolJobs(state, calls, announce) {
+      await addToolJobs(runtime, toolJobRunOf(state), calls);
+      await runtime.runs.appendEvents(state.runId, announce);
+    },
+    async parkCalls(state, calls) {
+      await parkCalls(runtime, state, calls, (name) => approvalTtlMsOf(context, name));
+      for (const call of calls) context.metrics?.approvalRequested(call.toolName);
+    },
+  };
+}
