@@ -37,11 +37,14 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setErrorHandler(createErrorHandler(() => redisReachable(options.client)));
+  app.setErrorHandler(createErrorHandler(() => options.client.isConnected()));
   app.setNotFoundHandler(handleNotFound);
   readJsonBodiesOnly(app);
 
-  const eventStreams = new EventStreams();
+  const eventStreams = new EventStreams({
+    maxStreams: settings.sseMaxStreams,
+    maxStreamsPerSubject: settings.sseMaxStreamsPerToken,
+  });
   const context: IRouteContext = {
     client: options.client,
     settings,
@@ -98,30 +101,12 @@ function isProbe(url: string | undefined): boolean {
 }
 
 /**
- * Whether the client's connection can take commands right now. The client's connection queues nothing
- * while down, so a command fails at once then; its stream stops being writable before its status
- * changes, hence both checks.
- */
-function redisReachable(client: GatewayClient): boolean {
-  const { status, stream } = client.runtime.redis;
-  return status === "ready" && stream !== undefined && stream.writable;
-}
-
-/**
  * With no registry given, the API exports its own: pending approvals and queue depths read from Redis
  * at scrape time, plus process metrics.
  */
 function defaultRegistry(client: GatewayClient): Registry {
   const registry = new Registry();
-  const { runtime } = client;
-  createMetrics(registry, {
-    pendingApprovals: () => runtime.approvals.countPending(),
-    queues: [
-      { name: "runs", queue: runtime.queues.runs },
-      { name: "tools", queue: runtime.queues.tools },
-      { name: "approvals", queue: runtime.queues.approvals },
-    ],
-  });
+  createMetrics(registry, client.metricsSources());
   return registry;
 }
 

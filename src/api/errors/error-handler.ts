@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { describeFieldIssues, type IFieldIssue, TollgateError } from "../../errors/index.js";
+import { isRedisUnavailableError } from "../../store/index.js";
 import { errorReply, type IErrorReply } from "./error-envelope.js";
 
 /** What a caller reads for any fault of ours: the detail stays in the log, found by the request id. */
@@ -9,15 +10,20 @@ const internalMessage = "An internal error occurred; the server log has the deta
 /**
  * Maps anything a route, hook or fastify itself threw to the one error shape. Only what is meant for the
  * caller is shown: a TollgateError's message (except a 500's), fastify's own 4xx messages, and field
- * issues. Anything else is a 503 TG_REDIS_UNAVAILABLE while the client's Redis connection is down, else
- * a 500 TG_INTERNAL; either way its text and stack go to the log only.
+ * issues. Anything else is a 503 TG_REDIS_UNAVAILABLE when it is a Redis failure (a reply such as OOM,
+ * READONLY, MOVED, CROSSSLOT; a command timeout; a closed connection) or while the client's connection
+ * is down, else a 500 TG_INTERNAL; either way its text and stack go to the log only.
  */
 export function toErrorReply(
   error: unknown,
   request: FastifyRequest,
   redisReachable: () => boolean,
 ): IErrorReply {
-  if (TollgateError.isInstance(error)) return fromTollgateError(error, request);
+  // A 500 that wraps a Redis failure (a script's reply, a lost connection) is still an outage.
+  const wrapsRedisFailure = TollgateError.isInstance(error) && isRedisUnavailableError(error.cause);
+  if (TollgateError.isInstance(error) && !(error.httpStatus === 500 && wrapsRedisFailure)) {
+    return fromTollgateError(error, request);
+  }
   if (hasZodFastifySchemaValidationErrors(error)) return fromValidationError(error);
   if (isFastifyClientError(error)) {
     if (error.statusCode === 413) {
@@ -26,10 +32,10 @@ export function toErrorReply(
     // Malformed JSON, an empty JSON body, an unsupported content type, a bad Content-Length.
     return errorReply("TG_BAD_REQUEST", error.message, { fastifyCode: error.code });
   }
-  if (!redisReachable()) {
+  if (isRedisUnavailableError(error) || !redisReachable()) {
     // The store went away under the request: a condition to retry, not a bug (and the connection
     // error's text would only describe our internals).
-    request.log.warn({ err: error }, "request failed: Redis is unreachable");
+    request.log.warn({ err: error }, "request failed: Redis is unreachable or refused the command");
     return errorReply("TG_REDIS_UNAVAILABLE", "Redis cannot be reached; retry later.");
   }
   request.log.error({ err: error }, "request failed with an internal error");
