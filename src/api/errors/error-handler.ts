@@ -26,6 +26,18 @@ export function toErrorReply(
   }
   if (hasZodFastifySchemaValidationErrors(error)) return fromValidationError(error);
   if (isFastifyClientError(error)) {
+    if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+      const issue = { path: "", message: "a path id is longer than 256 characters" };
+      return errorReply("TG_INVALID_REQUEST", `Invalid params: ${issue.message}`, {
+        in: "params",
+        issues: [issue],
+      });
+    }
+    if (error.code === "FST_ERR_BAD_URL") {
+      return errorReply("TG_BAD_REQUEST", "The URL's percent-encoding is invalid.", {
+        fastifyCode: error.code,
+      });
+    }
     if (error.statusCode === 413) {
       return errorReply("TG_PAYLOAD_TOO_LARGE", "The request body is over the size limit.");
     }
