@@ -30,9 +30,6 @@ const connectionFailureMessages = new Set([
 
 const connectionFailureNames = new Set(["MaxRetriesPerRequestError", "ClusterAllFailedError"]);
 
-/** Node's socket errors that mean the connection to Redis broke under the command. */
-const socketErrorCodes = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "ENOTCONN"]);
-
 /**
  * Whether `error` (or an error it wraps as its `cause`) says Redis could not serve the command: a
  * condition to retry later, never a bug of ours. A script's error carries the reply of the command
@@ -50,8 +47,6 @@ export function isRedisUnavailableError(error: unknown): boolean {
 function describesUnavailableRedis(error: Error): boolean {
   if (connectionFailureNames.has(error.name)) return true;
   if (connectionFailureMessages.has(error.message)) return true;
-  const { code } = error as NodeJS.ErrnoException;
-  if (typeof code === "string" && socketErrorCodes.has(code)) return true;
   if (error.name !== "ReplyError") return false;
   const firstWord = /^([A-Z]+)\b/.exec(error.message)?.[1];
   if (firstWord !== undefined && unavailableReplyCodes.has(firstWord)) return true;

@@ -25,6 +25,11 @@ export function toErrorReply(
     return fromTollgateError(error, request);
   }
   if (hasZodFastifySchemaValidationErrors(error)) return fromValidationError(error);
+  if (clientAbortedBody(error, request)) {
+    // The caller hung up while sending its body: nobody reads this answer, and it is no fault of ours.
+    request.log.info("the client aborted the request while sending its body");
+    return errorReply("TG_BAD_REQUEST", "The request body ended before its length.");
+  }
   if (isFastifyClientError(error)) {
     if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
       const issue = { path: "", message: "a path id is longer than 256 characters" };
@@ -83,6 +88,12 @@ function fromValidationError(error: TValidationError): IErrorReply {
     in: location,
     issues,
   });
+}
+
+/** Node's error for a request whose connection closed mid-body, as fastify's body reader passes it on. */
+function clientAbortedBody(error: unknown, request: FastifyRequest): boolean {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return code === "ECONNRESET" && (request.raw.readableAborted || request.raw.destroyed);
 }
 
 function isFastifyClientError(error: unknown): error is FastifyError & { statusCode: number } {
