@@ -12,8 +12,12 @@ export const API_DEFAULTS = Object.freeze({
   askMaxWaitMs: 120_000,
   /** Proxies close connections that stay silent for a minute or so; a comment every 15 s keeps SSE open. */
   sseHeartbeatMs: 15_000,
-  /** `/readyz` answers 503 when Redis does not answer PING within this. */
+  /** `/readyz` answers 503 when Redis does not take its write within this. */
   readyTimeoutMs: 1_000,
+  /** Event streams open at once on one server; each holds a socket and a follower until its run ends. */
+  sseMaxStreams: 1_000,
+  /** Event streams one token subject may hold open at once. */
+  sseMaxStreamsPerToken: 20,
 });
 
 export interface IApiOptions {
@@ -37,8 +41,12 @@ export interface IApiOptions {
   askMaxWaitMs?: number;
   /** Interval of SSE heartbeat comments. @defaultValue 15000 */
   sseHeartbeatMs?: number;
-  /** How long `/readyz` waits for Redis' PING. @defaultValue 1000 */
+  /** How long `/readyz` waits for its write to Redis. @defaultValue 1000 */
   readyTimeoutMs?: number;
+  /** Event streams open at once; more answer 429 TG_RATE_LIMITED. @defaultValue 1000 */
+  sseMaxStreams?: number;
+  /** Event streams one token subject may hold open; more answer 429 TG_RATE_LIMITED. @defaultValue 20 */
+  sseMaxStreamsPerToken?: number;
   /** Whether close() also closes `client`. @defaultValue false: whoever made the client closes it */
   ownsClient?: boolean;
 }
@@ -48,6 +56,8 @@ export interface IApiSettings {
   readonly askMaxWaitMs: number;
   readonly sseHeartbeatMs: number;
   readonly readyTimeoutMs: number;
+  readonly sseMaxStreams: number;
+  readonly sseMaxStreamsPerToken: number;
 }
 
 const positiveMilliseconds = z
@@ -66,6 +76,8 @@ const apiSettingsSchema = z.object({
   askMaxWaitMs: positiveMilliseconds.default(API_DEFAULTS.askMaxWaitMs),
   sseHeartbeatMs: positiveMilliseconds.default(API_DEFAULTS.sseHeartbeatMs),
   readyTimeoutMs: positiveMilliseconds.default(API_DEFAULTS.readyTimeoutMs),
+  sseMaxStreams: z.number().int().min(1).max(1_000_000).default(API_DEFAULTS.sseMaxStreams),
+  sseMaxStreamsPerToken: z.number().int().min(1).max(1_000_000).default(API_DEFAULTS.sseMaxStreamsPerToken),
 });
 
 /** The numeric options with their defaults, checked once; a bad one fails start-up naming the option. */
@@ -75,6 +87,8 @@ export function resolveApiSettings(options: IApiOptions): IApiSettings {
     askMaxWaitMs: options.askMaxWaitMs,
     sseHeartbeatMs: options.sseHeartbeatMs,
     readyTimeoutMs: options.readyTimeoutMs,
+    sseMaxStreams: options.sseMaxStreams,
+    sseMaxStreamsPerToken: options.sseMaxStreamsPerToken,
   });
   if (!parsed.success) {
     const issues = toFieldIssues(parsed.error);

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
@@ -13,6 +14,7 @@ import type { IRouteContext } from "./http/route-context.js";
 import type { IApiRoute } from "./http/route-definition.js";
 import { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
 import { apiRoutes } from "./route-table.js";
+import { maxIdLength } from "./schemas/request-schemas.js";
 import { EventStreams } from "./sse/event-streams.js";
 
 /**
@@ -24,9 +26,16 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   const settings = resolveApiSettings(options);
   const logger = options.logger ?? createLogger({ name: "tollgate-api" });
   const authenticator = createAuthenticator(options, logger);
+  const errorHandler = createErrorHandler(() => options.client.isConnected());
   const app: FastifyInstance = Fastify<Server, IncomingMessage, ServerResponse, FastifyBaseLogger>({
     loggerInstance: logger,
     bodyLimit: settings.bodyLimitBytes,
+    // The router's limit is the schemas' (256), so an id is refused by one rule, in the error envelope.
+    maxParamLength: maxIdLength,
+    // A bad percent-encoding or an over-long path id is refused before any route: in the envelope too.
+    frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     logController: new LogController({
       requestIdLogLabel: "requestId",
       // Probes and scrapes come every few seconds; a line each would drown the requests that matter.
@@ -37,17 +46,20 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setErrorHandler(createErrorHandler(() => redisReachable(options.client)));
+  app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(handleNotFound);
   readJsonBodiesOnly(app);
 
-  const eventStreams = new EventStreams();
+  const eventStreams = new EventStreams({
+    maxStreams: settings.sseMaxStreams,
+    maxStreamsPerSubject: settings.sseMaxStreamsPerToken,
+  });
   const context: IRouteContext = {
     client: options.client,
     settings,
     registry: options.registry ?? defaultRegistry(options.client),
     eventStreams,
-    openApiDocument: buildOpenApiDocument,
+    openApiDocument: () => buildOpenApiDocument(settings),
   };
   for (const route of apiRoutes) registerRoute(app, route, context, authenticator);
 
@@ -73,7 +85,8 @@ function registerRoute(
   authenticator: IAuthenticator,
 ): void {
   const { spec } = route;
-  const { body, params, querystring, headers } = spec.schemas;
+  const { params, querystring, headers } = spec.schemas;
+  const body = spec.bodyFor?.(context.settings) ?? spec.schemas.body;
   app.route({
     method: spec.method,
     url: spec.url,
@@ -91,20 +104,22 @@ function registerRoute(
   });
 }
 
+/** What a caller may send as its own `x-request-id`: the characters of ids and UUIDs, bounded. */
+const callerRequestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * A caller's `x-request-id` when it is a plausible id (so one id follows a request through a proxy
+ * and this server's log), else a random UUID: unique across replicas, unlike a per-process counter.
+ */
+function requestIdOf(request: IncomingMessage): string {
+  const sent = request.headers["x-request-id"];
+  return typeof sent === "string" && callerRequestIdPattern.test(sent) ? sent : randomUUID();
+}
+
 const probePaths = new Set(["/healthz", "/readyz", "/metrics"]);
 
 function isProbe(url: string | undefined): boolean {
   return probePaths.has((url ?? "").split("?")[0] ?? "");
-}
-
-/**
- * Whether the client's connection can take commands right now. The client's connection queues nothing
- * while down, so a command fails at once then; its stream stops being writable before its status
- * changes, hence both checks.
- */
-function redisReachable(client: GatewayClient): boolean {
-  const { status, stream } = client.runtime.redis;
-  return status === "ready" && stream !== undefined && stream.writable;
 }
 
 /**
@@ -113,15 +128,7 @@ function redisReachable(client: GatewayClient): boolean {
  */
 function defaultRegistry(client: GatewayClient): Registry {
   const registry = new Registry();
-  const { runtime } = client;
-  createMetrics(registry, {
-    pendingApprovals: () => runtime.approvals.countPending(),
-    queues: [
-      { name: "runs", queue: runtime.queues.runs },
-      { name: "tools", queue: runtime.queues.tools },
-      { name: "approvals", queue: runtime.queues.approvals },
-    ],
-  });
+  createMetrics(registry, client.metricsSources());
   return registry;
 }
 

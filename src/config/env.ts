@@ -73,6 +73,10 @@ export const envSchema = z.object({
   TOLLGATE_HOST: z.string().trim().min(1).default("127.0.0.1"),
   /** Largest request body `tollgate api` accepts, in bytes. Unset: the API's default. */
   TOLLGATE_BODY_LIMIT_BYTES: integerText.pipe(z.number().int().min(1024)).optional(),
+  /** Event streams (SSE) `tollgate api` keeps open at once. Unset: the API's default (1000). */
+  TOLLGATE_SSE_MAX_STREAMS: integerText.pipe(z.number().int().min(1).max(1_000_000)).optional(),
+  /** Event streams one token subject may keep open at once. Unset: the API's default (20). */
+  TOLLGATE_SSE_MAX_STREAMS_PER_TOKEN: integerText.pipe(z.number().int().min(1).max(1_000_000)).optional(),
   /** Port a worker serves /metrics on. @defaultValue 9464 */
   TOLLGATE_METRICS_PORT: port.default(DEFAULT_WORKER_METRICS_PORT),
   /** Jobs a worker processes at once, per queue. @defaultValue 8 */
@@ -110,6 +114,8 @@ export const envSchema = z.object({
   TOLLGATE_SHUTDOWN_TIMEOUT_MS: runtimeInteger("shutdownTimeoutMs"),
   /** How long a call waits for Redis to become reachable. @defaultValue 5000 */
   TOLLGATE_REDIS_CONNECT_TIMEOUT_MS: runtimeInteger("connectTimeoutMs"),
+  /** How long a command of the API's Redis connection may take before it answers 503. @defaultValue 2000 */
+  TOLLGATE_REDIS_COMMAND_TIMEOUT_MS: runtimeInteger("commandTimeoutMs"),
   /** After cancelling, how long `ask` waits for the final state. @defaultValue 10000 */
   TOLLGATE_CANCEL_GRACE_MS: runtimeInteger("cancelGraceMs"),
 });

@@ -16,6 +16,7 @@ const runtimeOptionVariables = {
   threadRecheckMs: "TOLLGATE_THREAD_RECHECK_MS",
   shutdownTimeoutMs: "TOLLGATE_SHUTDOWN_TIMEOUT_MS",
   connectTimeoutMs: "TOLLGATE_REDIS_CONNECT_TIMEOUT_MS",
+  commandTimeoutMs: "TOLLGATE_REDIS_COMMAND_TIMEOUT_MS",
   cancelGraceMs: "TOLLGATE_CANCEL_GRACE_MS",
 } as const satisfies { [TKey in keyof Required<TRuntimeOptionsInput>]: keyof TEnv };
 

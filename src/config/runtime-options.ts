@@ -41,6 +41,12 @@ export const runtimeOptionsSchema = z.object({
   shutdownTimeoutMs: z.number().int().min(0).default(20_000),
   /** How long a client waits for Redis to become reachable before a call fails with TG_REDIS_UNAVAILABLE. */
   connectTimeoutMs: z.number().int().min(100).default(5_000),
+  /**
+   * How long a command on a client connection (the API's) may take before it fails with
+   * TG_REDIS_UNAVAILABLE: a Redis that stops answering (paused, swapping, a network partition) then
+   * costs a request this long, not the whole outage. Worker connections block by design and have none.
+   */
+  commandTimeoutMs: z.number().int().min(50).max(600_000).default(2_000),
   /** After cancelling, how long `ask` waits for the worker to record the final state. */
   cancelGraceMs: z.number().int().min(0).default(10_000),
 });

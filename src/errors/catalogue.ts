@@ -47,10 +47,17 @@ export const errorCatalogue = {
   TG_MODEL_FAILED: { status: 502, summary: "The model endpoint kept failing after its retries." },
   TG_RUN_FAILED: { status: 500, summary: "The run failed for an infrastructure reason." },
   TG_WAIT_TIMEOUT: { status: 504, summary: "Waiting for a run took longer than asked." },
-  TG_REDIS_UNAVAILABLE: { status: 503, summary: "Redis cannot be reached." },
+  TG_REDIS_UNAVAILABLE: {
+    status: 503,
+    summary: "Redis cannot be reached or cannot serve the command; retry later.",
+  },
   TG_UNAUTHORIZED: { status: 401, summary: "No valid bearer token." },
   TG_FORBIDDEN: { status: 403, summary: "The token lacks the role this route needs." },
   TG_ROUTE_NOT_FOUND: { status: 404, summary: "No such route." },
+  TG_RATE_LIMITED: {
+    status: 429,
+    summary: "Too many requests or open streams for this token or server; retry later.",
+  },
   TG_INTERNAL: { status: 500, summary: "An internal error; the detail is in the server log." },
 } as const satisfies Record<string, { status: number; summary: string }>;
 

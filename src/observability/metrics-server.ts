@@ -7,13 +7,19 @@ export interface IMetricsServerOptions {
   registry: Registry;
   /** 0 picks a free port (tests); workers use `--metrics-port`, 9464 by default. */
   port: number;
-  /** @defaultValue "0.0.0.0", so Prometheus in another container can reach it */
+  /**
+   * The address to listen on; `tollgate worker` passes TOLLGATE_HOST. Metrics tell a lot about a
+   * deployment, so nothing outside the machine reaches them unless the operator says so.
+   * @defaultValue "127.0.0.1"
+   */
   host?: string;
 }
 
 export interface IMetricsServer {
   /** The port actually listened on. */
   port: number;
+  /** The address actually listened on. */
+  host: string;
   close(): Promise<void>;
 }
 
@@ -42,7 +48,7 @@ async function answer(registry: Registry, request: IncomingMessage, response: Se
 export async function startMetricsServer({
   registry,
   port,
-  host = "0.0.0.0",
+  host = "127.0.0.1",
 }: IMetricsServerOptions): Promise<IMetricsServer> {
   const server = createServer((request, response) => {
     void answer(registry, request, response);
@@ -54,8 +60,10 @@ export async function startMetricsServer({
       resolve();
     });
   });
+  const address = server.address() as AddressInfo;
   return {
-    port: (server.address() as AddressInfo).port,
+    port: address.port,
+    host: address.address,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

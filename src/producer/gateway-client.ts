@@ -3,13 +3,19 @@ import type { IGatewayAskInput, IGatewayResponse, IGatewayRunInput } from "../co
 import { isTerminal, responseOf, type TRunState } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
+import type { ICreateMetricsOptions } from "../observability/index.js";
+import { EventFollowers } from "../runtime/event-followers.js";
 import { FinishedRuns } from "../runtime/finished-runs.js";
 import { requestCancel, type TCancelReason } from "../runtime/request-cancel.js";
 import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
 import type { IApproval, IApprovalFilter, IRunEvent } from "../store/index.js";
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
+import { type IRunEventsOptions, openRunEvents } from "./run-event-reader.js";
 import { waitForRun } from "./wait-for-run.js";
+
+/** How long the key that `checkReady` writes lives: long enough to see, short enough to never pile up. */
+const readinessProbeTtlMs = 10_000;
 
 export interface IGatewayClientOptions {
   gateway: IGateway;
@@ -20,6 +26,11 @@ export interface IGatewayClientOptions {
   now?: () => number;
   /** Told of Redis connection errors (they repeat on every reconnect attempt). */
   onConnectionError?: (error: Error) => void;
+  /**
+   * Live runs followed (`events`, SSE streams) per Redis connection: followers share blocking
+   * connections instead of holding one each. @defaultValue 100
+   */
+  eventFollowersPerConnection?: number;
 }
 
 /** What `getRun` shows: where a run is, its parked approvals, and the response once it finished. */
@@ -45,6 +56,7 @@ export interface IRunView {
 export class GatewayClient {
   readonly runtime: ITollgateRuntime;
   private readonly finishedRuns: FinishedRuns;
+  private readonly followers: EventFollowers;
   readonly approvals: {
     list(filter?: IApprovalFilter): Promise<IApproval[]>;
     get(approvalId: string): Promise<IApproval>;
@@ -62,6 +74,11 @@ export class GatewayClient {
     });
     const runtime = this.runtime;
     this.finishedRuns = new FinishedRuns(runtime);
+    this.followers = new EventFollowers(runtime, {
+      ...(options.eventFollowersPerConnection !== undefined
+        ? { followersPerConnection: options.eventFollowersPerConnection }
+        : {}),
+    });
     this.approvals = {
       list: async (filter = {}) => {
         await runtime.ready();
@@ -144,41 +161,60 @@ export class GatewayClient {
 
   /**
    * The run's events, oldest first, from after `afterId`; ends after `run-finished` or when `signal`
-   * aborts. Uses a connection of its own for the blocking reads.
+   * aborts. Live runs are followed on connections shared with every other follower of this client.
    */
-  async *events(
-    runId: string,
-    options: { afterId?: string; signal?: AbortSignal } = {},
-  ): AsyncGenerator<IRunEvent> {
+  async *events(runId: string, options: IRunEventsOptions = {}): AsyncGenerator<IRunEvent> {
+    yield* await this.openEvents(runId, options);
+  }
+
+  /**
+   * As `events`, but refuses at once what `events` refuses at its first read (TG_RUN_NOT_FOUND,
+   * TG_BAD_REQUEST for a bad `afterId`): an HTTP stream is opened only for a run that exists.
+   */
+  openEvents(runId: string, options: IRunEventsOptions = {}): Promise<AsyncGenerator<IRunEvent>> {
+    return openRunEvents(this.runtime, this.followers, runId, options);
+  }
+
+  /** The gateway this client enqueues runs for. */
+  get gateway(): IGateway {
+    return this.runtime.gateway;
+  }
+
+  /**
+   * Whether the client's connection can take commands right now. It queues nothing while down, so a
+   * command fails at once then; its stream stops being writable before its status changes.
+   */
+  isConnected(): boolean {
+    const { status, stream } = this.runtime.redis;
+    return status === "ready" && stream !== undefined && stream.writable;
+  }
+
+  /**
+   * Resolves when Redis takes a write: a short-lived key under the prefix is set. A Redis that answers
+   * PING may still refuse every write (full, read-only replica), and then nothing here works either.
+   */
+  async checkReady(): Promise<void> {
     await this.runtime.ready();
-    const stored = await this.runtime.runs.load(runId);
-    if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
-    if (isTerminal(stored.state)) {
-      // Nothing new will come: page through what is there, then end.
-      let afterId = options.afterId ?? "0";
-      for (;;) {
-        const page = await this.runtime.events.readAfter(runId, afterId);
-        if (page.length === 0) return;
-        yield* page;
-        afterId = page.at(-1)!.id;
-      }
-    }
-    const connection = this.runtime.duplicateConnection();
-    // A blocking read ends only when data comes or its timeout passes: disconnecting ends it at once.
-    const onAbort = () => connection.disconnect();
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    try {
-      yield* this.runtime.events.follow(connection, runId, options);
-    } catch (error) {
-      if (!options.signal?.aborted) throw error;
-    } finally {
-      options.signal?.removeEventListener("abort", onAbort);
-      connection.disconnect();
-    }
+    const now = String(this.runtime.now());
+    await this.runtime.redis.set(this.runtime.keys.readinessProbe(), now, "PX", readinessProbeTtlMs);
+  }
+
+  /** What `createMetrics` reads at scrape time: pending approvals and the queues' job counts. */
+  metricsSources(): Required<Pick<ICreateMetricsOptions, "pendingApprovals" | "queues">> {
+    const { runtime } = this;
+    return {
+      pendingApprovals: () => runtime.approvals.countPending(),
+      queues: [
+        { name: "runs", queue: runtime.queues.runs },
+        { name: "tools", queue: runtime.queues.tools },
+        { name: "approvals", queue: runtime.queues.approvals },
+      ],
+    };
   }
 
   close(): Promise<void> {
     this.finishedRuns.close();
+    this.followers.close();
     return this.runtime.close();
   }
 }

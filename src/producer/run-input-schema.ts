@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { userContextSchema } from "../engine/index.js";
+import { boundedJsonRecord } from "./json-depth.js";
 
 /** Ids that travel into BullMQ job ids and Redis keys: no ':' and not all digits. */
 const idSchema = z
@@ -9,7 +10,14 @@ const idSchema = z
   .regex(/^[A-Za-z0-9_.-]+$/, "only letters, digits, '_', '.', '-'")
   .refine((value) => !/^\d+$/.test(value), "must not be all digits");
 
-const jsonRecord = z.record(z.string(), z.unknown());
+/**
+ * The user context a caller sends: the stored shape, but closed (a misspelt `userID` is refused, not
+ * dropped) and with its free `attributes` bounded in depth.
+ */
+export const userContextInputSchema = z.strictObject({
+  ...userContextSchema.shape,
+  attributes: boundedJsonRecord.optional(),
+});
 
 /**
  * A run request as any caller sends it (library or HTTP): checked before anything is queued. The size of
@@ -18,7 +26,7 @@ const jsonRecord = z.record(z.string(), z.unknown());
 export const runInputSchema = z.strictObject({
   input: z.string().min(1, "must not be empty"),
   threadId: idSchema.optional(),
-  userContext: userContextSchema,
+  userContext: userContextInputSchema,
   tools: z.array(z.string().min(1)).max(200).optional(),
   additionalTools: z.array(z.string().min(1)).max(200).optional(),
   maxSteps: z.number().int().min(1).max(100).optional(),
@@ -28,7 +36,7 @@ export const runInputSchema = z.strictObject({
     .min(1)
     .max(7 * 24 * 60 * 60 * 1000)
     .optional(),
-  metadata: jsonRecord.optional(),
+  metadata: boundedJsonRecord.optional(),
   idempotencyKey: z.string().min(1).max(256).optional(),
   instructions: z.string().max(100_000).optional(),
 });

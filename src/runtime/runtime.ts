@@ -65,7 +65,9 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
   const now = init.now ?? Date.now;
   const keys = keysFor(options.prefix);
   const onError = init.onConnectionError ?? (() => undefined);
-  const redis = createRedis(options.redisUrl, init.role, {}, onError);
+  // Only a client connection gets a command timeout: it serves requests, and a request must not hang.
+  const commandTimeout = init.role === "client" ? { commandTimeout: options.commandTimeoutMs } : {};
+  const redis = createRedis(options.redisUrl, init.role, commandTimeout, onError);
   // BullMQ queues get their own connection: ioredis instances are passed (not options) as BullMQ
   // recommends for ESM builds, and a queue's connection must tolerate its blocking-free commands.
   const queueConnection = createRedis(options.redisUrl, "worker", {}, onError);

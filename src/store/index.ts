@@ -8,9 +8,11 @@ export {
   type TApprovalStatus,
 } from "./approval-record.js";
 export { ApprovalStore, type IApprovalFilter } from "./approval-store.js";
-export { EventStore } from "./event-store.js";
+export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
 export { type IKeys, keysFor } from "./keys.js";
 export { createRedis, defineScripts, type ITollgateRedis, type TConnectionRole } from "./redis-client.js";
+export { isRedisUnavailableError } from "./redis-failure.js";
 export { eventJson, type IRunEvent, type IRunEventInput, type TRunEventType } from "./run-events.js";
 export { type IRunStoreOptions, type IStoredRun, RunStore, type TCancelReason } from "./run-store.js";
+export { compareStreamIds, parseStreamId } from "./stream-ids.js";
 export { ThreadStore } from "./thread-store.js";

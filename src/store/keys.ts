@@ -16,6 +16,8 @@ export interface IKeys {
   cancelChannel(): string;
   /** The pub/sub channel on which a run's id is published when it finishes (waiters listen). */
   finishedChannel(): string;
+  /** A short-lived key the readiness check writes: a Redis that answers PING may still refuse writes. */
+  readinessProbe(): string;
 }
 
 export function keysFor(prefix: string): IKeys {
@@ -30,5 +32,6 @@ export function keysFor(prefix: string): IKeys {
     pendingApprovals: () => `${prefix}:approval-index:pending`,
     cancelChannel: () => `${prefix}:cancel`,
     finishedChannel: () => `${prefix}:finished`,
+    readinessProbe: () => `${prefix}:readyz`,
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { describeFieldIssues, type IFieldIssue, TollgateError } from "../../errors/index.js";
+import { isRedisUnavailableError } from "../../store/index.js";
 import { errorReply, type IErrorReply } from "./error-envelope.js";
 
 /** What a caller reads for any fault of ours: the detail stays in the log, found by the request id. */
@@ -9,27 +10,49 @@ const internalMessage = "An internal error occurred; the server log has the deta
 /**
  * Maps anything a route, hook or fastify itself threw to the one error shape. Only what is meant for the
  * caller is shown: a TollgateError's message (except a 500's), fastify's own 4xx messages, and field
- * issues. Anything else is a 503 TG_REDIS_UNAVAILABLE while the client's Redis connection is down, else
- * a 500 TG_INTERNAL; either way its text and stack go to the log only.
+ * issues. Anything else is a 503 TG_REDIS_UNAVAILABLE when it is a Redis failure (a reply such as OOM,
+ * READONLY, MOVED, CROSSSLOT; a command timeout; a closed connection) or while the client's connection
+ * is down, else a 500 TG_INTERNAL; either way its text and stack go to the log only.
  */
 export function toErrorReply(
   error: unknown,
   request: FastifyRequest,
   redisReachable: () => boolean,
 ): IErrorReply {
-  if (TollgateError.isInstance(error)) return fromTollgateError(error, request);
+  // A 500 that wraps a Redis failure (a script's reply, a lost connection) is still an outage.
+  const wrapsRedisFailure = TollgateError.isInstance(error) && isRedisUnavailableError(error.cause);
+  if (TollgateError.isInstance(error) && !(error.httpStatus === 500 && wrapsRedisFailure)) {
+    return fromTollgateError(error, request);
+  }
   if (hasZodFastifySchemaValidationErrors(error)) return fromValidationError(error);
+  if (clientAbortedBody(error, request)) {
+    // The caller hung up while sending its body: nobody reads this answer, and it is no fault of ours.
+    request.log.info("the client aborted the request while sending its body");
+    return errorReply("TG_BAD_REQUEST", "The request body ended before its length.");
+  }
   if (isFastifyClientError(error)) {
+    if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+      const issue = { path: "", message: "a path id is longer than 256 characters" };
+      return errorReply("TG_INVALID_REQUEST", `Invalid params: ${issue.message}`, {
+        in: "params",
+        issues: [issue],
+      });
+    }
+    if (error.code === "FST_ERR_BAD_URL") {
+      return errorReply("TG_BAD_REQUEST", "The URL's percent-encoding is invalid.", {
+        fastifyCode: error.code,
+      });
+    }
     if (error.statusCode === 413) {
       return errorReply("TG_PAYLOAD_TOO_LARGE", "The request body is over the size limit.");
     }
     // Malformed JSON, an empty JSON body, an unsupported content type, a bad Content-Length.
     return errorReply("TG_BAD_REQUEST", error.message, { fastifyCode: error.code });
   }
-  if (!redisReachable()) {
+  if (isRedisUnavailableError(error) || !redisReachable()) {
     // The store went away under the request: a condition to retry, not a bug (and the connection
     // error's text would only describe our internals).
-    request.log.warn({ err: error }, "request failed: Redis is unreachable");
+    request.log.warn({ err: error }, "request failed: Redis is unreachable or refused the command");
     return errorReply("TG_REDIS_UNAVAILABLE", "Redis cannot be reached; retry later.");
   }
   request.log.error({ err: error }, "request failed with an internal error");
@@ -65,6 +88,12 @@ function fromValidationError(error: TValidationError): IErrorReply {
     in: location,
     issues,
   });
+}
+
+/** Node's error for a request whose connection closed mid-body, as fastify's body reader passes it on. */
+function clientAbortedBody(error: unknown, request: FastifyRequest): boolean {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return code === "ECONNRESET" && (request.raw.readableAborted || request.raw.destroyed);
 }
 
 function isFastifyClientError(error: unknown): error is FastifyError & { statusCode: number } {

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { TErrorCode } from "../../errors/index.js";
+import type { IApiSettings } from "../api-options.js";
 import type { TRouteAccess } from "../auth/authenticate.js";
 import type { IRouteContext } from "./route-context.js";
 
@@ -34,6 +35,11 @@ export interface IRouteSpec<TSchemas extends IRouteSchemas = IRouteSchemas> {
   tag: string;
   access: TRouteAccess;
   schemas: TSchemas;
+  /**
+   * A body whose bounds depend on the server's settings (the longest `ask` wait): it replaces
+   * `schemas.body` for validation and in the document alike; `schemas.body` still types the handler.
+   */
+  bodyFor?: (settings: IApiSettings) => z.ZodType;
   /** Whether a request must have a body. @defaultValue true when `schemas.body` is set */
   bodyRequired?: boolean;
   /** The success responses by status. */

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { API_DEFAULTS, type IApiSettings } from "../api-options.js";
 import { errorEnvelopeSchema } from "../errors/error-envelope.js";
 import type { IRouteSpec } from "../http/route-definition.js";
 import { apiRoutes } from "../route-table.js";
@@ -18,22 +19,31 @@ const roleNotes: Record<IRouteSpec["access"], string> = {
   admin: "Needs the role admin.",
 };
 
-let cached: object | undefined;
+/** Documents by the settings they describe: every app of one configuration shares one. */
+const cached = new Map<number, object>();
+
+/** The settings the document depends on, with their defaults: what `buildOpenApiDocument()` describes. */
+const defaultSettings: Pick<IApiSettings, "askMaxWaitMs"> = { askMaxWaitMs: API_DEFAULTS.askMaxWaitMs };
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the route table: the zod schemas that validate
- * requests describe them here, so the two cannot disagree. Each call returns a fresh copy.
+ * requests describe them here, so the two cannot disagree. Bounds that a server's settings change (the
+ * longest `ask` wait) are those of `settings`. Each call returns a fresh copy.
  */
-export function buildOpenApiDocument(): object {
-  cached ??= generate();
-  return structuredClone(cached);
+export function buildOpenApiDocument(settings: Pick<IApiSettings, "askMaxWaitMs"> = defaultSettings): object {
+  let document = cached.get(settings.askMaxWaitMs);
+  if (!document) {
+    document = generate(settings);
+    cached.set(settings.askMaxWaitMs, document);
+  }
+  return structuredClone(document);
 }
 
-function generate(): object {
+function generate(settings: Pick<IApiSettings, "askMaxWaitMs">): object {
   const paths: Record<string, Record<string, object>> = {};
   for (const { spec } of apiRoutes) {
     const path = spec.url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
-    paths[path] = { ...paths[path], [spec.method.toLowerCase()]: operationOf(spec) };
+    paths[path] = { ...paths[path], [spec.method.toLowerCase()]: operationOf(spec, settings) };
   }
   return {
     openapi: "3.1.0",
@@ -68,8 +78,10 @@ function generate(): object {
   };
 }
 
-function operationOf(spec: IRouteSpec): object {
-  const { body, params, querystring, headers } = spec.schemas;
+function operationOf(spec: IRouteSpec, settings: Pick<IApiSettings, "askMaxWaitMs">): object {
+  const { params, querystring, headers } = spec.schemas;
+  // The full settings are not needed: only askMaxWaitMs shapes a schema today.
+  const body = spec.bodyFor?.({ ...API_DEFAULTS, ...settings }) ?? spec.schemas.body;
   const parameters = [
     ...(params ? parametersOf(params, "path") : []),
     ...(querystring ? parametersOf(querystring, "query") : []),

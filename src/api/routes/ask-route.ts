@@ -1,6 +1,7 @@
-import { TollgateError } from "../../errors/index.js";
+import { API_DEFAULTS } from "../api-options.js";
+import { principalOf } from "../auth/authenticate.js";
 import { defineRoute } from "../http/route-definition.js";
-import { idempotencyHeadersSchema, runBodySchema } from "../schemas/request-schemas.js";
+import { askBodySchema, idempotencyHeadersSchema } from "../schemas/request-schemas.js";
 import { gatewayResponseSchema } from "../schemas/response-schemas.js";
 
 export const askRoute = defineRoute(
@@ -15,7 +16,8 @@ export const askRoute = defineRoute(
       "response says so. A client that disconnects cancels the run.",
     tag: "runs",
     access: "runs:write",
-    schemas: { body: runBodySchema, headers: idempotencyHeadersSchema },
+    schemas: { body: askBodySchema(API_DEFAULTS.askMaxWaitMs), headers: idempotencyHeadersSchema },
+    bodyFor: (settings) => askBodySchema(settings.askMaxWaitMs),
     responses: {
       200: {
         description: "The run's response, whatever its status (completed, failed, cancelled, timed_out).",
@@ -31,15 +33,9 @@ export const askRoute = defineRoute(
     ],
   },
   async (request, reply, { client, settings }) => {
-    const { timeoutMs = settings.askMaxWaitMs, ...body } = request.body;
-    if (timeoutMs > settings.askMaxWaitMs) {
-      // The request would outlive what this server (and the proxies before it) are set up to wait.
-      const issue = { path: "timeoutMs", message: `must be at most ${settings.askMaxWaitMs} on this server` };
-      throw new TollgateError("TG_INVALID_REQUEST", `Invalid body: ${issue.path}: ${issue.message}`, {
-        in: "body",
-        issues: [issue],
-      });
-    }
+    // Over askMaxWaitMs is refused by the body's schema: the request would outlive what this server
+    // (and the proxies before it) are set up to wait.
+    const { timeoutMs = settings.askMaxWaitMs, userContext, ...body } = request.body;
     const idempotencyKey = request.headers["idempotency-key"];
     // Asking is waiting on behalf of the caller: one who hangs up no longer wants the answer.
     const hangUp = new AbortController();
@@ -50,6 +46,7 @@ export const askRoute = defineRoute(
     try {
       return await client.ask({
         ...body,
+        userContext: userContext ?? { userId: principalOf(request).subject },
         timeoutMs,
         abortSignal: hangUp.signal,
         ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),

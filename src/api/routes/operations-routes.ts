@@ -22,34 +22,38 @@ export const readyRoute = defineRoute(
     method: "GET",
     url: "/readyz",
     operationId: "ready",
-    summary: "Readiness: 503 while Redis cannot be reached",
+    summary: "Readiness: 503 while Redis cannot be reached or refuses writes",
+    description:
+      "Writes a short-lived key (`<prefix>:readyz`): a Redis that answers PING but refuses writes (full, " +
+      "read-only) is not ready either.",
     tag: "operations",
     access: "public",
     schemas: {},
-    responses: { 200: { description: "Redis answers.", schema: readySchema } },
+    responses: { 200: { description: "Redis takes writes.", schema: readySchema } },
     errors: ["TG_REDIS_UNAVAILABLE"],
   },
   async (_request, _reply, { client, settings }) => {
     // The client's own connection, which fails fast while Redis is down (no offline queue).
-    const answered = await pingWithin(() => client.runtime.redis.ping(), settings.readyTimeoutMs);
+    const answered = await settledWithin(() => client.checkReady(), settings.readyTimeoutMs);
     if (!answered) {
       throw new TollgateError(
         "TG_REDIS_UNAVAILABLE",
-        `Redis did not answer PING within ${settings.readyTimeoutMs} ms.`,
+        `Redis did not take the readiness write within ${settings.readyTimeoutMs} ms.`,
       );
     }
     return { status: "ready" };
   },
 );
 
-async function pingWithin(ping: () => Promise<unknown>, timeoutMs: number): Promise<boolean> {
+/** Whether `check` succeeded within `timeoutMs`; its failure (OOM, READONLY, a timeout) counts as no. */
+async function settledWithin(check: () => Promise<unknown>, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
     return await Promise.race([
-      ping().then(
+      check().then(
         () => true,
         () => false,
       ),

@@ -1,9 +1,8 @@
 import type { FastifyReply } from "fastify";
-import { TollgateError } from "../../errors/index.js";
 import type { IRunEvent } from "../../store/index.js";
+import { principalOf } from "../auth/authenticate.js";
 import { defineRoute } from "../http/route-definition.js";
 import { runEventsHeadersSchema, runEventsQuerySchema, runParamsSchema } from "../schemas/request-schemas.js";
-import { runEventSource, runIsFinished } from "../sse/run-event-source.js";
 import { eventStreamHeaders, formatRunEvent, heartbeatComment, writeChunk } from "../sse/sse-writer.js";
 
 export const runEventsRoute = defineRoute(
@@ -15,7 +14,9 @@ export const runEventsRoute = defineRoute(
     description:
       "Each event has `id:` (its stream id), `event:` (its type) and `data:` (JSON). The stream ends after " +
       "`run-finished`. To resume, send the last id seen as the Last-Event-ID header (or `?after=`): only " +
-      "later events follow. A comment line arrives every ~15 s to keep proxies from closing the connection.",
+      "later events follow (an id past the run's last event resumes after its last event). A comment line " +
+      "arrives every ~15 s to keep proxies from closing the connection. Streams open at once are capped " +
+      "per token and per server (429 TG_RATE_LIMITED).",
     tag: "runs",
     access: "runs:read",
     schemas: { params: runParamsSchema, querystring: runEventsQuerySchema, headers: runEventsHeadersSchema },
@@ -25,28 +26,32 @@ export const runEventsRoute = defineRoute(
         contentType: "text/event-stream",
       },
     },
-    errors: ["TG_RUN_NOT_FOUND", "TG_REDIS_UNAVAILABLE"],
+    errors: ["TG_RUN_NOT_FOUND", "TG_RATE_LIMITED", "TG_REDIS_UNAVAILABLE"],
   },
   async (request, reply, { client, settings, eventStreams }) => {
     const { runId } = request.params;
     // The header wins: it is what a reconnecting EventSource sends.
     const afterId = request.headers["last-event-id"] ?? request.query.after ?? "0";
-    // Checked before the stream opens, so an unknown run is a plain 404.
-    const finished = await runIsFinished(client.runtime, runId);
-    if (finished === undefined) {
-      throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
+    const place = eventStreams.admit(principalOf(request).subject);
+    const stop = new AbortController();
+    let events: AsyncGenerator<IRunEvent>;
+    try {
+      // Opened before the response starts, so an unknown run or a bad id is a plain 404 or 400.
+      events = await client.openEvents(runId, { afterId, signal: stop.signal });
+    } catch (error) {
+      place.release();
+      throw error;
     }
     reply.hijack();
     reply.raw.writeHead(200, { ...eventStreamHeaders, "x-request-id": request.id });
     await eventStreams.track(async (closing) => {
-      const stop = linkedAbort(closing, reply);
+      linkAbort(stop, closing, reply);
       const heartbeat = setInterval(() => {
         void writeChunk(reply.raw, heartbeatComment, stop.signal);
       }, settings.sseHeartbeatMs);
       try {
         // A first line flushes the headers, so the client sees the stream open before any event.
         await writeChunk(reply.raw, ": connected\n\n", stop.signal);
-        const events = runEventSource(client.runtime, runId, { afterId, finished, signal: stop.signal });
         await pipeEvents(events, reply, stop.signal);
       } catch (error) {
         // Headers are out: all that is left is to log and end; the client reconnects with Last-Event-ID.
@@ -54,6 +59,9 @@ export const runEventsRoute = defineRoute(
       } finally {
         clearInterval(heartbeat);
         stop.abort();
+        // Ends a generator that never started (the client left before the first event).
+        await events.return(undefined);
+        place.release();
         if (!reply.raw.writableEnded) reply.raw.end();
       }
     });
@@ -70,9 +78,8 @@ async function pipeEvents(
   }
 }
 
-/** Aborts when the app closes or the client goes away, whichever comes first. */
-function linkedAbort(closing: AbortSignal, reply: FastifyReply): AbortController {
-  const stop = new AbortController();
+/** Aborts `stop` when the app closes or the client goes away, whichever comes first. */
+function linkAbort(stop: AbortController, closing: AbortSignal, reply: FastifyReply): void {
   const abort = () => stop.abort();
   closing.addEventListener("abort", abort, { once: true });
   reply.raw.once("close", abort);
@@ -85,5 +92,4 @@ function linkedAbort(closing: AbortSignal, reply: FastifyReply): AbortController
     { once: true },
   );
   if (closing.aborted) stop.abort();
-  return stop;
 }

@@ -1,3 +1,4 @@
+import { principalOf } from "../auth/authenticate.js";
 import { defineRoute } from "../http/route-definition.js";
 import { idempotencyHeadersSchema, runBodySchema, runParamsSchema } from "../schemas/request-schemas.js";
 import { cancelAcceptedSchema, enqueuedRunSchema, runViewSchema } from "../schemas/response-schemas.js";
@@ -19,8 +20,10 @@ export const createRunRoute = defineRoute(
   },
   async (request, reply, { client }) => {
     const idempotencyKey = request.headers["idempotency-key"];
+    const { userContext, ...body } = request.body;
     const enqueued = await client.run({
-      ...request.body,
+      ...body,
+      userContext: userContext ?? { userId: principalOf(request).subject },
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     });
     return reply.code(202).send(enqueued);

@@ -41,5 +41,5 @@ export const listToolsRoute = defineRoute(
     schemas: {},
     responses: { 200: { description: "Every tool of the gateway.", schema: toolListSchema } },
   },
-  async (_request, _reply, { client }) => toolListOf(client.runtime.gateway),
+  async (_request, _reply, { client }) => toolListOf(client.gateway),
 );

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { approveInputSchema, rejectInputSchema, runInputSchema } from "../../producer/run-input-schema.js";
+import {
+  approveInputSchema,
+  rejectInputSchema,
+  runInputSchema,
+  userContextInputSchema,
+} from "../../producer/run-input-schema.js";
 
 /*
  * The HTTP request schemas, derived from the producer's so that the API accepts exactly what
@@ -7,8 +12,31 @@ import { approveInputSchema, rejectInputSchema, runInputSchema } from "../../pro
  * approver is the token's subject and cannot be sent).
  */
 
-/** `POST /v1/runs` and `POST /v1/ask`. On ask, `timeoutMs` is also how long the request waits. */
-export const runBodySchema = runInputSchema.omit({ idempotencyKey: true });
+/**
+ * `POST /v1/runs`. Without `userContext` the run acts for the token's subject: a service that acts for
+ * itself should not have to invent a user id.
+ */
+export const runBodySchema = runInputSchema.omit({ idempotencyKey: true }).extend({
+  userContext: userContextInputSchema
+    .optional()
+    .describe("Who the run acts for. Omitted: `{ userId: <the token's subject> }`."),
+});
+
+/**
+ * `POST /v1/ask`: a run request whose `timeoutMs` is also how long the request waits, so it is bounded
+ * by the server's `askMaxWaitMs`. The one schema both validates and documents the bound.
+ */
+export function askBodySchema(askMaxWaitMs: number) {
+  return runBodySchema.extend({
+    timeoutMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(askMaxWaitMs, `must be at most ${askMaxWaitMs} on this server`)
+      .optional()
+      .describe(`How long the request waits and the run's deadline; at most and by default ${askMaxWaitMs}.`),
+  });
+}
 
 /** Headers are loose: every other header must survive validation (fastify replaces them with the result). */
 export const idempotencyHeadersSchema = z.looseObject({
@@ -20,7 +48,10 @@ export const idempotencyHeadersSchema = z.looseObject({
     .describe("A retried request with the same key returns the same run."),
 });
 
-const idSchema = z.string().min(1).max(256);
+/** The longest id a path, query or header may carry; fastify's router is set to the same. */
+export const maxIdLength = 256;
+
+const idSchema = z.string().min(1).max(maxIdLength);
 
 export const runParamsSchema = z.object({ runId: idSchema });
 

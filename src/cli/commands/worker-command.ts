@@ -27,7 +27,7 @@ Options:
   --queues <list>       queues to serve, comma-separated (default: TOLLGATE_QUEUES or all three)
   --concurrency <n>     jobs at once per queue (default: TOLLGATE_CONCURRENCY or 8)
   --metrics-port <n>    serve Prometheus /metrics on this port (default: TOLLGATE_METRICS_PORT or 9464;
-                        0 picks a free one)
+                        0 picks a free one); it listens on TOLLGATE_HOST (default 127.0.0.1)
   -h, --help            show this help
 
 The model: OPENAI_API_KEY (with OPENAI_BASE_URL for another endpoint), or OPENAI_BASE_URL alone for a
@@ -55,6 +55,7 @@ keyless local endpoint such as \`tollgate model-server\`; TOLLGATE_MODEL names t
       queues: queues ?? env.TOLLGATE_QUEUES ?? allQueueNames,
       concurrency: concurrency ?? env.TOLLGATE_CONCURRENCY,
       metricsPort: metricsPort ?? env.TOLLGATE_METRICS_PORT,
+      metricsHost: env.TOLLGATE_HOST,
     });
   },
 };

@@ -40,6 +40,10 @@ export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions)
       ...(env.TOLLGATE_BODY_LIMIT_BYTES !== undefined
         ? { bodyLimitBytes: env.TOLLGATE_BODY_LIMIT_BYTES }
         : {}),
+      ...(env.TOLLGATE_SSE_MAX_STREAMS !== undefined ? { sseMaxStreams: env.TOLLGATE_SSE_MAX_STREAMS } : {}),
+      ...(env.TOLLGATE_SSE_MAX_STREAMS_PER_TOKEN !== undefined
+        ? { sseMaxStreamsPerToken: env.TOLLGATE_SSE_MAX_STREAMS_PER_TOKEN }
+        : {}),
     });
     logger.info({ url: api.url, gateway: gateway.settings.name }, "tollgate api listening");
     const signal = await waitForStopSignal();

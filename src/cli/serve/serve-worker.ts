@@ -15,6 +15,8 @@ export interface IServeWorkerOptions {
   queues: readonly TQueueName[];
   concurrency: number;
   metricsPort: number;
+  /** The address /metrics listens on (TOLLGATE_HOST). */
+  metricsHost: string;
 }
 
 /**
@@ -48,13 +50,15 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
     // Stopping is ours: the metrics server must close too, and the exit code is the CLI's to set.
     handleSignals: false,
   });
-  const metrics = await startMetricsServer({ registry, port: options.metricsPort }).catch(
-    async (error: unknown) => {
-      await worker.close();
-      throw error;
-    },
-  );
-  logger.info({ metricsPort: metrics.port }, "worker metrics at /metrics");
+  const metrics = await startMetricsServer({
+    registry,
+    port: options.metricsPort,
+    host: options.metricsHost,
+  }).catch(async (error: unknown) => {
+    await worker.close();
+    throw error;
+  });
+  logger.info({ metricsHost: metrics.host, metricsPort: metrics.port }, "worker metrics at /metrics");
   const signal = await waitForStopSignal();
   logger.info({ signal }, "stopping: no new jobs; waiting for active ones");
   await worker.close();

@@ -11,6 +11,8 @@ export interface IScriptedModelOptions {
   port?: number;
   /** @defaultValue "127.0.0.1" */
   host?: string;
+  /** Request bodies kept for `requests()`; older ones are dropped. @defaultValue 1000 */
+  maxRecordedRequests?: number;
 }
 
 /** A running scripted model (DESIGN §7). */
@@ -18,7 +20,7 @@ export interface IScriptedModel {
   /** The base URL for the SDK's `baseURL`, ending in /v1. */
   url: string;
   port: number;
-  /** Every chat completions request body received since the last clear, newest last. */
+  /** The latest chat completions request bodies since the last clear (at most maxRecordedRequests), newest last. */
   requests(): IRecordedModelRequest[];
   clearRequests(): void;
   /** Resolves once `count` requests were recorded since the last clear: lets tests await, not sleep. */
@@ -33,7 +35,7 @@ export interface IScriptedModel {
 export async function startScriptedModel(options: IScriptedModelOptions = {}): Promise<IScriptedModel> {
   const host = options.host ?? "127.0.0.1";
   const state: IScriptedModelState = {
-    recorded: new RecordedRequests(),
+    recorded: new RecordedRequests(options.maxRecordedRequests),
     servedErrorCounts: new Map(),
     completionCount: 0,
   };

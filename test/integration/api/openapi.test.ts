@@ -61,7 +61,7 @@ describe("the OpenAPI document", () => {
     const createRun = at(built, "paths", "/v1/runs", "post");
     expect(at(createRun, "requestBody", "content", "application/json", "schema")).toMatchObject({
       type: "object",
-      required: ["input", "userContext"],
+      required: ["input"],
       additionalProperties: false,
       properties: { maxSteps: { type: "integer", minimum: 1, maximum: 100 } },
     });

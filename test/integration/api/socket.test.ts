@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IRunningApi, startApi } from "../../../src/api/index.js";
+import { followerConnectionName } from "../../../src/runtime/event-followers.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { testRedisUrl } from "../../helpers/redis-url.js";
 import { script } from "../../helpers/script.js";
@@ -56,11 +57,11 @@ describe("API over a real socket", () => {
     });
   }
 
-  const followerNames = async () =>
+  /** Connections that follow live runs for this test's client (its prefix is unique, its Redis shared). */
+  const followerConnections = async () =>
     String(await redis.client("LIST"))
       .split("\n")
-      .map((line) => /name=(\S*)/.exec(line)?.[1] ?? "")
-      .filter((name) => name.startsWith("tollgate-api-sse:"));
+      .filter((line) => line.includes(`name=${followerConnectionName(harness.prefix)} `)).length;
 
   it("serves JSON routes and auth errors", async () => {
     const health = await fetch(`${api.url}/healthz`);
@@ -127,17 +128,17 @@ describe("API over a real socket", () => {
     expect(resumed.events.at(-1)?.event).toBe("run-finished");
   });
 
-  it("sends heartbeat comments and closes the Redis follower when the client disconnects", async () => {
+  it("sends heartbeat comments and closes the shared follower connection when its last client leaves", async () => {
+    const before = await followerConnections();
     const runId = await enqueueParkedRun();
     const disconnect = new AbortController();
     const response = await openEvents(runId, {}, disconnect.signal);
     const stream = new SseReader(response.body!);
     await stream.readUntilEvent("tool-call-parked");
     await stream.readComment("heartbeat");
-    const name = `tollgate-api-sse:${runId}`;
-    await waitUntil(async () => (await followerNames()).includes(name), { message: "follower connected" });
+    await waitUntil(async () => (await followerConnections()) > before, { message: "follower connected" });
     disconnect.abort();
-    await waitUntil(async () => !(await followerNames()).includes(name), { message: "follower closed" });
+    await waitUntil(async () => (await followerConnections()) === before, { message: "follower closed" });
   });
 
   it("close() ends open event streams and stops the server", async () => {
@@ -152,12 +153,15 @@ describe("API over a real socket", () => {
     const response = await fetch(`${second.url}/v1/runs/${runId}/events`, { headers: bearer("admin") });
     const stream = new SseReader(response.body!);
     await stream.readUntilEvent("tool-call-parked");
+    const followersBefore = await followerConnections();
     const started = Date.now();
     await second.close();
     expect(Date.now() - started).toBeLessThan(3_000);
     await stream.readToEnd(3_000);
     expect(stream.ended).toBe(true);
-    expect((await followerNames()).includes(`tollgate-api-sse:${runId}`)).toBe(false);
+    await waitUntil(async () => (await followerConnections()) < followersBefore, {
+      message: "the stream's follower connection closed",
+    });
     await expect(fetch(`${second.url}/healthz`)).rejects.toThrow();
     // The client is the harness's (ownsClient unset): it still works.
     expect(await harness.client.runtime.redis.ping()).toBe("PONG");

@@ -30,13 +30,13 @@ describe("API validation and errors", () => {
       payload: payload as object,
     });
 
-  it("names a missing userContext", async () => {
-    const response = await postRun({ input: "hello" });
+  it("names a userContext without userId", async () => {
+    const response = await postRun({ input: "hello", userContext: {} });
     expect(response.statusCode).toBe(422);
     const { error } = response.json();
     expect(error.code).toBe("TG_INVALID_REQUEST");
     expect(error.details.in).toBe("body");
-    expect(error.details.issues).toEqual([{ path: "userContext", message: expect.any(String) }]);
+    expect(error.details.issues).toEqual([{ path: "userContext.userId", message: expect.any(String) }]);
   });
 
   it("names a missing userId inside userContext", async () => {

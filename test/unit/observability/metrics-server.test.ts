@@ -16,6 +16,14 @@ async function started() {
 }
 
 describe("startMetricsServer", () => {
+  it("listens on the host it is given, and on loopback only when given none", async () => {
+    server = await startMetricsServer({ registry: new Registry(), port: 0 });
+    expect(server.host).toBe("127.0.0.1");
+    await server.close();
+    server = await startMetricsServer({ registry: new Registry(), port: 0, host: "::1" });
+    expect(server.host).toBe("::1");
+  });
+
   it("serves GET /metrics with the registry's text and content type", async () => {
     const { metrics, base } = await started();
     metrics.runStarted();

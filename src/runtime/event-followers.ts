@@ -1,0 +1,268 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type { IRunEvent, ITollgateRedis } from "../store/index.js";
+import { compareStreamIds, type TStreamEntry, toRunEvent } from "../store/index.js";
+import type { ITollgateRuntime } from "./runtime.js";
+
+export interface IEventFollowersOptions {
+  /** Followers served by one blocking connection (one XREAD over all their streams). @defaultValue 100 */
+  followersPerConnection?: number;
+  /** Longest one XREAD blocks; joining followers interrupt it, so this only bounds a missed wake-up. */
+  blockMs?: number;
+  /** Events a follower may have waiting unread before its stream is left out of the reads. */
+  maxBufferedEvents?: number;
+}
+
+/** The name operators see in CLIENT LIST for the connections that follow live runs under `prefix`. */
+export function followerConnectionName(prefix: string): string {
+  // CLIENT SETNAME refuses spaces and control characters; a prefix has no spaces, but be safe.
+  return `tollgate-event-followers:${prefix.replace(/[^\x21-\x7e]/g, "_")}`;
+}
+
+/** One reader of one run's stream. */
+class Follower {
+  readonly buffered: IRunEvent[] = [];
+  error: unknown;
+  /** Set at `run-finished`, or when the followers close. */
+  ended = false;
+  /** Left out of the reads because its reader is behind by `maxBufferedEvents`. */
+  paused = false;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    readonly runId: string,
+    readonly key: string,
+    /** The id of the last event handed to this follower (buffered or read). */
+    public lastId: string,
+  ) {}
+
+  push(event: IRunEvent): void {
+    this.buffered.push(event);
+    this.lastId = event.id;
+    this.notify();
+  }
+
+  fail(error: unknown): void {
+    this.error = error;
+    this.notify();
+  }
+
+  notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  /** Resolves at the next push, failure or abort. */
+  waitForMore(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      this.wake = done;
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+}
+
+/**
+ * Followers that share one blocking connection: one `XREAD BLOCK` over every stream they follow. A
+ * follower that joins interrupts the read in progress (CLIENT UNBLOCK) so that its stream is read too.
+ */
+class FollowerGroup {
+  readonly followers = new Set<Follower>();
+  private readonly connection: ITollgateRedis;
+  private connectionId: Promise<number>;
+  private reading = false;
+  private closed = false;
+  /** Bumped at each change a read must see; `readVersion` is the version the read in progress saw. */
+  private version = 0;
+  private readVersion = -1;
+
+  constructor(
+    private readonly runtime: ITollgateRuntime,
+    private readonly settings: Required<IEventFollowersOptions>,
+    private readonly onEmpty: (group: FollowerGroup) => void,
+  ) {
+    this.connection = runtime.duplicateConnection();
+    this.connectionId = this.connection
+      .client("SETNAME", followerConnectionName(runtime.keys.prefix))
+      .then(() => this.connection.client("ID") as Promise<number>);
+    // Without a handler, a failed name or id would be an unhandled rejection; the read loop reports it.
+    this.connectionId.catch(() => undefined);
+  }
+
+  add(follower: Follower): void {
+    this.followers.add(follower);
+    this.wakeReader();
+  }
+
+  remove(follower: Follower): void {
+    this.followers.delete(follower);
+    if (this.followers.size === 0) this.close();
+  }
+
+  /** Reads the streams again at once: a follower joined, or one that was paused drained its buffer. */
+  wakeReader(): void {
+    if (this.closed) return;
+    this.version += 1;
+    if (this.reading) void this.interruptRead(this.version);
+    else void this.readLoop();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onEmpty(this);
+    for (const follower of this.followers) {
+      follower.ended = true;
+      follower.notify();
+    }
+    // Rejects a read in progress: the loop then ends.
+    this.connection.disconnect();
+  }
+
+  /**
+   * Ends the blocking read in progress so that the next one sees version `target`. The UNBLOCK may
+   * overtake the XREAD it targets (they travel on different connections), hence a few more tries
+   * while the read in progress is older; past them, the read ends by its own timeout (blockMs).
+   */
+  private async interruptRead(target: number): Promise<void> {
+    try {
+      const id = await this.connectionId;
+      for (let attempt = 0; attempt < 20; attempt++) {
+        if (this.closed || !this.reading || this.readVersion >= target) return;
+        if ((await this.runtime.redis.client("UNBLOCK", id)) === 1) return;
+        await delay(5);
+      }
+    } catch {
+      // The read ends by its own timeout instead.
+    }
+  }
+
+  private async readLoop(): Promise<void> {
+    this.reading = true;
+    try {
+      await this.connectionId;
+      while (!this.closed && this.followers.size > 0) {
+        const streams = this.streamsToRead();
+        if (streams.size === 0) {
+          // Every follower is paused: the first to drain its buffer, or a new one, wakes the reader.
+          this.reading = false;
+          return;
+        }
+        this.readVersion = this.version;
+        const reply = (await this.connection.xread(
+          "COUNT",
+          100,
+          "BLOCK",
+          this.settings.blockMs,
+          "STREAMS",
+          ...streams.keys(),
+          ...streams.values(),
+        )) as [string, TStreamEntry[]][] | null;
+        for (const [key, entries] of reply ?? []) this.deliver(key, entries);
+      }
+    } catch (error) {
+      if (!this.closed) for (const follower of this.followers) follower.fail(error);
+    }
+    this.reading = false;
+  }
+
+  /** Each stream once, read from the earliest position any of its followers still needs. */
+  private streamsToRead(): Map<string, string> {
+    const streams = new Map<string, string>();
+    for (const follower of this.followers) {
+      if (follower.ended) continue;
+      if (follower.buffered.length >= this.settings.maxBufferedEvents) {
+        follower.paused = true;
+        continue;
+      }
+      const known = streams.get(follower.key);
+      if (known === undefined || compareStreamIds(follower.lastId, known) < 0) {
+        streams.set(follower.key, follower.lastId);
+      }
+    }
+    return streams;
+  }
+
+  private deliver(key: string, entries: TStreamEntry[]): void {
+    for (const follower of this.followers) {
+      if (follower.key !== key || follower.ended) continue;
+      for (const entry of entries) {
+        if (compareStreamIds(entry[0], follower.lastId) <= 0) continue;
+        const event = toRunEvent(follower.runId, entry);
+        follower.push(event);
+        if (event.type === "run-finished") {
+          follower.ended = true;
+          break;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Follows live runs' event streams for a whole process, on a few shared connections: each connection
+ * serves up to `followersPerConnection` followers, so 1,000 SSE streams cost 10 connections, not
+ * 1,000. A follower reads until its run's `run-finished` event, or until its signal aborts.
+ */
+export class EventFollowers {
+  private readonly settings: Required<IEventFollowersOptions>;
+  private readonly groups = new Set<FollowerGroup>();
+
+  constructor(
+    private readonly runtime: ITollgateRuntime,
+    options: IEventFollowersOptions = {},
+  ) {
+    this.settings = {
+      followersPerConnection: options.followersPerConnection ?? 100,
+      blockMs: options.blockMs ?? 5_000,
+      maxBufferedEvents: options.maxBufferedEvents ?? 1_000,
+    };
+  }
+
+  /** Events of `runId` after `afterId`, as they are appended, up to `run-finished`. */
+  async *follow(runId: string, afterId: string, signal: AbortSignal): AsyncGenerator<IRunEvent> {
+    const follower = new Follower(runId, this.runtime.keys.runEvents(runId), afterId);
+    const group = this.groupWithRoom();
+    group.add(follower);
+    try {
+      for (;;) {
+        const event = follower.buffered.shift();
+        if (event) {
+          if (follower.paused && follower.buffered.length === 0) {
+            follower.paused = false;
+            group.wakeReader();
+          }
+          yield event;
+          if (event.type === "run-finished") return;
+          continue;
+        }
+        if (follower.error !== undefined) throw follower.error;
+        if (signal.aborted || follower.ended) return;
+        await follower.waitForMore(signal);
+      }
+    } finally {
+      group.remove(follower);
+    }
+  }
+
+  /** The connections currently open for followers. */
+  get connectionCount(): number {
+    return this.groups.size;
+  }
+
+  close(): void {
+    for (const group of [...this.groups]) group.close();
+  }
+
+  private groupWithRoom(): FollowerGroup {
+    for (const group of this.groups) {
+      if (group.followers.size < this.settings.followersPerConnection) return group;
+    }
+    const group = new FollowerGroup(this.runtime, this.settings, (empty) => this.groups.delete(empty));
+    this.groups.add(group);
+    return group;
+  }
+}

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer, createApiFixture, type IApiFixture, userContext } from "./api-fixture.js";
+
+const admin = bearer("admin");
+const writer = bearer("writer");
+
+/** `{"a":{"a":...1...}}` nested `depth` deep, as text: building it as an object would not serialise. */
+function nestedJson(depth: number): string {
+  return `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+}
+
+describe("API hardening: defaults, limits and envelopes", () => {
+  let fixture: IApiFixture;
+  beforeAll(async () => {
+    fixture = await createApiFixture("api-hardening", { askMaxWaitMs: 10_000 });
+  });
+  afterAll(() => fixture.close());
+
+  const postRaw = (url: string, body: string, headers: Record<string, string> = admin) =>
+    fixture.app.inject({
+      method: "POST",
+      url,
+      headers: { ...headers, "content-type": "application/json" },
+      payload: body,
+    });
+
+  it("a run without userContext acts for the token's subject", async () => {
+    const response = await fixture.app.inject({
+      method: "POST",
+      url: "/v1/runs",
+      headers: writer,
+      payload: { input: "for myself" },
+    });
+    expect(response.statusCode).toBe(202);
+    const stored = await fixture.harness.client.runtime.runs.load(response.json().runId);
+    expect(stored?.state.request.userContext).toEqual({ userId: "svc-writer" });
+  });
+
+  it("refuses unknown userContext keys", async () => {
+    const response = await fixture.app.inject({
+      method: "POST",
+      url: "/v1/runs",
+      headers: admin,
+      payload: { input: "hello", userContext: { userId: "u", userID: "typo" } },
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().error.details.issues).toEqual([
+      { path: "userContext", message: expect.stringContaining("userID") },
+    ]);
+  });
+
+  it.each([
+    ["metadata", (deep: string) => `{"input":"x","userContext":{"userId":"u"},"metadata":{"d":${deep}}}`],
+    [
+      "userContext.attributes",
+      (deep: string) => `{"input":"x","userContext":{"userId":"u","attributes":{"d":${deep}}}}`,
+    ],
+  ])("refuses %s nested 5,000 deep with 422 naming the path", async (field, body) => {
+    for (const url of ["/v1/runs", "/v1/ask"]) {
+      const response = await postRaw(url, body(nestedJson(5_000)));
+      expect(response.statusCode).toBe(422);
+      const { error } = response.json();
+      expect(error.code).toBe("TG_INVALID_REQUEST");
+      expect(error.details.issues[0].path).toMatch(new RegExp(`^${field.replace(".", "\\.")}\\.d(\\.a)+$`));
+      expect(error.details.issues[0].message).toBe("nested deeper than 32 levels");
+    }
+    // 32 levels are fine.
+    expect((await postRaw("/v1/runs", body(nestedJson(30)))).statusCode).toBe(202);
+  });
+
+  it("answers over-long path ids and bad percent-encoding in the error envelope", async () => {
+    const accepted = await fixture.app.inject({
+      method: "GET",
+      url: `/v1/runs/${"a".repeat(150)}`,
+      headers: admin,
+    });
+    expect(accepted.statusCode).toBe(404);
+    expect(accepted.json().error.code).toBe("TG_RUN_NOT_FOUND");
+
+    const tooLong = await fixture.app.inject({
+      method: "GET",
+      url: `/v1/runs/${"a".repeat(300)}`,
+      headers: admin,
+    });
+    expect(tooLong.statusCode).toBe(422);
+    expect(tooLong.json()).toEqual({
+      error: {
+        code: "TG_INVALID_REQUEST",
+        message: expect.any(String),
+        details: { in: "params", issues: [expect.any(Object)] },
+      },
+    });
+    const tooLongApproval = await fixture.app.inject({
+      method: "POST",
+      url: `/v1/approvals/${"b".repeat(300)}/approve`,
+      headers: admin,
+    });
+    expect(tooLongApproval.json().error.code).toBe("TG_INVALID_REQUEST");
+
+    const badEncoding = await fixture.app.inject({ method: "GET", url: "/v1/runs/%E0%A4%A", headers: admin });
+    expect(badEncoding.statusCode).toBe(400);
+    expect(badEncoding.json()).toEqual({
+      error: {
+        code: "TG_BAD_REQUEST",
+        message: expect.any(String),
+        details: { fastifyCode: "FST_ERR_BAD_URL" },
+      },
+    });
+  });
+
+  it("the OpenAPI document's ask timeout bound is the one the server enforces", async () => {
+    const document = (await fixture.app.inject({ method: "GET", url: "/v1/openapi.json" })).json();
+    const timeout =
+      document.paths["/v1/ask"].post.requestBody.content["application/json"].schema.properties.timeoutMs;
+    expect(timeout.maximum).toBe(10_000);
+    const ask = (timeoutMs: number) =>
+      fixture.app.inject({
+        method: "POST",
+        url: "/v1/ask",
+        headers: admin,
+        payload: { input: "x", userContext, timeoutMs },
+      });
+    expect((await ask(10_001)).statusCode).toBe(422);
+    const atBound = await ask(timeout.maximum);
+    expect(atBound.statusCode).toBe(200);
+  });
+
+  it("x-request-id is a UUID, or the caller's own when it is a plausible id", async () => {
+    const first = await fixture.app.inject({ method: "GET", url: "/healthz" });
+    const second = await fixture.app.inject({ method: "GET", url: "/healthz" });
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    expect(first.headers["x-request-id"]).toMatch(uuid);
+    expect(second.headers["x-request-id"]).toMatch(uuid);
+    expect(first.headers["x-request-id"]).not.toBe(second.headers["x-request-id"]);
+
+    const echoed = await fixture.app.inject({
+      method: "GET",
+      url: "/healthz",
+      headers: { "x-request-id": "edge-42.a:b_c" },
+    });
+    expect(echoed.headers["x-request-id"]).toBe("edge-42.a:b_c");
+    const refused = await fixture.app.inject({
+      method: "GET",
+      url: "/healthz",
+      headers: { "x-request-id": "has spaces <x>" },
+    });
+    expect(refused.headers["x-request-id"]).toMatch(uuid);
+  });
+});
