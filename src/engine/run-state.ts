@@ -10,7 +10,7 @@ export const runStateVersion = 1;
 
 const verdictSchema = z.enum(EToolCallVerdict);
 
-const tokenUsageSchema = z.object({
+export const tokenUsageSchema = z.object({
   promptTokens: z.number().int().min(0),
   completionTokens: z.number().int().min(0),
   totalTokens: z.number().int().min(0),
@@ -23,7 +23,7 @@ export const userContextSchema = z.object({
   attributes: z.record(z.string(), z.unknown()).optional(),
 });
 
-const chatToolCallSchema = z.object({ id: z.string(), name: z.string(), argumentsJson: z.string() });
+export const chatToolCallSchema = z.object({ id: z.string(), name: z.string(), argumentsJson: z.string() });
 
 export const chatMessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("system"), content: z.string() }),
