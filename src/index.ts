@@ -1,9 +1,69 @@
-// The package's public surface: what a service imports from "tollgate". A first cut made for the
-// examples; the names here are the public API, so add deliberately.
-export * from "./api/index.js";
-export * from "./config/index.js";
-export * from "./contracts/index.js";
-export * from "./errors/index.js";
+// The package's public surface: what a Node service imports from "tollgate". Every name is listed on
+// purpose (no `export *`), sorted by module: a new export is a decision, pinned by
+// test/unit/public-surface.test.ts and described, grouped by use, in the README's "Public exports".
+// Processor factories, stores and the runtime stay inside: they need context only startWorker builds.
+
+export {
+  apiRoles,
+  buildApi,
+  type IApiOptions,
+  type IApiToken,
+  type IRunningApi,
+  type IStartApiOptions,
+  loadApiTokens,
+  parseApiTokens,
+  startApi,
+  type TApiRole,
+  type TErrorEnvelope,
+} from "./api/index.js";
+export {
+  parseEnv,
+  parseRuntimeOptions,
+  runtimeOptionsFromEnv,
+  type TEnv,
+  type TRuntimeOptions,
+  type TRuntimeOptionsInput,
+} from "./config/index.js";
+export {
+  defineTool,
+  EToolCallVerdict,
+  type IApprovalRecordOnResult,
+  type IChatToolCall,
+  type IGatewayAskInput,
+  type IGatewayResponse,
+  type IGatewayRunInput,
+  type ITokenUsage,
+  type IToolApprovalProfile,
+  type IToolDef,
+  type IToolErrorReport,
+  type IToolExecuteArgs,
+  type IToolPolicyArgs,
+  type IToolPolicyConfig,
+  type IToolResultPart,
+  type IToolVisibilityArgs,
+  type IUserContext,
+  type TAnyToolDef,
+  type TApprovalDecision,
+  type TChatMessage,
+  type TRunStatus,
+  type TRunStopReason,
+  type TTerminalRunStatus,
+  type TToolCallOutcome,
+  type TToolCallPolicyResult,
+  type TToolEndsRunPredicate,
+  type TToolNameOf,
+  type TToolPolicyKind,
+  type TToolPolicyPredicate,
+  type TToolVisibleWhenHandler,
+  toolCallOutcomes,
+} from "./contracts/index.js";
+export {
+  errorCatalogue,
+  type IFieldIssue,
+  type ITollgateErrorDetails,
+  type TErrorCode,
+  TollgateError,
+} from "./errors/index.js";
 export {
   defineGateway,
   type IGateway,
@@ -12,8 +72,32 @@ export {
   type TGatewaySettings,
   type TGatewaySettingsInput,
 } from "./gateway/index.js";
-export * from "./model/index.js";
-export { ToolPolicy } from "./policy/index.js";
-export * from "./producer/index.js";
-export { dynaError, type IDynaError, type IErrorConfig, ToolRegistry } from "./tools/index.js";
-export * from "./workers/index.js";
+export {
+  type ILLMClientConfig,
+  type ILLMClientOptions,
+  type IModelRequestFinishedEvent,
+  type IScriptedModel,
+  type IScriptedModelOptions,
+  LLMClient,
+  startScriptedModel,
+} from "./model/index.js";
+export {
+  createLogger,
+  type ICreateLoggerOptions,
+  type IMetricsServer,
+  type IMetricsServerOptions,
+  type Logger,
+  startMetricsServer,
+} from "./observability/index.js";
+export {
+  GatewayClient,
+  type IApproveInput,
+  type IEnqueuedRun,
+  type IGatewayClientOptions,
+  type IRejectInput,
+  type IRunView,
+} from "./producer/index.js";
+export type { TCancelReason } from "./runtime/request-cancel.js";
+export type { IApproval, IApprovalFilter, IRunEvent, TApprovalStatus, TRunEventType } from "./store/index.js";
+export { dynaError, type IDynaError, type IErrorConfig } from "./tools/index.js";
+export { type IStartWorkerOptions, type ITollgateWorker, startWorker } from "./workers/index.js";

@@ -1,17 +1,20 @@
 import type { IToolResultPart } from "./result.js";
 import type { IUserContext } from "./user-context.js";
 
-/** A request to run the agent once. It crosses a queue, so everything in it is JSON. */
-export interface IGatewayRunInput {
+/**
+ * A request to run the agent once. It crosses a queue, so everything in it is JSON. `TToolName` is the
+ * union of the gateway's tool names when the client knows them (`GatewayClient<TToolName>`).
+ */
+export interface IGatewayRunInput<TToolName extends string = string> {
   /** The user's message. */
   input: string;
   /** Runs of one thread share history and run one after the other. A new thread when omitted. */
   threadId?: string;
   userContext: IUserContext;
   /** Narrows the default tools to these names. */
-  tools?: string[];
+  tools?: TToolName[];
   /** Names from the gateway's `extraTools` catalogue that join the tools for this run only. */
-  additionalTools?: string[];
+  additionalTools?: TToolName[];
   /** Most model steps with tools; then one last step without tools. */
   maxSteps?: number;
   /** The run's deadline from enqueue: past it the run ends as `timed_out`. */
@@ -24,7 +27,7 @@ export interface IGatewayRunInput {
   instructions?: string;
 }
 
-export interface IGatewayAskInput extends IGatewayRunInput {
+export interface IGatewayAskInput<TToolName extends string = string> extends IGatewayRunInput<TToolName> {
   /** Aborting cancels the run. */
   abortSignal?: AbortSignal;
   /** The run is cancelled as `timed_out` when it has not finished by then. */

@@ -36,9 +36,13 @@ export interface IToolApprovalProfile {
   approvals: string[];
 }
 
-export interface IToolPolicyConfig {
+/**
+ * The policy of a gateway. `TToolName` is the union of the gateway's tool names when `defineGateway` knows
+ * them, so a misspelt name in `requires` fails to compile; `defineGateway` also checks every name at start-up.
+ */
+export interface IToolPolicyConfig<TToolName extends string = string> {
   /** Tool X is offered only after all of the listed tools were executed in this run: `{ refund: ["lookup_order"] }`. */
-  requires?: Record<string, string[]>;
+  requires?: { [TKey in TToolName]?: TToolName[] };
   /** Approval floors per user profile (IUserContext.profile). */
   profiles?: Record<string, IToolApprovalProfile>;
   /** When set, only tools with at least one of these tags are offered. */

@@ -54,9 +54,12 @@ export interface IToolExecuteArgs<TInput> {
  * the input, the policy, when it ends the run, when it is offered, its limits, and the execute that does
  * the work. Write it with `defineTool` so TInput and TOutput are inferred.
  */
-export interface IToolDef<TInput = unknown, TOutput = unknown> {
-  /** Unique, snake_case; the model refers to it by this name. */
-  name: string;
+export interface IToolDef<TInput = unknown, TOutput = unknown, TName extends string = string> {
+  /**
+   * Unique, snake_case; the model refers to it by this name. `defineTool` keeps it as a literal type, so
+   * the gateway and its client know the names at compile time.
+   */
+  name: TName;
   /** What the model reads to decide when to call it. */
   description: string;
   /** Zod schema of the input; the registry parses the model's input with it before anything else. */
@@ -95,14 +98,17 @@ export interface IToolDef<TInput = unknown, TOutput = unknown> {
 export type TAnyToolDef = IToolDef<any, any>;
 
 /**
- * Defines a tool with TInput inferred from `inputSchema` and TOutput from `execute`.
- * It returns its argument: the checks happen when a registry is built.
+ * Defines a tool with TInput inferred from `inputSchema`, TOutput from `execute` and TName from `name`
+ * (a literal). It returns its argument: the checks happen when a registry is built.
  */
-export function defineTool<TInput, TOutput>(
-  definition: IToolDef<TInput, TOutput>,
-): IToolDef<TInput, TOutput> {
+export function defineTool<TInput, TOutput, const TName extends string = string>(
+  definition: IToolDef<TInput, TOutput, TName>,
+): IToolDef<TInput, TOutput, TName> {
   return definition;
 }
+
+/** The name of a tool definition, or the union of the names of a list of them. */
+export type TToolNameOf<TTool> = TTool extends { readonly name: infer TName extends string } ? TName : never;
 
 /** For policy filters, the verdict kind of a tool: what `GET /v1/tools` shows. */
 export type TToolPolicyKind = EToolCallVerdict | "PREDICATE";

@@ -11,7 +11,7 @@ export const runStateVersion = 2;
 
 const verdictSchema = z.enum(EToolCallVerdict);
 
-const tokenUsageSchema = z.object({
+export const tokenUsageSchema = z.object({
   promptTokens: z.number().int().min(0),
   completionTokens: z.number().int().min(0),
   totalTokens: z.number().int().min(0),
@@ -24,7 +24,7 @@ export const userContextSchema = z.object({
   attributes: z.record(z.string(), z.unknown()).optional(),
 });
 
-const chatToolCallSchema = z.object({ id: z.string(), name: z.string(), argumentsJson: z.string() });
+export const chatToolCallSchema = z.object({ id: z.string(), name: z.string(), argumentsJson: z.string() });
 
 export const chatMessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("system"), content: z.string() }),

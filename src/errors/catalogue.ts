@@ -8,7 +8,10 @@ export const errorCatalogue = {
     summary: "A tool definition breaks the contract (name, schema, limits).",
   },
   TG_DUPLICATE_TOOL_NAME: { status: 500, summary: "Two tools share a name." },
-  TG_INVALID_GATEWAY: { status: 500, summary: "The gateway definition is invalid." },
+  TG_INVALID_GATEWAY: {
+    status: 500,
+    summary: "Invalid gateway, or it names a tool or tag it lacks; details name the key.",
+  },
   TG_INVALID_CONFIG: { status: 500, summary: "A configuration value is invalid." },
   TG_INVALID_REQUEST: { status: 422, summary: "A request failed validation; details name the fields." },
   TG_BAD_REQUEST: {

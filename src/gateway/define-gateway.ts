@@ -1,4 +1,4 @@
-import type { IToolErrorReport, IToolPolicyConfig, TAnyToolDef } from "../contracts/index.js";
+import type { IToolDef, IToolErrorReport, IToolPolicyConfig } from "../contracts/index.js";
 import { TollgateError, toFieldIssues } from "../errors/index.js";
 import { ToolPolicy } from "../policy/index.js";
 import { ToolRegistry } from "../tools/index.js";
@@ -7,18 +7,29 @@ import {
   type TGatewaySettings,
   type TGatewaySettingsInput,
 } from "./gateway-options.js";
+import { checkExtraTools, checkPolicyReferences } from "./gateway-references.js";
 
-export interface IGatewayDefinition extends TGatewaySettingsInput {
+/**
+ * What a gateway module passes to `defineGateway`. `TToolName` is the union of the names of `tools` and
+ * `extraTools`, inferred from tools written with `defineTool`; the policy may name only those.
+ */
+export interface IGatewayDefinition<TToolName extends string = string> extends TGatewaySettingsInput {
   /** The tools offered by default. */
-  tools: TAnyToolDef[];
+  // biome-ignore lint/suspicious/noExplicitAny: any input and output, as TAnyToolDef (see there).
+  tools: IToolDef<any, any, TToolName>[];
   /** Tools offered only to runs that name them in `additionalTools`. */
-  extraTools?: TAnyToolDef[];
-  policy?: IToolPolicyConfig;
+  // biome-ignore lint/suspicious/noExplicitAny: any input and output, as TAnyToolDef (see there).
+  extraTools?: IToolDef<any, any, TToolName>[];
+  /** NoInfer: the names come from the tools, so a misspelt name here is an error, not a new name. */
+  policy?: IToolPolicyConfig<NoInfer<TToolName>>;
   onToolError?: (report: IToolErrorReport) => void | Promise<void>;
 }
 
-/** A validated gateway: what workers and the API load. Frozen. */
-export interface IGateway {
+/**
+ * A validated gateway: what workers and the API load. Frozen. `TToolName` carries the tool names to
+ * `GatewayClient`, so a request naming a tool the gateway lacks fails to compile.
+ */
+export interface IGateway<TToolName extends string = string> {
   readonly settings: Readonly<TGatewaySettings>;
   /** The default tools. */
   readonly registry: ToolRegistry;
@@ -26,16 +37,19 @@ export interface IGateway {
   readonly catalogue: ToolRegistry;
   readonly extraToolNames: ReadonlySet<string>;
   readonly policy: ToolPolicy;
-  readonly definition: Readonly<IGatewayDefinition>;
+  readonly definition: Readonly<IGatewayDefinition<TToolName>>;
 }
 
 const gatewayBrand = Symbol.for("tollgate.gateway");
 
 /**
  * Validates a gateway definition once and builds its registry and policy. The module users write
- * default-exports the result; workers and the API load it.
+ * default-exports the result; workers and the API load it. Every name the policy and `extraTools` use
+ * must be a tool (or a tag) of the gateway: TG_INVALID_GATEWAY naming the key otherwise.
  */
-export function defineGateway(definition: IGatewayDefinition): IGateway {
+export function defineGateway<TToolName extends string = string>(
+  definition: IGatewayDefinition<TToolName>,
+): IGateway<TToolName> {
   const { tools, extraTools = [], policy, onToolError, ...rest } = definition;
   const parsed = gatewaySettingsSchema.safeParse(rest);
   if (!parsed.success) {
@@ -50,13 +64,16 @@ export function defineGateway(definition: IGatewayDefinition): IGateway {
     ...(onToolError ? { onToolError } : {}),
   };
   const registry = new ToolRegistry({ ...registryConfig, tools });
+  const toolPolicy = new ToolPolicy(policy ?? {});
+  checkExtraTools(tools, extraTools);
   const catalogue = new ToolRegistry({ ...registryConfig, tools: [...tools, ...extraTools] });
-  const gateway: IGateway & { [gatewayBrand]: true } = {
+  checkPolicyReferences(catalogue.list(), policy ?? {});
+  const gateway: IGateway<TToolName> & { [gatewayBrand]: true } = {
     settings: Object.freeze(settings),
     registry,
     catalogue,
     extraToolNames: new Set(extraTools.map((tool) => tool.name)),
-    policy: new ToolPolicy(policy ?? {}),
+    policy: toolPolicy,
     definition: Object.freeze({ ...definition }),
     [gatewayBrand]: true,
   };

@@ -17,8 +17,8 @@ import { waitForRun } from "./wait-for-run.js";
 /** How long the key that `checkReady` writes lives: long enough to see, short enough to never pile up. */
 const readinessProbeTtlMs = 10_000;
 
-export interface IGatewayClientOptions {
-  gateway: IGateway;
+export interface IGatewayClientOptions<TToolName extends string = string> {
+  gateway: IGateway<TToolName>;
   /** Redis URL, prefix and the other runtime settings (the same as the workers'). */
   runtime?: TRuntimeOptionsInput;
   /** worker: ride out Redis outages (a script); client: fail fast (an HTTP API). @defaultValue "client" */
@@ -51,9 +51,11 @@ export interface IRunView {
 
 /**
  * What a Node service uses: enqueue runs, wait for them, follow their events, cancel them, decide
- * approvals. Everything here is also what the HTTP API calls.
+ * approvals. Everything here is also what the HTTP API calls. `TToolName` is inferred from the gateway
+ * (`new GatewayClient({ gateway })`), so `tools` and `additionalTools` naming no tool of it fail to
+ * compile; a client built on an untyped `IGateway` accepts any string, checked at run time.
  */
-export class GatewayClient {
+export class GatewayClient<TToolName extends string = string> {
   readonly runtime: ITollgateRuntime;
   private readonly finishedRuns: FinishedRuns;
   private readonly followers: EventFollowers;
@@ -64,7 +66,7 @@ export class GatewayClient {
     reject(approvalId: string, input: IRejectInput): Promise<IApproval>;
   };
 
-  constructor(options: IGatewayClientOptions) {
+  constructor(options: IGatewayClientOptions<TToolName>) {
     this.runtime = createRuntime({
       gateway: options.gateway,
       options: options.runtime,
@@ -102,7 +104,7 @@ export class GatewayClient {
   }
 
   /** Enqueues a run; resolves once it is stored and queued (it is never lost after that). */
-  async run(input: IGatewayRunInput): Promise<IEnqueuedRun> {
+  async run(input: IGatewayRunInput<TToolName>): Promise<IEnqueuedRun> {
     await this.runtime.ready();
     return enqueueRun(this.runtime, input);
   }
@@ -111,7 +113,7 @@ export class GatewayClient {
    * Enqueues a run and waits for its response. `timeoutMs` becomes the run's deadline (it ends as
    * timed_out); aborting `abortSignal` cancels the run. Either way the response says so.
    */
-  async ask(input: IGatewayAskInput): Promise<IGatewayResponse> {
+  async ask(input: IGatewayAskInput<TToolName>): Promise<IGatewayResponse> {
     const { abortSignal, ...runInput } = input;
     if (abortSignal?.aborted)
       throw new TollgateError("TG_INVALID_REQUEST", "The abort signal was already aborted.");

@@ -31,11 +31,12 @@ describe("defineTool infers TInput from inputSchema and TOutput from execute", (
     },
   });
 
-  it("the definition carries both types", () => {
+  it("the definition carries both types and its name as a literal", () => {
     expectTypeOf(handover).toEqualTypeOf<
       IToolDef<
         { queue: "billing" | "support"; note?: string | undefined },
-        { status: "accepted" | "refused"; ticketId: number }
+        { status: "accepted" | "refused"; ticketId: number },
+        "handover_to_agent"
       >
     >();
   });

@@ -1,0 +1,73 @@
+import type { IToolPolicyConfig, TAnyToolDef } from "../contracts/index.js";
+import { describeFieldIssues, type IFieldIssue, TollgateError } from "../errors/index.js";
+
+/**
+ * An extra tool must be a tool of its own: one with the name of a default tool could never join a run
+ * (`additionalTools` refuses default names), so it is a mistake in the definition, named by its index.
+ */
+export function checkExtraTools(tools: readonly TAnyToolDef[], extraTools: readonly TAnyToolDef[]): void {
+  const defaultNames = new Set(tools.map((tool) => tool.name));
+  const issues: IFieldIssue[] = [];
+  extraTools.forEach((tool, index) => {
+    if (defaultNames.has(tool?.name)) {
+      issues.push({
+        path: `extraTools.${index}`,
+        message: `"${tool.name}" is already one of the gateway's default tools`,
+      });
+    }
+  });
+  throwIfAny(issues);
+}
+
+/**
+ * Every name the policy uses must be a tool of the gateway (default or extra) or, where tags are allowed,
+ * a tag of one: a misspelt name would otherwise hide a tool forever (`requires`), never ask for an
+ * approval (`approvals`), or filter nothing (`allowTags`, `denyTags`). All wrong names are reported at
+ * once, each with the path of its key.
+ */
+export function checkPolicyReferences(
+  catalogueTools: readonly TAnyToolDef[],
+  policy: IToolPolicyConfig,
+): void {
+  const toolNames = new Set(catalogueTools.map((tool) => tool.name));
+  const tags = new Set(catalogueTools.flatMap((tool) => tool.tags ?? []));
+  const issues: IFieldIssue[] = [];
+  const expectTool = (name: string, path: string) => {
+    if (!toolNames.has(name)) issues.push({ path, message: `"${name}" is not a tool of the gateway` });
+  };
+  const expectTag = (tag: string, path: string) => {
+    if (!tags.has(tag)) issues.push({ path, message: `"${tag}" is not a tag of any tool of the gateway` });
+  };
+  for (const [toolName, required] of Object.entries(policy.requires ?? {})) {
+    expectTool(toolName, `policy.requires.${toolName}`);
+    (required ?? []).forEach((name, index) => {
+      expectTool(name, `policy.requires.${toolName}.${index}`);
+    });
+  }
+  for (const [profile, { approvals }] of Object.entries(policy.profiles ?? {})) {
+    approvals.forEach((name, index) => {
+      if (!toolNames.has(name) && !tags.has(name)) {
+        issues.push({
+          path: `policy.profiles.${profile}.approvals.${index}`,
+          message: `"${name}" is neither a tool nor a tag of the gateway`,
+        });
+      }
+    });
+  }
+  (policy.allowTags ?? []).forEach((tag, index) => {
+    expectTag(tag, `policy.allowTags.${index}`);
+  });
+  (policy.denyTags ?? []).forEach((tag, index) => {
+    expectTag(tag, `policy.denyTags.${index}`);
+  });
+  throwIfAny(issues);
+}
+
+function throwIfAny(issues: IFieldIssue[]): void {
+  if (issues.length === 0) return;
+  throw new TollgateError(
+    "TG_INVALID_GATEWAY",
+    `The gateway definition names what it does not have: ${describeFieldIssues(issues)}.`,
+    { issues },
+  );
+}

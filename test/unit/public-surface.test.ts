@@ -1,0 +1,144 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import * as tollgate from "../../src/index.js";
+
+/*
+ * The root module's exports, pinned: adding or removing one is a decision, made here and in the README's
+ * "Public exports" together. Values are read from the module; types, which vanish at run time, from the
+ * export lists of src/index.ts.
+ */
+
+const values = [
+  "EToolCallVerdict",
+  "GatewayClient",
+  "LLMClient",
+  "TollgateError",
+  "apiRoles",
+  "buildApi",
+  "createLogger",
+  "defineGateway",
+  "defineTool",
+  "dynaError",
+  "errorCatalogue",
+  "isGateway",
+  "loadApiTokens",
+  "parseApiTokens",
+  "parseEnv",
+  "parseRuntimeOptions",
+  "runtimeOptionsFromEnv",
+  "startApi",
+  "startMetricsServer",
+  "startScriptedModel",
+  "startWorker",
+  "toolCallOutcomes",
+];
+
+const types = [
+  "IApiOptions",
+  "IApiToken",
+  "IApproval",
+  "IApprovalFilter",
+  "IApprovalRecordOnResult",
+  "IApproveInput",
+  "IChatToolCall",
+  "ICreateLoggerOptions",
+  "IDynaError",
+  "IEnqueuedRun",
+  "IErrorConfig",
+  "IFieldIssue",
+  "IGateway",
+  "IGatewayAskInput",
+  "IGatewayClientOptions",
+  "IGatewayDefinition",
+  "IGatewayResponse",
+  "IGatewayRunInput",
+  "ILLMClientConfig",
+  "ILLMClientOptions",
+  "IMetricsServer",
+  "IMetricsServerOptions",
+  "IModelRequestFinishedEvent",
+  "IRejectInput",
+  "IRunEvent",
+  "IRunView",
+  "IRunningApi",
+  "IScriptedModel",
+  "IScriptedModelOptions",
+  "IStartApiOptions",
+  "IStartWorkerOptions",
+  "ITokenUsage",
+  "ITollgateErrorDetails",
+  "ITollgateWorker",
+  "IToolApprovalProfile",
+  "IToolDef",
+  "IToolErrorReport",
+  "IToolExecuteArgs",
+  "IToolPolicyArgs",
+  "IToolPolicyConfig",
+  "IToolResultPart",
+  "IToolVisibilityArgs",
+  "IUserContext",
+  "Logger",
+  "TAnyToolDef",
+  "TApiRole",
+  "TApprovalDecision",
+  "TApprovalStatus",
+  "TCancelReason",
+  "TChatMessage",
+  "TEnv",
+  "TErrorCode",
+  "TErrorEnvelope",
+  "TGatewaySettings",
+  "TGatewaySettingsInput",
+  "TRunEventType",
+  "TRunStatus",
+  "TRunStopReason",
+  "TRuntimeOptions",
+  "TRuntimeOptionsInput",
+  "TTerminalRunStatus",
+  "TToolCallOutcome",
+  "TToolCallPolicyResult",
+  "TToolEndsRunPredicate",
+  "TToolNameOf",
+  "TToolPolicyKind",
+  "TToolPolicyPredicate",
+  "TToolVisibleWhenHandler",
+];
+
+const source = readFileSync(new URL("../../src/index.ts", import.meta.url), "utf8");
+
+/** Every name in the `export { ... } from` lists of the source, with `type ` markers removed. */
+function exportedNamesIn(text: string): string[] {
+  return [...text.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((match) =>
+    (match[1] ?? "")
+      .split(",")
+      .map((name) => name.trim().replace(/^type /, ""))
+      .filter((name) => name !== ""),
+  );
+}
+
+const byName = (left: string, right: string) => (left < right ? -1 : left > right ? 1 : 0);
+
+describe("the root module exports a deliberate list of names", () => {
+  it("its values are the pinned ones", () => {
+    expect(Object.keys(tollgate).sort(byName)).toEqual([...values].sort(byName));
+  });
+
+  it("its names, types included, are the pinned ones", () => {
+    expect(exportedNamesIn(source).sort(byName)).toEqual([...values, ...types].sort(byName));
+  });
+
+  it("re-exports nothing wholesale", () => {
+    expect(source).not.toMatch(/^export \*/m);
+  });
+
+  it("keeps processor factories and internals out", () => {
+    for (const internal of [
+      "createRunProcessor",
+      "createToolProcessor",
+      "createApprovalProcessor",
+      "ToolRegistry",
+    ]) {
+      expect(Object.keys(tollgate)).not.toContain(internal);
+    }
+  });
+});
