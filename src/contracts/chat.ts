@@ -1,6 +1,7 @@
 /**
  * The conversation as Tollgate stores it: a small, SDK-neutral shape, so that stored runs and threads
- * do not depend on one model SDK's types. The model client converts it to the wire format.
+ * do not depend on one model SDK's types. The run worker converts it to the Chat Completions wire format
+ * just before a model call (src/workers/to-model-messages.ts).
  */
 export interface IChatToolCall {
   /** The model's id for the call. */

@@ -8,7 +8,8 @@ export interface IModelRequestFinishedEvent {
   model: string;
   /** From the start of `complete` to its end, retries and backoff included. */
   durationMs: number;
-  outcome: "ok" | "error" | "aborted";
+  /** `timeout`: the endpoint did not answer within `requestTimeoutMs` on the last attempt. */
+  outcome: "ok" | "error" | "timeout" | "aborted";
   /** The last HTTP status the endpoint answered, when it answered at all. */
   status?: number;
   usage?: ITokenUsage;

@@ -1,4 +1,5 @@
-import OpenAI from "openai";
+import { AsyncLocalStorage } from "node:async_hooks";
+import OpenAI, { APIConnectionTimeoutError } from "openai";
 import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
@@ -42,11 +43,23 @@ export class LLMClient {
   readonly #now: () => number;
   readonly #fetch: typeof fetch;
   readonly #client: OpenAI;
+  /**
+   * The HTTP attempts of the call in progress: the SDK retries inside one promise and does not say how
+   * many requests it made, so one client's fetch counts them for whichever call it serves.
+   */
+  readonly #attempts = new AsyncLocalStorage<{ count: number; lastStatus?: number }>();
 
   constructor(config: ILLMClientConfig, options: ILLMClientOptions = {}) {
     this.#config = resolveLLMClientConfig(config);
     this.#now = options.now ?? (() => performance.now());
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    const baseFetch = options.fetch ?? globalThis.fetch;
+    this.#fetch = async (input, init) => {
+      const call = this.#attempts.getStore();
+      if (call) call.count += 1;
+      const response = await baseFetch(input, init);
+      if (call) call.lastStatus = response.status;
+      return response;
+    };
     // Every option the SDK would otherwise read from the environment is given explicitly.
     this.#client = new OpenAI({
       apiKey: this.#config.apiKey ?? PLACEHOLDER_API_KEY,
@@ -56,6 +69,7 @@ export class LLMClient {
       webhookSecret: null,
       timeout: this.#config.requestTimeoutMs,
       maxRetries: this.#config.maxRetries,
+      fetch: this.#fetch,
       // Tollgate reports failures through its errors and hook; the SDK must not print to the console.
       logLevel: "off",
     });
@@ -69,29 +83,24 @@ export class LLMClient {
   async complete(request: IModelCompleteRequest): Promise<IModelReply> {
     const body = this.#requestBody(request);
     const startedAt = this.#now();
-    // A client per call, sharing everything but a fetch that counts this call's attempts: the SDK
-    // retries inside one promise and does not say how many requests it made.
-    let attempts = 0;
-    let lastStatus: number | undefined;
-    const baseFetch = this.#fetch;
-    const countingFetch: typeof fetch = async (input, init) => {
-      attempts += 1;
-      const response = await baseFetch(input, init);
-      lastStatus = response.status;
-      return response;
-    };
-    const client = this.#client.withOptions({ fetch: countingFetch });
+    const call: { count: number; lastStatus?: number } = { count: 0 };
+    const attemptsOf = () => call.count;
     try {
-      const { data, response } = await raceWithAbort(
-        client.chat.completions.create(body, { signal: request.abortSignal }).withResponse(),
-        request.abortSignal,
+      const { data, response } = await this.#attempts.run(call, () =>
+        raceWithAbort(
+          this.#client.chat.completions.create(body, { signal: request.abortSignal }).withResponse(),
+          request.abortSignal,
+        ),
       );
+      const attempts = attemptsOf();
       const durationMs = this.#now() - startedAt;
       const reply = toModelReply(data, { requestedModel: this.#config.model, durationMs });
       this.#report({ outcome: "ok", durationMs, status: response.status, usage: reply.usage, attempts });
       return reply;
     } catch (error) {
       const durationMs = this.#now() - startedAt;
+      const attempts = attemptsOf();
+      const lastStatus = call.lastStatus;
       if (isModelAbortError(error)) {
         this.#report({ outcome: "aborted", durationMs, status: lastStatus, attempts });
         throw error;
@@ -104,7 +113,8 @@ export class LLMClient {
             attempts,
             requestTimeoutMs: this.#config.requestTimeoutMs,
           });
-      this.#report({ outcome: "error", durationMs, status: lastStatus, attempts });
+      const outcome = error instanceof APIConnectionTimeoutError ? "timeout" : "error";
+      this.#report({ outcome, durationMs, status: lastStatus, attempts });
       throw failure;
     }
   }

@@ -40,7 +40,7 @@ export const METRICS = {
   runDuration: define(
     "tollgate_run_duration_seconds",
     "histogram",
-    "Time from a run's enqueue to its terminal status, approval waits included.",
+    "Time from a run's start in a worker to its terminal status, approval waits included.",
     ["status"],
   ),
   runSteps: define(
@@ -52,7 +52,7 @@ export const METRICS = {
   modelRequestDuration: define(
     "tollgate_model_request_duration_seconds",
     "histogram",
-    "Duration of one request to the model API, by model and outcome (ok, error, timeout, cancelled).",
+    "Duration of one model call (the SDK's retries included), by model and outcome (ok, error, timeout, cancelled).",
     ["model", "outcome"],
   ),
   modelRequestErrors: define(

@@ -298,7 +298,7 @@ describe("LLMClient against the scripted model", () => {
     expect(isModelAbortError(error)).toBe(false);
     expect((error as TollgateError).details).toEqual({ attempts: 1, timedOut: true, requestTimeoutMs: 200 });
     expect((error as TollgateError).message).toContain("did not answer within 200 ms");
-    expect(events).toMatchObject([{ outcome: "error", attempts: 1 }]);
+    expect(events).toMatchObject([{ outcome: "timeout", attempts: 1 }]);
   });
 
   it("turns an unreachable endpoint into TG_MODEL_FAILED without a status", async () => {
