@@ -29,6 +29,7 @@ export {
   type IToolVisibilityArgs,
   type TAnyToolDef,
   type TToolEndsRunPredicate,
+  type TToolIsolation,
   type TToolPolicyKind,
   type TToolPolicyPredicate,
   type TToolVisibleWhenHandler,

@@ -47,6 +47,8 @@ export function defineGateway(definition: IGatewayDefinition): IGateway {
   const registryConfig = {
     maxOutputChars: settings.maxOutputChars,
     toolTimeoutMs: settings.toolTimeoutMs,
+    maxStoredOutputBytes: settings.maxStoredOutputBytes,
+    isolation: settings.isolation,
     ...(onToolError ? { onToolError } : {}),
   };
   const registry = new ToolRegistry({ ...registryConfig, tools });
