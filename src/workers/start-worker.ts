@@ -11,6 +11,7 @@ import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
 import { createApprovalProcessor } from "./approval-processor.js";
 import { createRunProcessor } from "./run-processor.js";
 import { saveRun } from "./save-run.js";
+import { createToolIsolation } from "./tool-isolation.js";
 import { createToolProcessor } from "./tool-processor.js";
 import type { IWorkerContext } from "./worker-context.js";
 
@@ -27,6 +28,11 @@ export interface IStartWorkerOptions {
   logger?: Logger;
   /** Where this process's metrics go; none are recorded without it. */
   registry?: Registry;
+  /**
+   * The gateway's module (a path or file URL), for tools isolated in threads or child processes, when the
+   * gateway does not name its own `module`. The CLI passes the path it loaded.
+   */
+  gatewayModule?: string;
   /** Stop on SIGTERM/SIGINT. @defaultValue true */
   handleSignals?: boolean;
 }
@@ -78,9 +84,12 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     stalledInterval: runtime.options.stalledIntervalMs,
     maxStalledCount: runtime.options.maxStalledCount,
   };
+  const isolation = served.includes(queueNames.tools)
+    ? await createToolIsolation(options.gateway, options.gatewayModule, concurrency)
+    : undefined;
   const processors = {
     [queueNames.runs]: createRunProcessor(context),
-    [queueNames.tools]: createToolProcessor(context),
+    [queueNames.tools]: createToolProcessor(context, isolation?.run),
     [queueNames.approvals]: createApprovalProcessor(context),
   };
   const workers = new Map<TQueueName, Worker>();
