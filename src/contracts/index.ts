@@ -37,6 +37,7 @@ export {
   type IToolVisibilityArgs,
   type TAnyToolDef,
   type TToolEndsRunPredicate,
+  type TToolIsolation,
   type TToolNameOf,
   type TToolPolicyKind,
   type TToolPolicyPredicate,

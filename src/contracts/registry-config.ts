@@ -1,4 +1,4 @@
-import type { TAnyToolDef } from "./tool-def.js";
+import type { TAnyToolDef, TToolIsolation } from "./tool-def.js";
 import type { IUserContext } from "./user-context.js";
 
 /** Where a tool error came from, for `onToolError`. */
@@ -27,6 +27,18 @@ export interface IToolRegistryConfig {
    * @defaultValue 30000
    */
   toolTimeoutMs?: number;
+  /**
+   * The most bytes of a call's output (as JSON) that are stored with the call (tool job, run state);
+   * a larger output is stored as `{ truncated: true, originalBytes, preview }`. The model reads at most
+   * maxOutputChars either way.
+   * @defaultValue 1048576 (1 MB)
+   */
+  maxStoredOutputBytes?: number;
+  /**
+   * Where tools run unless a tool says otherwise.
+   * @defaultValue "inline"
+   */
+  isolation?: TToolIsolation;
   /** Told of every error a tool threw (and timeouts), with what the model read instead. */
   onToolError?: (report: IToolErrorReport) => void | Promise<void>;
 }

@@ -2,6 +2,13 @@ import type { ZodType } from "zod";
 import type { IUserContext } from "./user-context.js";
 import type { EToolCallVerdict, TToolCallPolicyResult } from "./verdict.js";
 
+/**
+ * Where a tool's execute runs: in the worker's event loop (`inline`, fastest), in a pool of worker threads
+ * (`thread`), or in a pool of child processes (`process`). With isolation, a tool past its timeout is
+ * terminated and a tool that blocks its event loop cannot starve the worker's lock renewals.
+ */
+export type TToolIsolation = "inline" | "thread" | "process";
+
 /** What `visibleWhen` is asked with, before every model call of a run. */
 export interface IToolVisibilityArgs {
   /** 0 for the first model call of the run. */
@@ -88,6 +95,14 @@ export interface IToolDef<TInput = unknown, TOutput = unknown, TName extends str
   timeoutMs?: number;
   /** Overrides IToolRegistryConfig.maxOutputChars for this tool (D60). */
   maxOutputChars?: number;
+  /** Overrides IToolRegistryConfig.maxStoredOutputBytes for this tool. */
+  maxStoredOutputBytes?: number;
+  /**
+   * Overrides IToolRegistryConfig.isolation for this tool. `thread` and `process` need the gateway's
+   * `module`: execute runs in a thread or child process that imports it and receives the parsed input by
+   * structured clone.
+   */
+  isolation?: TToolIsolation;
 }
 
 /**

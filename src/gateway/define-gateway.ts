@@ -61,6 +61,8 @@ export function defineGateway<TToolName extends string = string>(
   const registryConfig = {
     maxOutputChars: settings.maxOutputChars,
     toolTimeoutMs: settings.toolTimeoutMs,
+    maxStoredOutputBytes: settings.maxStoredOutputBytes,
+    isolation: settings.isolation,
     ...(onToolError ? { onToolError } : {}),
   };
   const registry = new ToolRegistry({ ...registryConfig, tools });

@@ -15,6 +15,21 @@ export const gatewaySettingsSchema = z.object({
   toolTimeoutMs: z.number().int().min(1).default(30_000),
   /** The most characters of a tool's output the model reads (D60). */
   maxOutputChars: z.number().int().min(100).default(20_000),
+  /**
+   * The most bytes of one call's output (as JSON) stored with the call; a larger output is stored as
+   * `{ truncated: true, originalBytes, preview }`. A tool's `maxStoredOutputBytes` overrides it.
+   */
+  maxStoredOutputBytes: z.number().int().min(1_024).default(1_048_576),
+  /**
+   * Where tools run: `inline` (the worker's event loop), `thread` (a pool of worker threads) or `process`
+   * (a pool of child processes). A tool's `isolation` overrides it. `thread` and `process` need `module`.
+   */
+  isolation: z.enum(["inline", "thread", "process"]).default("inline"),
+  /**
+   * The URL or path of the module that default-exports this gateway (`import.meta.url`): isolated tools
+   * run in threads or child processes that import it. The CLI fills it from the path it loaded.
+   */
+  module: z.string().min(1).optional(),
   /** How long a parked call waits for a human before it expires; a tool's `approvalTtlMs` overrides it. */
   approvalTtlMs: z
     .number()

@@ -50,6 +50,8 @@ function buildRunToolRegistry(gateway: IGateway, selection: IRunToolSelection): 
       tools: gateway.registry.list().filter((tool) => chosen.has(tool.name)),
       maxOutputChars: gateway.settings.maxOutputChars,
       toolTimeoutMs: gateway.settings.toolTimeoutMs,
+      maxStoredOutputBytes: gateway.settings.maxStoredOutputBytes,
+      isolation: gateway.settings.isolation,
       ...(gateway.definition.onToolError ? { onToolError: gateway.definition.onToolError } : {}),
     });
   }

@@ -22,8 +22,20 @@ export {
   unknownToolFailure,
 } from "./model-text.js";
 export { parseWithSchema, type TSchemaParseResult } from "./parse-with-schema.js";
+export type { IToolLimits } from "./run-parsed-call.js";
+export {
+  defaultMaxStoredOutputBytes,
+  type ITruncatedOutputMarker,
+  storedOutputOf,
+  type TStoredOutput,
+} from "./stored-output.js";
 export { isDynaError, toolErrorToFailure } from "./tool-error.js";
-export type { IToolExecution, IToolExecutionRequest } from "./tool-execution.js";
+export type {
+  IIsolatedCall,
+  IToolExecution,
+  IToolExecutionRequest,
+  TIsolatedToolRunner,
+} from "./tool-execution.js";
 export {
   defaultMaxOutputChars,
   defaultToolTimeoutMs,
@@ -31,4 +43,4 @@ export {
   ToolRegistry,
   type TToolInputParse,
 } from "./tool-registry.js";
-export { maxToolNameChars, toolNamePattern, validateToolDefinition } from "./validate-tool.js";
+export { isIsolation, maxToolNameChars, toolNamePattern, validateToolDefinition } from "./validate-tool.js";

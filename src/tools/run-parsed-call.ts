@@ -1,9 +1,24 @@
-import type { TAnyToolDef } from "../contracts/index.js";
+import type { TAnyToolDef, TToolIsolation } from "../contracts/index.js";
 import type { IClock } from "./clock.js";
-import { cancelledFailure, outputToText, timeoutFailure, truncateForModel } from "./model-text.js";
+import {
+  cancelledFailure,
+  outputToText,
+  timeoutFailure,
+  truncateForModel,
+  unexpectedFailure,
+} from "./model-text.js";
 import { raceToolCall } from "./race-tool-call.js";
+import { storedOutputOf } from "./stored-output.js";
 import { toolErrorToFailure } from "./tool-error.js";
 import { failedExecution, type IToolExecution, type IToolExecutionRequest } from "./tool-execution.js";
+
+/** A tool's limits and where it runs: its own settings, else its registry's. */
+export interface IToolLimits {
+  timeoutMs: number;
+  maxOutputChars: number;
+  maxStoredOutputBytes: number;
+  isolation: TToolIsolation;
+}
 
 /** Tells onToolError about an error; never throws. */
 export type TReportToolError = (error: unknown, modelText: string) => void;
@@ -16,22 +31,21 @@ export async function runParsedCall(args: {
   tool: TAnyToolDef;
   input: unknown;
   request: IToolExecutionRequest;
-  limits: { timeoutMs: number; maxOutputChars: number };
+  limits: IToolLimits;
   clock: IClock;
   reportError: TReportToolError;
 }): Promise<IToolExecution> {
   const { tool, input, request, limits, clock, reportError } = args;
   const startedAt = clock.now();
   const race = await raceToolCall({
-    start: (abortSignal) =>
-      tool.execute({
-        input,
-        abortSignal,
-        threadId: request.threadId,
-        userContext: request.userContext,
-        callId: request.callId,
-        runId: request.runId,
-      }),
+    start: (abortSignal) => {
+      const { threadId, userContext, callId, runId, runIsolated } = request;
+      const executeArgs = { input, abortSignal, threadId, userContext, callId, runId };
+      // Without a runner (a registry used outside a worker) an isolated tool runs inline.
+      return limits.isolation === "inline" || runIsolated === undefined
+        ? tool.execute(executeArgs)
+        : runIsolated({ ...executeArgs, toolName: tool.name, isolation: limits.isolation });
+    },
     timeoutMs: limits.timeoutMs,
     callerSignal: request.abortSignal,
     clock,
@@ -40,13 +54,33 @@ export async function runParsedCall(args: {
   if (race.kind === "cancelled") {
     return failedExecution(cancelledFailure(), input, durationMs);
   }
-  if (race.kind !== "returned") {
-    const failure =
-      race.kind === "timed_out" ? timeoutFailure(limits.timeoutMs) : toolErrorToFailure(race.error);
-    reportError(race.kind === "timed_out" ? race.reason : race.error, failure.text);
+  // A tool that blocked the event loop answers after its timer should have fired: late is a timeout, whatever
+  // it returned, so the model reads the same 504 under every isolation.
+  if (race.kind === "timed_out" || durationMs > limits.timeoutMs) {
+    const reason =
+      race.kind === "timed_out"
+        ? race.reason
+        : new DOMException(
+            `The tool answered after ${durationMs} ms, past its ${limits.timeoutMs} ms.`,
+            "TimeoutError",
+          );
+    const failure = timeoutFailure(limits.timeoutMs);
+    reportError(reason, failure.text);
     return failedExecution(failure, input, durationMs);
   }
-  const { text, truncatedChars } = truncateForModel(outputToText(race.output), limits.maxOutputChars);
+  if (race.kind === "threw") {
+    const failure = toolErrorToFailure(race.error);
+    reportError(race.error, failure.text);
+    return failedExecution(failure, input, durationMs);
+  }
+  const stored = storedOutputOf(race.output, limits.maxStoredOutputBytes);
+  if (!stored.ok) {
+    const failure = unexpectedFailure();
+    reportError(stored.error, failure.text);
+    return failedExecution(failure, input, durationMs);
+  }
+  const fullText = typeof race.output === "string" ? race.output : (stored.json ?? outputToText(race.output));
+  const { text, truncatedChars } = truncateForModel(fullText, limits.maxOutputChars);
   // The predicate runs within what is left of the tool's timeout: one that never settles must not hang the call.
   const remainingMs = Math.max(1, limits.timeoutMs - durationMs);
   const endsRun = await decideEndsRun(tool, input, race.output, { remainingMs, request, clock }, (error) =>
@@ -55,7 +89,8 @@ export async function runParsedCall(args: {
   return {
     isError: false,
     text,
-    output: race.output,
+    // What is stored: the output itself, or a marker when it is over maxStoredOutputBytes.
+    output: stored.stored,
     outcome: "ok",
     ...(truncatedChars > 0 ? { truncatedChars } : {}),
     durationMs,

@@ -1,4 +1,10 @@
-import type { IToolErrorReport, IUserContext, TToolCallOutcome } from "../contracts/index.js";
+import type {
+  IToolErrorReport,
+  IToolExecuteArgs,
+  IUserContext,
+  TToolCallOutcome,
+  TToolIsolation,
+} from "../contracts/index.js";
 import type { IToolCallFailure } from "./model-text.js";
 
 /** One call for `ToolRegistry.execute`. */
@@ -13,16 +19,33 @@ export interface IToolExecutionRequest {
   userContext: IUserContext;
   /** The caller's signal (run cancellation): aborting it aborts the tool and resolves with `cancelled`. */
   abortSignal?: AbortSignal;
+  /**
+   * Runs an isolated tool's execute in a thread or child process (the worker's pools). The input is already
+   * parsed; the output comes back by structured clone. Aborting the signal terminates the tool.
+   */
+  runIsolated?: TIsolatedToolRunner;
   /** Told of this call's error besides the registry's onToolError: the worker logs it here. */
   onError?: (report: IToolErrorReport) => void;
 }
+
+/** One isolated call: what execute receives, the tool's name, and where it runs. */
+export interface IIsolatedCall extends IToolExecuteArgs<unknown> {
+  toolName: string;
+  isolation: Exclude<TToolIsolation, "inline">;
+}
+
+/** Resolves with the tool's output, rejects with what it threw (or the abort reason). */
+export type TIsolatedToolRunner = (call: IIsolatedCall) => Promise<unknown>;
 
 /** How one call went: what the model reads, the full output, and whether it ends the run. */
 export interface IToolExecution {
   isError: boolean;
   /** Exactly what the model reads: the output truncated to maxOutputChars, or one error line. */
   text: string;
-  /** The tool's full output, untruncated; absent on failure. */
+  /**
+   * The tool's output as stored: whole up to maxStoredOutputBytes as JSON, else a marker
+   * `{ truncated: true, originalBytes, preview }`; absent on failure.
+   */
   output?: unknown;
   status?: number;
   errorCode?: string | number;

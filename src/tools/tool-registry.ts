@@ -1,4 +1,9 @@
-import type { IToolErrorReport, IToolRegistryConfig, TAnyToolDef } from "../contracts/index.js";
+import type {
+  IToolErrorReport,
+  IToolRegistryConfig,
+  TAnyToolDef,
+  TToolIsolation,
+} from "../contracts/index.js";
 import { type IFieldIssue, TollgateError } from "../errors/index.js";
 import { type IClock, systemClock } from "./clock.js";
 import {
@@ -9,9 +14,10 @@ import {
   unknownToolFailure,
 } from "./model-text.js";
 import { parseWithSchema } from "./parse-with-schema.js";
-import { runParsedCall } from "./run-parsed-call.js";
+import { type IToolLimits, runParsedCall } from "./run-parsed-call.js";
+import { defaultMaxStoredOutputBytes } from "./stored-output.js";
 import { failedExecution, type IToolExecution, type IToolExecutionRequest } from "./tool-execution.js";
-import { isPositiveLimit, maxTimerDelayMs, validateToolDefinition } from "./validate-tool.js";
+import { isIsolation, isPositiveLimit, maxTimerDelayMs, validateToolDefinition } from "./validate-tool.js";
 
 export const defaultMaxOutputChars = 20_000;
 export const defaultToolTimeoutMs = 30_000;
@@ -33,6 +39,8 @@ export type TToolInputParse =
 export class ToolRegistry {
   readonly maxOutputChars: number;
   readonly toolTimeoutMs: number;
+  readonly maxStoredOutputBytes: number;
+  readonly isolation: TToolIsolation;
   private readonly config: IToolRegistryConfig;
   private readonly clock: IClock;
   /** A Map, so names like `__proto__` or `constructor` find nothing inherited. */
@@ -44,6 +52,17 @@ export class ToolRegistry {
     }
     this.maxOutputChars = readLimit(config.maxOutputChars, defaultMaxOutputChars, "maxOutputChars");
     this.toolTimeoutMs = readLimit(config.toolTimeoutMs, defaultToolTimeoutMs, "toolTimeoutMs");
+    this.maxStoredOutputBytes = readLimit(
+      config.maxStoredOutputBytes,
+      defaultMaxStoredOutputBytes,
+      "maxStoredOutputBytes",
+    );
+    if (config.isolation !== undefined && !isIsolation(config.isolation)) {
+      throw new TollgateError("TG_INVALID_CONFIG", "isolation must be inline, thread or process.", {
+        option: "isolation",
+      });
+    }
+    this.isolation = config.isolation ?? "inline";
     this.config = config;
     this.clock = options.clock ?? systemClock;
     for (const tool of config.tools) {
@@ -84,12 +103,14 @@ export class ToolRegistry {
     return new ToolRegistry({ ...this.config, tools: [...this.list(), ...tools] }, { clock: this.clock });
   }
 
-  /** The tool's own limits (D60), else the registry's; the registry's for an unknown name. */
-  limitsOf(name: string): { timeoutMs: number; maxOutputChars: number } {
+  /** The tool's own limits (D60) and isolation, else the registry's; the registry's for an unknown name. */
+  limitsOf(name: string): IToolLimits {
     const tool = this.get(name);
     return {
       timeoutMs: tool?.timeoutMs ?? this.toolTimeoutMs,
       maxOutputChars: tool?.maxOutputChars ?? this.maxOutputChars,
+      maxStoredOutputBytes: tool?.maxStoredOutputBytes ?? this.maxStoredOutputBytes,
+      isolation: tool?.isolation ?? this.isolation,
     };
   }
 

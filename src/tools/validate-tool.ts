@@ -1,4 +1,4 @@
-import { EToolCallVerdict, type TAnyToolDef } from "../contracts/index.js";
+import { EToolCallVerdict, type TAnyToolDef, type TToolIsolation } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
 
 /** snake_case: lower-case words of letters and digits joined by single underscores. */
@@ -6,6 +6,13 @@ export const toolNamePattern = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 export const maxToolNameChars = 64;
 /** Longer delays overflow Node's timers, which then fire at once. */
 export const maxTimerDelayMs = 2_147_483_647;
+
+const isolations: ReadonlySet<unknown> = new Set(["inline", "thread", "process"]);
+
+/** One of the isolation modes: inline, thread, process. */
+export function isIsolation(value: unknown): value is TToolIsolation {
+  return isolations.has(value);
+}
 
 const verdicts: ReadonlySet<unknown> = new Set(Object.values(EToolCallVerdict));
 
@@ -56,7 +63,10 @@ function findDefinitionProblem(tool: TAnyToolDef): string | undefined {
   if (tool.visibleWhen !== undefined && typeof tool.visibleWhen !== "function") {
     return "visibleWhen must be a function";
   }
-  for (const limit of ["timeoutMs", "maxOutputChars", "approvalTtlMs"] as const) {
+  if (tool.isolation !== undefined && !isIsolation(tool.isolation)) {
+    return "isolation must be inline, thread or process";
+  }
+  for (const limit of ["timeoutMs", "maxOutputChars", "approvalTtlMs", "maxStoredOutputBytes"] as const) {
     if (tool[limit] !== undefined && !isPositiveLimit(tool[limit])) {
       return `${limit} must be a positive integer of at most ${maxTimerDelayMs}`;
     }

@@ -9,8 +9,10 @@ import { allQueueNames, queueNames, runJobNames, type TQueueName } from "../queu
 import { CancelBus } from "../runtime/cancel-bus.js";
 import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
 import { createApprovalProcessor } from "./approval-processor.js";
+import { ActiveJobs, shutdownWithHandBack } from "./hand-back-shutdown.js";
 import { endingHandlers } from "./run-effect-handlers.js";
 import { createRunProcessor } from "./run-processor.js";
+import { createToolIsolation } from "./tool-isolation.js";
 import { createToolProcessor } from "./tool-processor.js";
 import type { IWorkerContext } from "./worker-context.js";
 
@@ -27,6 +29,11 @@ export interface IStartWorkerOptions {
   logger?: Logger;
   /** Where this process's metrics go; none are recorded without it. */
   registry?: Registry;
+  /**
+   * The gateway's module (a path or file URL), for tools isolated in threads or child processes, when the
+   * gateway does not name its own `module`. The CLI passes the path it loaded.
+   */
+  gatewayModule?: string;
   /** Stop on SIGTERM/SIGINT. @defaultValue true */
   handleSignals?: boolean;
 }
@@ -37,6 +44,9 @@ export interface ITollgateWorker {
   /** Stops taking jobs, waits for active ones up to shutdownTimeoutMs, then hands the rest back. */
   close(): Promise<void>;
 }
+
+/** After the shutdown timeout: time to hand jobs back and close connections before the process exits anyway. */
+const exitMarginMs = 5_000;
 
 /** Starts BullMQ workers for the run, tool and approval queues of one gateway. */
 export async function startWorker(options: IStartWorkerOptions): Promise<ITollgateWorker> {
@@ -78,16 +88,20 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     stalledInterval: runtime.options.stalledIntervalMs,
     maxStalledCount: runtime.options.maxStalledCount,
   };
+  const isolation = served.includes(queueNames.tools)
+    ? await createToolIsolation(options.gateway, options.gatewayModule, concurrency)
+    : undefined;
   const processors = {
     [queueNames.runs]: createRunProcessor(context),
-    [queueNames.tools]: createToolProcessor(context),
+    [queueNames.tools]: createToolProcessor(context, isolation?.run),
     [queueNames.approvals]: createApprovalProcessor(context),
   };
   const workers = new Map<TQueueName, Worker>();
+  const activeJobs = new ActiveJobs();
   for (const name of served) {
-    const processor = metrics
-      ? countingSlots(processors[name], name, concurrency, metrics)
-      : processors[name];
+    const processor = activeJobs.track(
+      metrics ? countingSlots(processors[name], name, concurrency, metrics) : processors[name],
+    );
     const worker = new Worker(name, processor, {
       ...workerOptions,
       connection: runtime.duplicateConnection(),
@@ -108,13 +122,21 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
 
   let closing: Promise<void> | undefined;
   const close = () => {
-    closing ??= shutdown(context, workers, runtime.options.shutdownTimeoutMs);
+    closing ??= shutdownWithHandBack({
+      context,
+      workers,
+      activeJobs,
+      isolation,
+      timeoutMs: runtime.options.shutdownTimeoutMs,
+    });
     return closing;
   };
   if (options.handleSignals !== false) {
     const onSignal = (signal: NodeJS.Signals) => {
       logger.info({ signal }, "stopping: no new jobs; waiting for active ones");
       void close().then(() => process.exit(0));
+      // Every shutdown step is bounded; this is the last resort should one still hang.
+      setTimeout(() => process.exit(1), runtime.options.shutdownTimeoutMs + exitMarginMs).unref();
     };
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
@@ -151,28 +173,6 @@ function countingSlots<
     }
   };
   return counted as TProcessor;
-}
-
-/**
- * Graceful stop: BullMQ's close waits for active jobs with no deadline, so past the timeout the jobs are
- * handed back by force-closing; their locks expire and another worker runs them (every step is
- * idempotent, so nothing is lost or done twice that was completed).
- */
-async function shutdown(context: IWorkerContext, workers: Map<TQueueName, Worker>, timeoutMs: number) {
-  const graceful = Promise.all([...workers.values()].map((worker) => worker.close()));
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), timeoutMs);
-  });
-  const result = await Promise.race([graceful, timedOut]);
-  clearTimeout(timer);
-  if (result === "timeout") {
-    context.logger.warn({ timeoutMs }, "active jobs did not finish in time: handing them back");
-    await Promise.all([...workers.values()].map((worker) => worker.close(true)));
-  }
-  await context.cancelBus.close();
-  await context.runtime.close();
-  context.logger.info("worker stopped");
 }
 
 /** A run job that fails for good (not a tool error: an infrastructure fault) ends the run as failed. */

@@ -2,7 +2,7 @@ import type { Job } from "bullmq";
 import { jobLogger, logContent } from "../observability/index.js";
 import { toolJobSchema } from "../queue/index.js";
 import { cancelReasonOf } from "../runtime/request-cancel.js";
-import { cancelledFailure, type IToolExecution } from "../tools/index.js";
+import { cancelledFailure, type IToolExecution, type TIsolatedToolRunner } from "../tools/index.js";
 import type { IToolJobResult } from "./child-outcomes.js";
 import { type IWorkerContext, runToolsOf } from "./worker-context.js";
 
@@ -11,7 +11,7 @@ import { type IWorkerContext, runToolsOf } from "./worker-context.js";
  * not waited for) and a cancellation are results the model reads. Only infrastructure faults (a payload
  * that fails validation, Redis gone) fail the job, which BullMQ retries.
  */
-export function createToolProcessor(workerContext: IWorkerContext) {
+export function createToolProcessor(workerContext: IWorkerContext, runIsolated?: TIsolatedToolRunner) {
   return async (job: Job, _token?: string, jobSignal?: AbortSignal): Promise<IToolJobResult> => {
     const data = toolJobSchema.parse(job.data);
     const logger = jobLogger(workerContext.logger, {
@@ -41,6 +41,7 @@ export function createToolProcessor(workerContext: IWorkerContext) {
           threadId: data.threadId,
           userContext: data.userContext,
           abortSignal: AbortSignal.any(signals),
+          ...(runIsolated ? { runIsolated } : {}),
           // The error's message and data go to the log (never to the model): level warn, with its code.
           onError: (report) =>
             logger.warn(

@@ -19,6 +19,10 @@ export function spawnChildWorker(options: {
   modelUrl: string;
   ledgerFile?: string;
   queues?: string;
+  /** A fixture gateway module (file URL) instead of the test gateway. */
+  gatewayModule?: string;
+  /** More environment, e.g. SHUTDOWN_TIMEOUT_MS or another REDIS_URL. */
+  env?: Record<string, string>;
 }): IChildWorker {
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", workerScript], {
@@ -29,6 +33,8 @@ export function spawnChildWorker(options: {
       MODEL_URL: options.modelUrl,
       LEDGER_FILE: options.ledgerFile ?? "",
       WORKER_QUEUES: options.queues ?? "runs,tools,approvals",
+      GATEWAY_MODULE: options.gatewayModule ?? "",
+      ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { Registry } from "prom-client";
 import type { TEnv } from "../../config/env.js";
 import { runtimeOptionsFromEnv } from "../../config/runtime-options-from-env.js";
@@ -42,6 +43,8 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
   const worker = await startWorker({
     gateway,
     queues: options.queues,
+    // Isolated tools load the gateway in their threads or processes from the same file.
+    gatewayModule: resolve(io.cwd, options.gatewayPath),
     concurrency: options.concurrency,
     runtime,
     model,

@@ -132,18 +132,23 @@ describe("list and limits", () => {
   });
 
   it.each([
-    ["the registry's defaults", {}, {}, { timeoutMs: 30_000, maxOutputChars: 20_000 }],
+    [
+      "the registry's defaults",
+      {},
+      {},
+      { timeoutMs: 30_000, maxOutputChars: 20_000, maxStoredOutputBytes: 1_048_576, isolation: "inline" },
+    ],
     [
       "the registry's settings",
-      { toolTimeoutMs: 100, maxOutputChars: 200 },
+      { toolTimeoutMs: 100, maxOutputChars: 200, maxStoredOutputBytes: 5_000, isolation: "thread" as const },
       {},
-      { timeoutMs: 100, maxOutputChars: 200 },
+      { timeoutMs: 100, maxOutputChars: 200, maxStoredOutputBytes: 5_000, isolation: "thread" },
     ],
     [
       "D60: the tool's overrides",
       { toolTimeoutMs: 100 },
-      { timeoutMs: 7, maxOutputChars: 9 },
-      { timeoutMs: 7, maxOutputChars: 9 },
+      { timeoutMs: 7, maxOutputChars: 9, maxStoredOutputBytes: 11, isolation: "process" as const },
+      { timeoutMs: 7, maxOutputChars: 9, maxStoredOutputBytes: 11, isolation: "process" },
     ],
   ])("limitsOf uses %s", (_name, registryLimits, toolLimits, expected) => {
     const registry = new ToolRegistry({ tools: [echoTool(toolLimits)], ...registryLimits });
@@ -154,6 +159,8 @@ describe("list and limits", () => {
     expect(new ToolRegistry({ tools: [], toolTimeoutMs: 5 }).limitsOf("nope")).toEqual({
       timeoutMs: 5,
       maxOutputChars: 20_000,
+      maxStoredOutputBytes: 1_048_576,
+      isolation: "inline",
     });
   });
 });
@@ -184,7 +191,7 @@ describe("rule 15: additional tools join for that run only; a name clash is an e
     });
     const failing = namedTool("failing", { execute: async () => Promise.reject(new Error("boom")) });
     const forRun = base.withAdditional([failing]);
-    expect(forRun.limitsOf("failing")).toEqual({ timeoutMs: 123, maxOutputChars: 456 });
+    expect(forRun.limitsOf("failing")).toMatchObject({ timeoutMs: 123, maxOutputChars: 456 });
     await forRun.execute(callRequest("failing", { text: "x" }));
     expect(reports).toEqual(["failing"]);
   });

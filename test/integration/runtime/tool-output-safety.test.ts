@@ -1,0 +1,80 @@
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { executions, toolSafetyGateway } from "../../fixtures/tool-safety-gateway.js";
+import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { testRedisUrl } from "../../helpers/redis-url.js";
+import { script } from "../../helpers/script.js";
+
+const user = { userId: "u-tool-output-safety" };
+
+/** The bytes Redis holds under the prefix (MEMORY USAGE of every key). */
+async function bytesUnder(prefix: string): Promise<{ total: number; largest: number }> {
+  const redis = new Redis(testRedisUrl);
+  try {
+    let cursor = "0";
+    let total = 0;
+    let largest = 0;
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+      cursor = next;
+      for (const key of keys) {
+        const bytes = (await redis.memory("USAGE", key)) ?? 0;
+        total += bytes;
+        largest = Math.max(largest, bytes);
+      }
+    } while (cursor !== "0");
+    return { total, largest };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+describe("issue 10: tool outputs that cannot be stored, and outputs too large to store", () => {
+  let harness: IHarness;
+  beforeAll(async () => {
+    harness = await createHarness(toolSafetyGateway, "output-safety");
+    await harness.startWorker();
+  });
+  afterAll(() => harness.close());
+  beforeEach(() => {
+    executions.length = 0;
+  });
+
+  it.each(["circular", "bigint", "throwing_to_json", "deep"])(
+    "defect 4: a %s output is a tool error with the generic line, executed once",
+    async (kind) => {
+      const response = await harness.client.ask({
+        input: script({ calls: [{ name: "non_json", input: { kind } }] }, { text: "went on" }),
+        userContext: user,
+      });
+      expect(response.status).toBe("completed");
+      expect(response.text).toBe("went on");
+      expect(response.toolResults[0]).toMatchObject({
+        isError: true,
+        outcome: "error",
+        status: 500,
+        errorCode: "TG_TOOL_FAILED",
+      });
+      expect(executions.filter((entry) => entry.tool === "non_json")).toHaveLength(1);
+    },
+  );
+
+  it("defect 5: a 50 MB output is stored as a marker; the tool job and the run stay small", async () => {
+    const response = await harness.client.ask({
+      input: script({ calls: [{ name: "huge_output", input: { megabytes: 50 } }] }, { text: "done" }),
+      userContext: user,
+    });
+    expect(response.status).toBe("completed");
+    const part = response.toolResults[0]!;
+    expect(part, JSON.stringify(part)).toMatchObject({ isError: false, outcome: "ok" });
+    expect(part.output).toMatchObject({ truncated: true, originalBytes: 50_000_011 });
+    expect((part.output as { preview: string }).preview).toMatch(/^\{"blob":"xxx/);
+    // The model read at most maxOutputChars.
+    expect(part.text.length).toBeLessThanOrEqual(toolSafetyGateway.settings.maxOutputChars);
+    const job = await harness.client.runtime.queues.tools.getJob(part.callId);
+    expect(JSON.stringify(job?.returnvalue).length).toBeLessThan(100_000);
+    const stored = await bytesUnder(harness.prefix);
+    expect(stored.largest).toBeLessThan(1_000_000);
+    expect(executions.filter((entry) => entry.tool === "huge_output")).toHaveLength(1);
+  });
+});
