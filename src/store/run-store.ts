@@ -52,10 +52,13 @@ export class RunStore {
     return { created: false, state: deserialize(existing, state.runId) };
   }
 
-  /** The state, its revision and the cancel flag, in one round trip. */
+  /**
+   * The state, its revision and the cancel flag, in one round trip (a pipeline: reads need no
+   * transaction, and a full Redis refuses MULTI but still serves reads).
+   */
   async load(runId: string): Promise<IStoredRun | undefined> {
     const replies = await this.redis
-      .multi()
+      .pipeline()
       .hmget(this.keys.run(runId), "rev", "state")
       .get(this.keys.runCancel(runId))
       .exec();
