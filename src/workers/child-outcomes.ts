@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
 import type { IApprovalOutcome, TChildOutcome } from "../engine/index.js";
-import { queueNames } from "../queue/index.js";
+import { approvalJobResultSchema, queueNames, toolJobResultSchema } from "../queue/index.js";
 import type { IToolExecution } from "../tools/index.js";
 
 /** What a tool job returns (its BullMQ return value). */
@@ -29,12 +29,25 @@ export async function readChildOutcomes(job: Job, prefix: string): Promise<TChil
   const outcomes: TChildOutcome[] = [];
   for (const [key, value] of Object.entries(values)) {
     const queue = queueOfKey(key, prefix);
+    const jobId = key.slice(`${prefix}:${queue}:`.length);
     if (queue === queueNames.tools) {
-      const result = value as IToolJobResult;
-      outcomes.push({ kind: "tool", callId: result.callId, execution: result.execution });
+      const result = toolJobResultSchema.safeParse(value);
+      outcomes.push(
+        result.success
+          ? { kind: "tool", callId: result.data.callId, execution: result.data.execution as IToolExecution }
+          : unreadable(jobId, "tools"),
+      );
     } else if (queue === queueNames.approvals) {
-      const result = value as IApprovalJobResult;
-      outcomes.push({ kind: "approval", callId: result.callId, approval: result.approval });
+      const result = approvalJobResultSchema.safeParse(value);
+      outcomes.push(
+        result.success
+          ? {
+              kind: "approval",
+              callId: result.data.callId,
+              approval: result.data.approval as IApprovalOutcome,
+            }
+          : unreadable(jobId.replace(/-approval$/, ""), "approvals"),
+      );
     }
   }
   for (const [key, reason] of Object.entries(failures)) {
@@ -52,6 +65,11 @@ export async function readChildOutcomes(job: Job, prefix: string): Promise<TChil
     }
   }
   return outcomes;
+}
+
+/** A return value that fails its schema: the call settles as its job's infrastructure failure. */
+function unreadable(callId: string, queue: "tools" | "approvals"): TChildOutcome {
+  return { kind: "job-failed", callId, queue, reason: "its return value failed validation" };
 }
 
 function queueOfKey(key: string, prefix: string): string | undefined {

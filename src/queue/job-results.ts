@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { approvalDecisions, EToolCallVerdict, toolCallOutcomes } from "../contracts/index.js";
+
+/**
+ * What the child jobs return, validated when the run reads them back (never cast): a value written by
+ * another version, or damaged, becomes that call's infrastructure failure instead of a misread result.
+ */
+const toolExecutionSchema = z.object({
+  isError: z.boolean(),
+  text: z.string(),
+  output: z.unknown().optional(),
+  outcome: z.enum(toolCallOutcomes),
+  status: z.number().int().optional(),
+  errorCode: z.union([z.string(), z.number()]).optional(),
+  truncatedChars: z.number().int().optional(),
+  durationMs: z.number().min(0),
+  endsRun: z.boolean(),
+  input: z.unknown(),
+});
+
+export const toolJobResultSchema = z.object({
+  schemaVersion: z.literal(1),
+  callId: z.string(),
+  execution: toolExecutionSchema,
+  scheduledAt: z.number(),
+  startedAt: z.number(),
+  finishedAt: z.number(),
+});
+
+const approvalOutcomeSchema = z.object({
+  approvalId: z.string(),
+  decision: z.enum(approvalDecisions),
+  approver: z.string().optional(),
+  comment: z.string().optional(),
+  decidedAt: z.number(),
+  editedInput: z.unknown().optional(),
+  verdictOnEdit: z.enum(EToolCallVerdict).optional(),
+  rejectionText: z.string().optional(),
+  reason: z.string().optional(),
+});
+
+export const approvalJobResultSchema = z.object({
+  schemaVersion: z.literal(1),
+  callId: z.string(),
+  approval: approvalOutcomeSchema,
+});
+
+export type TToolJobResult = z.infer<typeof toolJobResultSchema>;
+export type TApprovalJobResult = z.infer<typeof approvalJobResultSchema>;
