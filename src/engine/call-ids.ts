@@ -9,3 +9,9 @@ export function callIdOf(runId: string, stepIndex: number, callIndex: number): s
 export function approvalIdOf(callId: string): string {
   return `${callId}-approval`;
 }
+
+/** The run an approval belongs to, read from its id (`<runId>-s<step>-c<index>-approval`). */
+export function runIdOfApprovalId(approvalId: string): string | undefined {
+  const match = /^(.+)-s\d+-c\d+-approval$/.exec(approvalId);
+  return match?.[1];
+}

@@ -2,7 +2,7 @@
 // it, and the pure helpers the producers need. The transitions and the reducers behind them are not here:
 // outside src/engine only this module may be imported (npm run check:imports), so no effect can be
 // decided outside the engine. Tests reach the internals through ./internals.ts.
-export { approvalIdOf, callIdOf } from "./call-ids.js";
+export { approvalIdOf, callIdOf, runIdOfApprovalId } from "./call-ids.js";
 export type { IApprovalOutcome, TChildOutcome } from "./child-outcome.js";
 export { createRunState } from "./create-run.js";
 export {

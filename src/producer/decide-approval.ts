@@ -30,7 +30,6 @@ export async function approve(
   rawInput: IApproveInput,
 ): Promise<IApproval> {
   const input = parseOrThrow(approveInputSchema, rawInput);
-  const approval = await pendingApproval(runtime, approvalId);
   const decidedAt = runtime.now();
   const base = {
     approver: input.approver,
@@ -39,6 +38,8 @@ export async function approve(
   };
   let decision: TApprovalDecisionRecord = { ...base, decision: "approved" };
   if (input.input !== undefined) {
+    // An edit is decided by the policy on the approval's tool and user: the record is read first.
+    const approval = await pendingApproval(runtime, approvalId);
     const tool = runtime.gateway.catalogue.get(approval.toolName);
     if (!tool)
       throw new TollgateError("TG_UNKNOWN_TOOL", `The gateway no longer has tool "${approval.toolName}".`);
@@ -79,7 +80,7 @@ export async function approve(
             verdictOnEdit: edited.verdictBeforeApproval,
           };
   }
-  return record(runtime, approval, decision);
+  return record(runtime, approvalId, decision);
 }
 
 /** Rejects a parked call: it is never executed; the model reads the reason. */
@@ -89,8 +90,7 @@ export async function reject(
   rawInput: IRejectInput,
 ): Promise<IApproval> {
   const input = parseOrThrow(rejectInputSchema, rawInput);
-  const approval = await pendingApproval(runtime, approvalId);
-  return record(runtime, approval, {
+  return record(runtime, approvalId, {
     decision: "rejected",
     approver: input.approver,
     decidedAt: runtime.now(),
@@ -107,30 +107,25 @@ async function pendingApproval(runtime: ITollgateRuntime, approvalId: string): P
   return approval;
 }
 
+/**
+ * One script decides and announces (refused when the approval is no longer pending or past its expiry);
+ * then the delayed job wakes and hands the decision to the run. Were the job already running (its delay
+ * ran out a moment ago), it reads the decision that just won.
+ */
 async function record(
   runtime: ITollgateRuntime,
-  approval: IApproval,
+  approvalId: string,
   decision: TApprovalDecisionRecord,
 ): Promise<IApproval> {
-  const won = await runtime.approvals.decide(approval.approvalId, decision);
-  if (won === "missing") {
-    throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approval.approvalId}.`);
+  const decided = await runtime.approvals.decide(approvalId, decision, { checkExpiry: true });
+  if (!decided.won) {
+    if (decided.status === "missing") {
+      throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`, { approvalId });
+    }
+    throw alreadyDecided(approvalId, decided.status);
   }
-  if (won !== "ok") throw alreadyDecided(approval.approvalId, won);
-  await runtime.runs.appendEvent(approval.runId, {
-    type: "approval-decided",
-    data: {
-      approvalId: approval.approvalId,
-      callId: approval.callId,
-      toolName: approval.toolName,
-      decision: decision.decision,
-      approver: decision.approver,
-    },
-  });
-  // The delayed job wakes now and hands the decision to the run. Were it already running (its delay ran
-  // out a moment ago), it reads the decision that just won.
-  await promoteJob(runtime.queues.approvals, approval.approvalId);
-  return { ...approval, status: decision.decision, decision };
+  await promoteJob(runtime.queues.approvals, approvalId);
+  return decided.approval;
 }
 
 function alreadyDecided(approvalId: string, status: string): TollgateError {

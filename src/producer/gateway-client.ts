@@ -117,8 +117,13 @@ export class GatewayClient<TToolName extends string = string> {
     const { abortSignal, ...runInput } = input;
     if (abortSignal?.aborted)
       throw new TollgateError("TG_INVALID_REQUEST", "The abort signal was already aborted.");
-    const { runId } = await this.run(runInput);
+    // Subscribed before the run exists, so its finish cannot be missed and nothing is read before waiting.
+    await this.runtime.ready();
+    await this.finishedRuns.ready();
+    const { runId, created } = await this.run(runInput);
     return waitForRun(this.runtime, this.finishedRuns, runId, {
+      // A retried request with the same idempotency key found its run: that one may have finished already.
+      createdAfterSubscribe: created,
       ...(abortSignal ? { abortSignal } : {}),
       ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
     });

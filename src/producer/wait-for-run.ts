@@ -13,7 +13,15 @@ export async function waitForRun(
   runtime: ITollgateRuntime,
   finishedRuns: FinishedRuns,
   runId: string,
-  options: { abortSignal?: AbortSignal; timeoutMs?: number },
+  options: {
+    abortSignal?: AbortSignal;
+    timeoutMs?: number;
+    /**
+     * The run was created after `finishedRuns` was subscribed: its finish cannot have been missed, so
+     * nothing is read before waiting.
+     */
+    createdAfterSubscribe?: boolean;
+  },
 ): Promise<IGatewayResponse> {
   const stop = new AbortController();
   let reason: "cancelled" | "timed_out" | undefined;
@@ -30,7 +38,13 @@ export async function waitForRun(
         }, options.timeoutMs)
       : undefined;
   try {
-    const finished = await finishedOrStopped(runtime, finishedRuns, runId, stop.signal);
+    const finished = await finishedOrStopped(
+      runtime,
+      finishedRuns,
+      runId,
+      stop.signal,
+      options.createdAfterSubscribe === true,
+    );
     if (finished) return finished;
     await requestCancel(runtime, runId, reason ?? "cancelled");
     const afterCancel = await finishedOrStopped(
@@ -56,6 +70,7 @@ async function finishedOrStopped(
   finishedRuns: FinishedRuns,
   runId: string,
   signal: AbortSignal,
+  skipFirstRead = false,
 ): Promise<IGatewayResponse | undefined> {
   const watch = finishedRuns.watch(runId, signal);
   await watch.ready;
@@ -64,8 +79,11 @@ async function finishedOrStopped(
     if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
     return isTerminal(stored.state) ? responseOf(stored.state) : undefined;
   };
-  const before = await read();
-  if (before) return before;
-  await watch.done;
-  return read();
+  if (!skipFirstRead) {
+    const before = await read();
+    if (before) return before;
+  }
+  const message = await watch.done;
+  // The finish message carries the response when it is small: nothing to read or parse then.
+  return message?.response ?? read();
 }

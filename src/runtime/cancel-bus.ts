@@ -5,8 +5,13 @@ import type { ITollgateRuntime } from "./runtime.js";
  * and aborts the signals it handed out for that run (its model calls and tool calls). BullMQ's own
  * `cancelJob` reaches only jobs of the calling process, hence the broadcast.
  */
+/** Cancellations remembered, so that work registered just after the broadcast is aborted at once. */
+const rememberedCancellations = 10_000;
+
 export class CancelBus {
   private readonly controllers = new Map<string, Set<AbortController>>();
+  /** Runs cancelled since this process subscribed, oldest first (bounded). */
+  private readonly cancelled = new Set<string>();
   private readonly subscriber;
 
   private constructor(runtime: ITollgateRuntime) {
@@ -20,9 +25,13 @@ export class CancelBus {
     return bus;
   }
 
-  /** A signal aborted when the run is cancelled; call `release` when the work is done. */
+  /**
+   * A signal aborted when the run is cancelled (already aborted when the cancellation was heard before
+   * this call); call `release` when the work is done.
+   */
   register(runId: string): { signal: AbortSignal; release(): void } {
     const controller = new AbortController();
+    if (this.cancelled.has(runId)) controller.abort(new Error(`run ${runId} cancelled`));
     let set = this.controllers.get(runId);
     if (!set) {
       set = new Set();
@@ -39,6 +48,9 @@ export class CancelBus {
   }
 
   abortLocal(runId: string): void {
+    this.cancelled.add(runId);
+    if (this.cancelled.size > rememberedCancellations)
+      this.cancelled.delete(this.cancelled.values().next().value!);
     for (const controller of this.controllers.get(runId) ?? [])
       controller.abort(new Error(`run ${runId} cancelled`));
   }

@@ -25,11 +25,11 @@ export async function requestCancel(
   await broadcastCancel(runtime, runId);
   const parked = await runtime.approvals.listPending({ runId });
   for (const approval of parked) {
-    const won = await runtime.approvals.decide(approval.approvalId, {
+    const decided = await runtime.approvals.decide(approval.approvalId, {
       decision: "cancelled",
       decidedAt: runtime.now(),
     });
-    if (won === "ok") await promoteJob(runtime.queues.approvals, approval.approvalId);
+    if (decided.won) await promoteJob(runtime.queues.approvals, approval.approvalId);
   }
   await promoteJob(runtime.queues.runs, runId);
   return { alreadyFinished: false };

@@ -1,4 +1,5 @@
 import type { TRunEventInput } from "../contracts/index.js";
+import { runIdOfApprovalId } from "../engine/index.js";
 import {
   approvalDecisionSchema,
   approvalRequestSchema,
@@ -49,17 +50,39 @@ export class ApprovalStore {
   }
 
   /**
-   * Records a decision while the approval is pending. Returns "ok" for the one decision that wins,
-   * otherwise the status it already had, or "missing".
+   * Records a decision while the approval is pending, with its `approval-decided` event, in one atomic
+   * step. With `checkExpiry`, an approval past its expiry is refused (`expired`) even before its job
+   * expired it. Returns the record as it is now for the one decision that wins; otherwise the status it
+   * already had, `expired`, or `missing`.
    */
-  async decide(approvalId: string, decision: TApprovalDecisionRecord): Promise<"ok" | "missing" | string> {
-    return this.redis.tgDecideApproval(
+  async decide(
+    approvalId: string,
+    decision: TApprovalDecisionRecord,
+    options: { checkExpiry?: boolean } = {},
+  ): Promise<{ won: true; approval: IApproval } | { won: false; status: string }> {
+    const runId = runIdOfApprovalId(approvalId);
+    if (runId === undefined) return { won: false, status: "missing" };
+    const [result, recordJson] = await this.redis.tgDecideApproval(
       this.keys.approval(approvalId),
       this.keys.pendingApprovals(),
+      this.keys.runEvents(runId),
       decision.decision,
       JSON.stringify(decision),
       approvalId,
+      String(this.options.now()),
+      String(this.options.eventsMaxLength),
+      decision.approver ?? "",
+      options.checkExpiry ? "1" : "0",
     );
+    if (result !== "ok" || recordJson === undefined) return { won: false, status: result };
+    return {
+      won: true,
+      approval: parseApproval({
+        record: recordJson,
+        status: decision.decision,
+        decision: JSON.stringify(decision),
+      }),
+    };
   }
 
   /** Pending approvals, oldest expiry first, filtered. */

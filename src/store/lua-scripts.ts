@@ -21,7 +21,7 @@ return nil
  * ARGV[1] is ''), with its events and its retention TTL, publishes its id to waiters, and releases it
  * from its thread: when it is still queued there, its messages join the history (once: a retried finish
  * finds it gone). KEYS: run, events, threadRuns, threadMessages. ARGV: expectedRev (''), stateJson, ttlMs,
- * eventsMaxLen, finishedChannel, runId, maxHistory, messageCount, message..., event...
+ * eventsMaxLen, finishedChannel, runId, finishedMessage, maxHistory, messageCount, message..., event...
  * Returns {revision, nextRunId or ''}; the revision is -1 when it moved.
  */
 export const finishRunScript = `
@@ -30,19 +30,19 @@ if ARGV[1] ~= '' then
   if rev ~= tonumber(ARGV[1]) then return {-1, ''} end
   rev = rev + 1
   redis.call('HSET', KEYS[1], 'rev', tostring(rev), 'state', ARGV[2])
-  local messageCount = tonumber(ARGV[8])
-  for i = 9 + messageCount, #ARGV do
+  local messageCount = tonumber(ARGV[9])
+  for i = 10 + messageCount, #ARGV do
     redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[i])
   end
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
   redis.call('PEXPIRE', KEYS[2], ARGV[3])
-  redis.call('PUBLISH', ARGV[5], ARGV[6])
+  redis.call('PUBLISH', ARGV[5], ARGV[7])
 end
 local removed = redis.call('LREM', KEYS[3], 1, ARGV[6])
-local messageCount = tonumber(ARGV[8])
+local messageCount = tonumber(ARGV[9])
 if removed == 1 and messageCount > 0 then
-  for i = 9, 8 + messageCount do redis.call('RPUSH', KEYS[4], ARGV[i]) end
-  redis.call('LTRIM', KEYS[4], -tonumber(ARGV[7]), -1)
+  for i = 10, 9 + messageCount do redis.call('RPUSH', KEYS[4], ARGV[i]) end
+  redis.call('LTRIM', KEYS[4], -tonumber(ARGV[8]), -1)
 end
 return {rev, redis.call('LINDEX', KEYS[3], 0) or ''}
 `;
@@ -89,16 +89,25 @@ return 1
 `;
 
 /**
- * Exactly one decision wins: sets the decision only while the approval is pending. KEYS: approval,
- * pendingIndex. ARGV: status, decisionJson, approvalId. Returns 'ok', the current status, or 'missing'.
+ * Exactly one decision wins: sets the decision only while the approval is pending (and, for a human's
+ * decision, not past its expiry), and announces it on the run's events in the same step. KEYS: approval,
+ * pendingIndex, runEvents. ARGV: status, decisionJson, approvalId, now, eventsMaxLen, approver (''),
+ * checkExpiry ('1' or '0'). Returns {'ok', recordJson}, or {current status | 'expired' | 'missing'}.
  */
 export const decideApprovalScript = `
 local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return 'missing' end
-if status ~= 'pending' then return status end
+if not status then return {'missing'} end
+if status ~= 'pending' then return {status} end
+local record = redis.call('HGET', KEYS[1], 'record')
+local parsed = cjson.decode(record)
+if ARGV[7] == '1' and tonumber(parsed.expiresAt) <= tonumber(ARGV[4]) then return {'expired'} end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'decision', ARGV[2])
 redis.call('ZREM', KEYS[2], ARGV[3])
-return 'ok'
+local data = { approvalId = ARGV[3], callId = parsed.callId, toolName = parsed.toolName, decision = ARGV[1] }
+if ARGV[6] ~= '' then data.approver = ARGV[6] end
+local event = cjson.encode({ type = 'approval-decided', data = data, at = tonumber(ARGV[4]) })
+redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], '*', 'event', event)
+return {'ok', record}
 `;
 
 /**

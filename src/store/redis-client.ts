@@ -32,7 +32,12 @@ export interface ITollgateRedis extends Redis {
     eventsKey: string,
     ...args: string[]
   ): Promise<number>;
-  tgDecideApproval(approvalKey: string, pendingKey: string, ...args: string[]): Promise<string>;
+  tgDecideApproval(
+    approvalKey: string,
+    pendingKey: string,
+    eventsKey: string,
+    ...args: string[]
+  ): Promise<[string, string?]>;
   tgFinishThreadRun(
     threadRunsKey: string,
     threadMessagesKey: string,
@@ -70,7 +75,7 @@ export function defineScripts(redis: Redis): ITollgateRedis {
   redis.defineCommand("tgFinishRun", { numberOfKeys: 4, lua: finishRunScript });
   redis.defineCommand("tgRequestCancel", { numberOfKeys: 2, lua: requestCancelScript });
   redis.defineCommand("tgCreateApproval", { numberOfKeys: 3, lua: createApprovalScript });
-  redis.defineCommand("tgDecideApproval", { numberOfKeys: 2, lua: decideApprovalScript });
+  redis.defineCommand("tgDecideApproval", { numberOfKeys: 3, lua: decideApprovalScript });
   redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 2, lua: finishThreadRunScript });
   return withScripts;
 }

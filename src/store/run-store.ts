@@ -1,5 +1,5 @@
 import type { TRunEventInput } from "../contracts/index.js";
-import { type IThreadRelease, readRunState, type TRunState } from "../engine/index.js";
+import { type IThreadRelease, readRunState, responseOf, type TRunState } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IKeys } from "./keys.js";
 import type { ITollgateRedis } from "./redis-client.js";
@@ -114,6 +114,7 @@ export class RunStore {
       String(this.options.eventsMaxLength),
       this.keys.finishedChannel(),
       release.runId,
+      save ? finishedMessage(next) : release.runId,
       String(this.options.maxHistoryMessages),
       String(release.messages.length),
       ...release.messages.map((message) => JSON.stringify(message)),
@@ -176,6 +177,19 @@ export class RunStore {
     const reason = await this.redis.get(this.keys.runCancel(runId));
     return reason === "cancelled" || reason === "timed_out" ? reason : undefined;
   }
+}
+
+/**
+ * What waiters hear when the run finishes: its id, and its response when that is small enough to send to
+ * every subscriber (a large one is read from the state by the waiter instead).
+ */
+const maxPublishedResponseChars = 32_768;
+
+function finishedMessage(state: TRunState): string {
+  const withResponse = JSON.stringify({ runId: state.runId, response: responseOf(state) });
+  return withResponse.length <= maxPublishedResponseChars
+    ? withResponse
+    : JSON.stringify({ runId: state.runId });
 }
 
 function conflict(runId: string): TollgateError {

@@ -29,22 +29,11 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
     if (!approval) throw new UnrecoverableError(`Approval ${data.approvalId} has no record.`);
     if (approval.status === "pending") {
       // Undecided when the delay ran out: expired, unless a human's decision wins the race right now.
-      const won = await approvals.decide(data.approvalId, {
+      const decided = await approvals.decide(data.approvalId, {
         decision: "expired",
         decidedAt: context.runtime.now(),
       });
-      if (won === "ok") {
-        await context.runtime.runs.appendEvent(data.runId, {
-          type: "approval-decided",
-          data: {
-            approvalId: data.approvalId,
-            callId: data.callId,
-            toolName: data.toolName,
-            decision: "expired",
-          },
-        });
-      }
-      approval = (await approvals.get(data.approvalId))!;
+      approval = decided.won ? decided.approval : (await approvals.get(data.approvalId))!;
     }
     const outcome = outcomeOf(approval);
     if (outcome.decision === "approved") {

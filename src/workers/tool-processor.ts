@@ -1,7 +1,6 @@
 import type { Job } from "bullmq";
 import { jobLogger, logContent } from "../observability/index.js";
 import { toolJobSchema } from "../queue/index.js";
-import { cancelReasonOf } from "../runtime/request-cancel.js";
 import { cancelledFailure, type IToolExecution, type TIsolatedToolRunner } from "../tools/index.js";
 import type { IToolJobResult } from "./child-outcomes.js";
 import { type IWorkerContext, runToolsOf } from "./worker-context.js";
@@ -27,7 +26,8 @@ export function createToolProcessor(workerContext: IWorkerContext, runIsolated?:
     const cancellation = context.cancelBus.register(data.runId);
     try {
       let execution: IToolExecution;
-      if (await cancelReasonOf(context.runtime, data.runId)) {
+      // A cancellation broadcast before this job started was remembered by the bus: no Redis read per call.
+      if (cancellation.signal.aborted) {
         execution = { ...cancelledFailure(), durationMs: 0, endsRun: false, input: data.rawInput };
       } else {
         const { registry } = runToolsOf(context, data);
