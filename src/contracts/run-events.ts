@@ -33,6 +33,7 @@ export interface IRunEventDataByType {
   };
   "step-settled": { step: number; endedByTool?: string; phase: string };
   "run-cancel-requested": { reason: "cancelled" | "timed_out" };
+  /** The response without the tools' outputs (what the model read stays): GET the run for those. */
   "run-finished": { status: TTerminalRunStatus; response: IGatewayResponse };
 }
 

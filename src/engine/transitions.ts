@@ -1,4 +1,9 @@
-import type { TChatMessage, TRunEventInput, TTerminalRunStatus } from "../contracts/index.js";
+import type {
+  IGatewayResponse,
+  TChatMessage,
+  TRunEventInput,
+  TTerminalRunStatus,
+} from "../contracts/index.js";
 import { applyChildResults } from "./apply-child-results.js";
 import { applyModelReply, type IModelReplyEvent } from "./apply-model-reply.js";
 import type { TChildOutcome } from "./child-outcome.js";
@@ -196,9 +201,20 @@ function ending(
       ...events,
       {
         type: "run-finished",
-        data: { status: after.status as TTerminalRunStatus, response: responseOf(after) },
+        data: { status: after.status as TTerminalRunStatus, response: withoutOutputs(responseOf(after)) },
       },
     ],
+  };
+}
+
+/**
+ * The response an event carries: the tool outputs are left out (each may be up to maxStoredOutputBytes,
+ * and events are copied to every SSE reader); what the model read (`text`) stays. GET the run for them.
+ */
+function withoutOutputs(response: IGatewayResponse): IGatewayResponse {
+  return {
+    ...response,
+    toolResults: response.toolResults.map(({ output: _output, ...part }) => part),
   };
 }
 
