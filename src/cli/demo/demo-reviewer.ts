@@ -1,6 +1,5 @@
 import type { IApproval } from "../../store/index.js";
 import type { TollgateApiClient } from "../http/api-client.js";
-import { ApiRequestError } from "../http/api-errors.js";
 
 /** The most the demo's reviewer refunds at once; a larger refund is approved with this amount. */
 export const REVIEWER_REFUND_CAP = 120;
@@ -30,7 +29,12 @@ export async function reviewParkedCall(
   approvalId: string,
   signal: AbortSignal,
 ): Promise<IReviewNote> {
-  const approval = await approvalOnceRecorded(client, approvalId, signal);
+  // `tool-call-parked` is written with its approval record, in one step: the record is there to read.
+  const approval = await client.request<IApproval>({
+    method: "GET",
+    path: `/v1/approvals/${encodeURIComponent(approvalId)}`,
+    signal,
+  });
   const path = `/v1/approvals/${encodeURIComponent(approvalId)}`;
   const base = {
     approvalId,
@@ -66,28 +70,4 @@ function cappedRefund(approval: IApproval): Record<string, unknown> | undefined 
   const input = approval.input as Record<string, unknown>;
   const amount = typeof input.amount === "number" ? input.amount : 0;
   return amount > REVIEWER_REFUND_CAP ? { ...input, amount: REVIEWER_REFUND_CAP } : undefined;
-}
-
-/**
- * The run's `tool-call-parked` event is written just before the worker stores the approval record, so
- * a reviewer as quick as this one may find no record yet: ask again briefly.
- */
-async function approvalOnceRecorded(
-  client: TollgateApiClient,
-  approvalId: string,
-  signal: AbortSignal,
-): Promise<IApproval> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    try {
-      return await client.request<IApproval>({
-        method: "GET",
-        path: `/v1/approvals/${encodeURIComponent(approvalId)}`,
-        signal,
-      });
-    } catch (error) {
-      if (!(error instanceof ApiRequestError && error.status === 404) || Date.now() > deadline) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
