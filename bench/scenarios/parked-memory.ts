@@ -38,28 +38,28 @@ export async function parkedMemory(environment: IBenchEnvironment): Promise<ISce
   const rows: Array<Array<string | number>> = [];
   const data: Array<Record<string, number>> = [];
   try {
-    const runIds: string[] = [];
+    let enqueued = 0;
     // Connections open and scripts loaded before the burst, and outside the memory delta.
     await tollgate.client.approvals.list({ runId: "none" });
     const tollgateBefore = await usedMemory(redis);
     for (const level of levels) {
       const started = performance.now();
-      await withInFlight(level - runIds.length, 200, async (index) => {
-        const { runId } = await tollgate.client.run({
+      await withInFlight(level - enqueued, 200, async (index) => {
+        await tollgate.client.run({
           input: JSON.stringify({
             script: [
-              { calls: [{ name: "approve_me", input: { amount: runIds.length + index } }] },
+              { calls: [{ name: "approve_me", input: { amount: enqueued + index } }] },
               { text: "done" },
             ],
           }),
           userContext: { userId: `user-${index % 10}` },
         });
-        runIds.push(runId);
       });
+      enqueued = level;
       await waitForDelayedCount(approvalsQueue, level);
       const parkSeconds = (performance.now() - started) / 1000;
       const perRun = ((await usedMemory(redis)) - tollgateBefore) / level;
-      const sample = await sampleTollgate(environment, tollgate.client, runIds);
+      const sample = await sampleTollgate(environment, tollgate.client, level);
       data.push({ level, parkSeconds, tollgatePerRun: perRun, ...sample });
     }
   } finally {
@@ -116,20 +116,25 @@ async function waitForDelayedCount(queue: Queue, count: number): Promise<void> {
   }
 }
 
+/**
+ * MEMORY USAGE of the keys of sampled parked approvals and their runs, spread over the pending index.
+ * Sampled from the index, not with approvals.list({ runId }): that reads only the first 1,000 pending.
+ */
 async function sampleTollgate(
   environment: IBenchEnvironment,
   client: Awaited<ReturnType<typeof tollgateInProcess>>["client"],
-  runIds: readonly string[],
+  parked: number,
 ): Promise<Record<string, number>> {
   const redis = environment.redis.redis;
   const keys = client.runtime.keys;
   const sums = { approvalRecord: 0, approvalJob: 0, runState: 0, runJob: 0, runEvents: 0 };
   for (let index = 0; index < sampleSize; index++) {
-    const runId = runIds[Math.floor((index * runIds.length) / sampleSize)]!;
-    const [approval] = await client.approvals.list({ runId });
-    if (!approval) throw new Error(`run ${runId} has no pending approval`);
-    sums.approvalRecord += await keyBytes(redis, keys.approval(approval.approvalId));
-    sums.approvalJob += await keyBytes(redis, `tg-park:approvals:${approval.approvalId}`);
+    const rank = Math.floor((index * parked) / sampleSize);
+    const [approvalId] = await redis.zrange(keys.pendingApprovals(), String(rank), String(rank));
+    if (!approvalId) throw new Error(`no pending approval at rank ${rank}`);
+    const { runId } = await client.approvals.get(approvalId);
+    sums.approvalRecord += await keyBytes(redis, keys.approval(approvalId));
+    sums.approvalJob += await keyBytes(redis, `tg-park:approvals:${approvalId}`);
     sums.runState += await keyBytes(redis, keys.run(runId));
     sums.runJob += await keyBytes(redis, `tg-park:runs:${runId}`);
     sums.runEvents += await keyBytes(redis, keys.runEvents(runId));

@@ -29,7 +29,7 @@ export async function scale(environment: IBenchEnvironment): Promise<IScenarioRe
     );
   }
   try {
-    const runs = sized(environment, 500, 100);
+    const runs = sized(environment, 300, 100);
     const batches = sized(environment, 3, 2);
     const measured = await alternate(
       contenders,

@@ -19,7 +19,7 @@ export interface IThroughputFigures extends IRunCost {
 export async function throughput(environment: IBenchEnvironment): Promise<IScenarioResult> {
   const { openAiLoop, floor, tollgateInProcess, tollgateCli } = environment.contenders;
   const contenders = [openAiLoop, floor, tollgateInProcess, tollgateCli];
-  const runs = sized(environment, 600, 100);
+  const runs = sized(environment, 400, 100);
   const batches = sized(environment, 3, 2);
   const measured = await alternate(
     contenders,
