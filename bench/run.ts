@@ -45,7 +45,9 @@ if (parkedLevels?.some((level) => !Number.isInteger(level) || level <= 0)) {
   console.error("--parked takes a comma-separated list of counts, smallest first: --parked 10000,100000");
   process.exit(2);
 }
-const chosen = args.filter((arg, index) => !arg.startsWith("-") && index !== parkedIndex + 1);
+const chosen = args.filter(
+  (arg, index) => !arg.startsWith("-") && (parkedIndex < 0 || index !== parkedIndex + 1),
+);
 const unknown = chosen.filter((name) => !(name in known));
 if (unknown.length > 0) {
   console.error(`unknown scenario ${unknown.join(", ")}; known: ${Object.keys(known).join(", ")}`);
