@@ -89,6 +89,7 @@ export function checkTargets(
 }
 
 export function targetsTable(checks: readonly ITargetCheck[]): string {
+  if (checks.length === 0) return "None: the scenarios run measure no target.";
   return markdownTable(
     ["target", "measured", "limit", "met"],
     checks.map((check) => [
