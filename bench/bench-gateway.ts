@@ -1,6 +1,13 @@
+import { EventEmitter } from "node:events";
 import { z } from "zod";
 import { defineTool, EToolCallVerdict } from "../src/contracts/index.js";
 import { defineGateway } from "../src/gateway/index.js";
+
+/**
+ * Tells in-process benchmarks when a parked call's tool starts (the approvals scenario's clock stops
+ * there): `toolStarts.on("approve_me", (amount, startedAt) => ...)`.
+ */
+export const toolStarts = new EventEmitter();
 
 /** Trivial tools: the benchmarks measure Tollgate and Redis, not the tools. */
 export const benchGateway = defineGateway({
@@ -17,7 +24,10 @@ export const benchGateway = defineGateway({
       description: "Waits for a human.",
       inputSchema: z.object({ amount: z.number() }),
       policy: EToolCallVerdict.NEEDS_APPROVAL,
-      execute: async ({ input }) => ({ paid: input.amount }),
+      execute: async ({ input }) => {
+        toolStarts.emit("approve_me", input.amount, performance.now());
+        return { paid: input.amount };
+      },
     }),
     defineTool({
       name: "slow",

@@ -1,29 +1,125 @@
 /**
- * Tollgate's benchmarks: `npm run bench` (or `npm run bench -- <name>...`). Each starts a private
- * redis-server and the scripted model, so nothing else shares the numbers. Results print as Markdown;
- * docs/BENCHMARKS.md keeps them with the machine and the date.
+ * Tollgate's benchmarks: `npm run bench` (all scenarios), `npm run bench -- --quick` (small counts, for
+ * development and a smoke test), `npm run bench -- <scenario>...` for some. One private redis-server and
+ * one scripted model process serve every scenario; each scenario alternates its contenders in this one
+ * process run. Prints Markdown and writes bench/results/<date>.json.
  */
-import { approvalMemory } from "./scenarios/approval-memory.js";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { availableParallelism, cpus, totalmem } from "node:os";
+import { fileURLToPath } from "node:url";
+import { startEnvironment } from "./lib/environment.js";
+import { loadAverage } from "./lib/process-stats.js";
+import { redisVersion } from "./lib/redis-stats.js";
+import type { IScenarioResult, TScenario } from "./lib/scenario.js";
+import { checkTargets, targetsTable } from "./lib/targets.js";
+import { approvals } from "./scenarios/approvals.js";
 import { crashRecovery } from "./scenarios/crash-recovery.js";
-import { redisCommandsPerRun } from "./scenarios/redis-commands-per-run.js";
+import { fanOut } from "./scenarios/fan-out.js";
+import { latency } from "./scenarios/latency.js";
+import { parkedMemory } from "./scenarios/parked-memory.js";
+import { scale } from "./scenarios/scale.js";
 import { throughput } from "./scenarios/throughput.js";
+import { workerFootprint } from "./scenarios/worker-footprint.js";
 
-const scenarios: Record<string, () => Promise<string>> = {
-  "redis-commands": redisCommandsPerRun,
+/** In the order they run: the memory scenario last, since it leaves 100,000 parked runs in Redis. */
+const scenarios: Record<string, TScenario> = {
+  latency,
   throughput,
-  "approval-memory": approvalMemory,
-  "crash-recovery": crashRecovery,
+  "fan-out": fanOut,
+  approvals,
+  "worker-footprint": workerFootprint,
+  scale,
+  "parked-memory": parkedMemory,
 };
 
-const chosen = process.argv.slice(2).filter((name) => !name.startsWith("-"));
+/** Run only when named. */
+const optionalScenarios: Record<string, TScenario> = { "crash-recovery": crashRecovery };
+const known = { ...scenarios, ...optionalScenarios };
+
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const parkedIndex = args.indexOf("--parked");
+const parkedLevels = parkedIndex >= 0 ? args[parkedIndex + 1]!.split(",").map(Number) : undefined;
+if (parkedLevels?.some((level) => !Number.isInteger(level) || level <= 0)) {
+  console.error("--parked takes a comma-separated list of counts, smallest first: --parked 10000,100000");
+  process.exit(2);
+}
+const chosen = args.filter(
+  (arg, index) => !arg.startsWith("-") && (parkedIndex < 0 || index !== parkedIndex + 1),
+);
+const unknown = chosen.filter((name) => !(name in known));
+if (unknown.length > 0) {
+  console.error(`unknown scenario ${unknown.join(", ")}; known: ${Object.keys(known).join(", ")}`);
+  process.exit(2);
+}
 const names = chosen.length > 0 ? chosen : Object.keys(scenarios);
-console.log(`# Tollgate benchmarks\n\nnode ${process.version}, ${new Date().toISOString()}\n`);
-for (const name of names) {
-  const scenario = scenarios[name];
-  if (!scenario) {
-    console.error(`unknown benchmark "${name}"; known: ${Object.keys(scenarios).join(", ")}`);
-    process.exit(2);
+
+const startedAt = new Date();
+const loadSamples = [await loadAverage()];
+const loadTimer = setInterval(() => void loadAverage().then((load) => loadSamples.push(load)), 5_000);
+if (existsSync(fileURLToPath(new URL("../dist/cli/main.js", import.meta.url)))) {
+  // bin/tollgate.js prefers dist/: a stale build would benchmark old code in the CLI worker contenders.
+  console.warn(
+    "dist/ exists: the CLI worker contenders run the compiled dist/, not src/; rebuild or delete it.",
+  );
+}
+const environment = await startEnvironment(quick, parkedLevels);
+const machine = {
+  cores: availableParallelism(),
+  cpu: cpus()[0]?.model ?? "unknown",
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  redis: await redisVersion(environment.redis.redis),
+};
+console.log(`# Tollgate benchmarks${quick ? " (--quick)" : ""}\n`);
+console.log(
+  `${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, Redis ${machine.redis}`,
+);
+console.log(`${startedAt.toISOString()}, load average at start ${loadSamples[0]}\n`);
+const results: Record<string, IScenarioResult> = {};
+try {
+  for (const name of names) {
+    const scenarioStarted = performance.now();
+    const result = await known[name]!(environment);
+    results[name] = result;
+    const seconds = ((performance.now() - scenarioStarted) / 1000).toFixed(1);
+    console.log(`## ${result.title}\n\n${result.markdown}\n\n_(${name}: ${seconds} s)_\n`);
   }
-  console.log(`## ${name}\n\n${await scenario()}\n`);
+  const targets = checkTargets(environment, results);
+  console.log(`## Targets (ratios measured in this run)\n\n${targetsTable(targets)}\n`);
+  const seconds = (Date.now() - startedAt.getTime()) / 1000;
+  const load = { atStart: loadSamples[0], max: Math.max(...loadSamples), mean: mean(loadSamples) };
+  console.log(
+    `Total ${seconds.toFixed(0)} s; 1-minute load average during the run: mean ${load.mean}, max ${load.max}.`,
+  );
+  const file = await writeResults({
+    startedAt: startedAt.toISOString(),
+    quick,
+    seconds,
+    machine,
+    load,
+    targets,
+    results,
+  });
+  console.log(`Results: ${file}`);
+} finally {
+  clearInterval(loadTimer);
+  await environment.close();
 }
 process.exit(0);
+
+function mean(values: readonly number[]): number {
+  return Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 100) / 100;
+}
+
+async function writeResults(
+  report: Record<string, unknown> & { startedAt: string; quick: boolean },
+): Promise<string> {
+  const directory = fileURLToPath(new URL("./results/", import.meta.url));
+  await mkdir(directory, { recursive: true });
+  const stamp = report.startedAt.replace(/:/g, "-").replace(/\.\d+Z$/, "Z");
+  const file = `${directory}${stamp}${report.quick ? "-quick" : ""}.json`;
+  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  return file;
+}

@@ -1,44 +1,90 @@
-import { benchSetup, oneToolScript, percentile } from "./bench-setup.js";
+import { alternate, withInFlight } from "../lib/alternate.js";
+import type { IBenchEnvironment } from "../lib/environment.js";
+import { markdownTable } from "../lib/markdown-table.js";
+import { median, round } from "../lib/percentiles.js";
+import { type IRunCost, measureRunCost } from "../lib/run-cost.js";
+import { type IScenarioResult, sized } from "../lib/scenario.js";
 
-/** Runs with one tool call each, all enqueued at once, one worker process. */
-export async function throughput(): Promise<string> {
-  const lines = [
-    "| worker concurrency | runs | wall time | runs/s | latency p50 | latency p99 |",
-    "|---|---|---|---|---|---|",
-  ];
-  for (const concurrency of [8, 50]) {
-    const setup = await benchSetup();
-    try {
-      await setup.startWorker(concurrency);
-      await setup.client.ask({ input: oneToolScript("warm"), userContext: { userId: "bench" } });
-      const runs = 500;
-      const started = performance.now();
-      const ids = await Promise.all(
-        Array.from({ length: runs }, (_, index) =>
-          setup.client.run({ input: oneToolScript(`v${index}`), userContext: { userId: "bench" } }),
-        ),
-      );
-      const responses = await Promise.all(ids.map(({ runId }) => setup.client.wait(runId)));
-      const wall = (performance.now() - started) / 1000;
-      const failed = responses.filter((response) => response.status !== "completed").length;
-      if (failed > 0) throw new Error(`${failed} runs did not complete`);
-      const latencies: number[] = [];
-      for (const { runId } of ids) {
-        const stored = await setup.client.runtime.runs.load(runId);
-        latencies.push(stored!.state.finishedAt! - stored!.state.createdAt);
-      }
-      latencies.sort((a, b) => a - b);
-      lines.push(
-        `| ${concurrency} | ${runs} | ${wall.toFixed(2)} s | ${(runs / wall).toFixed(0)} | ${percentile(latencies, 0.5)} ms | ${percentile(latencies, 0.99)} ms |`,
-      );
-    } finally {
-      await setup.close();
-    }
+export const throughputInFlight = 50;
+
+export interface IThroughputFigures extends IRunCost {
+  runsPerSecond: number;
+}
+
+/**
+ * Scenario 3's throughput and cost: batches of runs with 50 in flight per contender, alternating batch by
+ * batch (order rotated); medians over the batches of runs/s, CPU per run (process and Redis) and Redis
+ * commands per run.
+ */
+export async function throughput(environment: IBenchEnvironment): Promise<IScenarioResult> {
+  const { openAiLoop, floor, tollgateInProcess, tollgateCli } = environment.contenders;
+  const contenders = [openAiLoop, floor, tollgateInProcess, tollgateCli];
+  const runs = sized(environment, 400, 100);
+  const batches = sized(environment, 3, 2);
+  const measured = await alternate(
+    contenders,
+    { warmupTurns: 1, turns: batches },
+    async (contender, turn) => {
+      let seconds = 0;
+      const cost = await measureRunCost(environment, contender.childPids, runs, async () => {
+        const started = performance.now();
+        await withInFlight(runs, throughputInFlight, (index) => contender.run(`throughput-${turn}-${index}`));
+        seconds = (performance.now() - started) / 1000;
+      });
+      return { ...cost, runsPerSecond: runs / seconds };
+    },
+  );
+  const figures: Record<string, IThroughputFigures> = {};
+  for (const [name, batchFigures] of measured) {
+    const medianOf = (key: keyof IThroughputFigures) =>
+      round(median(batchFigures.map((figure) => figure[key])), 2);
+    figures[name] = {
+      runsPerSecond: round(medianOf("runsPerSecond"), 0),
+      processCpuMs: medianOf("processCpuMs"),
+      redisCpuMs: medianOf("redisCpuMs"),
+      serverCommands: medianOf("serverCommands"),
+      serverLuaCalls: medianOf("serverLuaCalls"),
+      clientCommands: medianOf("clientCommands"),
+      clientLuaCalls: medianOf("clientLuaCalls"),
+    };
   }
-  return [
-    "Each run: model call → one tool job → model call → answer. Producer, worker and scripted model share this",
-    "process and the 2 cores with Redis; latency is enqueue → final checkpoint.",
-    "",
-    ...lines,
-  ].join("\n");
+  const rows = contenders.map((contender) => {
+    const figure = figures[contender.name]!;
+    const child = contender.childPids.length > 0;
+    return [
+      contender.name,
+      figure.runsPerSecond,
+      figure.processCpuMs,
+      figure.redisCpuMs,
+      figure.serverCommands,
+      figure.serverLuaCalls,
+      child ? `${figure.clientCommands} (caller only)` : figure.clientCommands,
+      child ? `${figure.clientLuaCalls} (caller only)` : figure.clientLuaCalls,
+    ];
+  });
+  return {
+    title: `Throughput and cost at ${throughputInFlight} in flight`,
+    markdown: [
+      `${batches} batches of ${runs} one-tool-call runs per contender (after one warm-up batch), ${throughputInFlight}`,
+      "in flight, workers at concurrency 50, alternating batch by batch; medians over the batches. Process CPU:",
+      "the bench process (caller, in-process workers, other contenders idle) plus the contender's worker",
+      "process; the scripted model's process is nobody's. Redis: INFO cpu and commandstats deltas (commands",
+      "inside scripts included); client commands: counted in this process's ioredis, no MONITOR.",
+      "",
+      markdownTable(
+        [
+          "contender",
+          "runs/s",
+          "process CPU ms/run",
+          "Redis CPU ms/run",
+          "Redis commands/run",
+          "Lua calls/run",
+          "client commands/run",
+          "client Lua calls/run",
+        ],
+        rows,
+      ),
+    ].join("\n"),
+    data: { runs, batches, inFlight: throughputInFlight, figures },
+  };
 }

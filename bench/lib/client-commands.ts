@@ -1,7 +1,11 @@
 import { Redis } from "ioredis";
 
-/** Counts every command Tollgate's ioredis clients send in this process (pipelined ones included). */
-export function countClientCommands(): { read(): Record<string, number>; reset(): void } {
+/**
+ * Counts every command the ioredis clients of this process send (pipelined ones included), without
+ * MONITOR: BullMQ and Tollgate share the one ioredis, whose sendCommand every command goes through.
+ * Installed once; commands of child processes are not seen (Redis's commandstats counts those).
+ */
+export function countClientCommands(): { read(): Record<string, number> } {
   const counts: Record<string, number> = {};
   const prototype = Redis.prototype as unknown as { sendCommand(command: { name: string }): unknown };
   const original = prototype.sendCommand;
@@ -9,23 +13,7 @@ export function countClientCommands(): { read(): Record<string, number>; reset()
     counts[command.name] = (counts[command.name] ?? 0) + 1;
     return original.call(this, command);
   };
-  return {
-    read: () => ({ ...counts }),
-    reset: () => {
-      for (const key of Object.keys(counts)) delete counts[key];
-    },
-  };
-}
-
-/** Redis's own per-command call counts (INFO commandstats): includes commands run inside Lua scripts. */
-export async function serverCommandStats(redis: Redis): Promise<Record<string, number>> {
-  const info = await redis.info("commandstats");
-  const stats: Record<string, number> = {};
-  for (const line of info.split("\n")) {
-    const match = /^cmdstat_([^:]+):calls=(\d+)/.exec(line.trim());
-    if (match) stats[match[1]!] = Number(match[2]);
-  }
-  return stats;
+  return { read: () => ({ ...counts }) };
 }
 
 export function difference(
@@ -42,4 +30,9 @@ export function difference(
 
 export function total(counts: Record<string, number>): number {
   return Object.values(counts).reduce((sum, value) => sum + value, 0);
+}
+
+/** Script calls among counted commands: EVALSHA/EVAL (BullMQ's and Tollgate's) and FCALL. */
+export function luaCalls(counts: Record<string, number>): number {
+  return (counts.evalsha ?? 0) + (counts.eval ?? 0) + (counts.fcall ?? 0) + (counts.evalsha_ro ?? 0);
 }

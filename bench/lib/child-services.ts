@@ -1,0 +1,85 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { stopChild } from "./private-redis.js";
+
+const cli = fileURLToPath(new URL("../../bin/tollgate.js", import.meta.url));
+export const benchGatewayPath = fileURLToPath(new URL("../bench-gateway.ts", import.meta.url));
+
+export interface IChildService {
+  pid: number;
+  /** The first stdout line that matched the readiness pattern. */
+  readyLine: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `tollgate <args>` as a child process (what an operator runs) and resolves once a line of its
+ * stdout matches `ready`. Its output is read and dropped, so that logging costs what it costs in
+ * production (serialized and written) without filling a pipe.
+ */
+export async function startCli(
+  args: readonly string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<IChildService> {
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString("utf8")).slice(-4_000);
+  });
+  const readyLine = await new Promise<string>((resolve, reject) => {
+    let pending = "";
+    let found = false;
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (found) return;
+      pending += chunk.toString("utf8");
+      const line = pending.split("\n").find((candidate) => ready.test(candidate));
+      if (line !== undefined) {
+        found = true;
+        resolve(line);
+      }
+      pending = pending.slice(-4_000);
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`tollgate ${args[0]} exited (${code}) before it was ready:\n${stderr}`)),
+    );
+  });
+  return { pid: child.pid!, readyLine, stop: () => stopChild(child as ChildProcess) };
+}
+
+/** The scripted model in a process of its own: its CPU is nobody's contender's. */
+export async function startModelServer(): Promise<IChildService & { url: string }> {
+  const service = await startCli(["model-server", "--port", "0"], {}, /listening on http/);
+  const url = /(http:\/\/\S+)/.exec(service.readyLine)![1]!;
+  return { ...service, url };
+}
+
+/** `tollgate worker` for the bench gateway, with its logs (info) and metrics (a free port) on. */
+export function startCliWorker(options: {
+  redisUrl: string;
+  prefix: string;
+  modelUrl: string;
+  concurrency: number;
+}): Promise<IChildService> {
+  return startCli(
+    [
+      "worker",
+      "--gateway",
+      benchGatewayPath,
+      "--concurrency",
+      String(options.concurrency),
+      "--metrics-port",
+      "0",
+    ],
+    {
+      REDIS_URL: options.redisUrl,
+      TOLLGATE_PREFIX: options.prefix,
+      OPENAI_BASE_URL: options.modelUrl,
+      LOG_LEVEL: "info",
+    },
+    /worker metrics at \/metrics/,
+  );
+}

@@ -1,0 +1,72 @@
+import { aiSdk } from "../contenders/ai-sdk.js";
+import { bullmqFloor } from "../contenders/bullmq-floor.js";
+import { bullmqHop } from "../contenders/bullmq-hop.js";
+import type { IContender } from "../contenders/contender.js";
+import { openAiLoop } from "../contenders/openai-loop.js";
+import { tollgateCli } from "../contenders/tollgate-cli.js";
+import { type ITollgateContender, tollgateInProcess } from "../contenders/tollgate-in-process.js";
+import { type IChildService, startModelServer } from "./child-services.js";
+import { countClientCommands } from "./client-commands.js";
+import { type IPrivateRedis, startPrivateRedis } from "./private-redis.js";
+
+/** Worker concurrency of the shared contenders: enough for 50 runs in flight and 32 parallel calls. */
+export const sharedConcurrency = 50;
+
+/** The standard contenders, started once and shared by the scenarios that compare them. */
+export interface IContenders {
+  openAiLoop: IContender;
+  aiSdk: IContender;
+  floor: IContender;
+  hop: IContender;
+  tollgateInProcess: ITollgateContender;
+  tollgateCli: ITollgateContender;
+}
+
+/** What every scenario shares: one private Redis, one scripted model process, the contenders. */
+export interface IBenchEnvironment {
+  quick: boolean;
+  /** `--parked 10000,100000`: the parked-memory scenario's levels. */
+  parkedLevels: number[] | undefined;
+  redis: IPrivateRedis;
+  model: IChildService & { url: string };
+  clientCommands: ReturnType<typeof countClientCommands>;
+  contenders: IContenders;
+  /** Closed with the environment. */
+  onClose(close: () => Promise<void>): void;
+  close(): Promise<void>;
+}
+
+export async function startEnvironment(
+  quick: boolean,
+  parkedLevels: number[] | undefined,
+): Promise<IBenchEnvironment> {
+  const clientCommands = countClientCommands();
+  const redis = await startPrivateRedis();
+  const model = await startModelServer();
+  const common = { redisUrl: redis.url, modelUrl: model.url, concurrency: sharedConcurrency };
+  const contenders: IContenders = {
+    openAiLoop: openAiLoop(model.url),
+    aiSdk: aiSdk(model.url),
+    floor: await bullmqFloor({ ...common, prefix: "floor" }),
+    hop: await bullmqHop({ ...common, prefix: "hop" }),
+    tollgateInProcess: await tollgateInProcess({ ...common, prefix: "tg-in-process" }),
+    tollgateCli: await tollgateCli({ ...common, prefix: "tg-cli" }),
+  };
+  const closers: Array<() => Promise<void>> = Object.values(contenders).map(
+    (contender) => () => contender.close(),
+  );
+  return {
+    quick,
+    parkedLevels,
+    redis,
+    model,
+    clientCommands,
+    contenders,
+    onClose: (close) => closers.push(close),
+    async close() {
+      for (const close of closers.reverse()) await close();
+      await model.stop();
+      await redis.stop();
+    },
+  };
+}
