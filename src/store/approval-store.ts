@@ -35,6 +35,7 @@ export class ApprovalStore {
       this.keys.approval(request.approvalId),
       this.keys.pendingApprovals(),
       this.keys.runEvents(request.runId),
+      this.keys.runPendingApprovals(request.runId),
       JSON.stringify(request),
       String(request.expiresAt),
       request.approvalId,
@@ -66,6 +67,7 @@ export class ApprovalStore {
       this.keys.approval(approvalId),
       this.keys.pendingApprovals(),
       this.keys.runEvents(runId),
+      this.keys.runPendingApprovals(runId),
       decision.decision,
       JSON.stringify(decision),
       approvalId,
@@ -85,9 +87,14 @@ export class ApprovalStore {
     };
   }
 
-  /** Pending approvals, oldest expiry first, filtered. */
+  /**
+   * Pending approvals, oldest expiry first, filtered. A run's are read from its own index, so they are
+   * exact at any number pending; the other filters apply to the first `limit` of the global index.
+   */
   async listPending(filter: IApprovalFilter = {}, limit = 1000): Promise<IApproval[]> {
-    const ids = await this.redis.zrange(this.keys.pendingApprovals(), "0", String(limit - 1));
+    const index =
+      filter.runId !== undefined ? this.keys.runPendingApprovals(filter.runId) : this.keys.pendingApprovals();
+    const ids = await this.redis.zrange(index, "0", String(limit - 1));
     if (ids.length === 0) return [];
     const pipeline = this.redis.pipeline();
     for (const id of ids) pipeline.hgetall(this.keys.approval(id));

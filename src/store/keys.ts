@@ -12,6 +12,8 @@ export interface IKeys {
   threadRuns(threadId: string): string;
   approval(approvalId: string): string;
   pendingApprovals(): string;
+  /** A run's pending approvals (by expiry): exact at any number of pending approvals. */
+  runPendingApprovals(runId: string): string;
   /** The pub/sub channel on which cancellations are broadcast to every worker. */
   cancelChannel(): string;
   /** The pub/sub channel on which a run's id is published when it finishes (waiters listen). */
@@ -30,6 +32,7 @@ export function keysFor(prefix: string): IKeys {
     threadRuns: (threadId) => `${prefix}:thread:${threadId}:runs`,
     approval: (approvalId) => `${prefix}:approval:${approvalId}`,
     pendingApprovals: () => `${prefix}:approval-index:pending`,
+    runPendingApprovals: (runId) => `${prefix}:run:${runId}:pending-approvals`,
     cancelChannel: () => `${prefix}:cancel`,
     finishedChannel: () => `${prefix}:finished`,
     readinessProbe: () => `${prefix}:readyz`,

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { approvalRecordVersion } from "../../../src/store/index.js";
+import { testGateway } from "../../fixtures/test-gateway.js";
+import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { script } from "../../helpers/script.js";
+import { waitUntil } from "../../helpers/wait-until.js";
+
+/**
+ * A run's pending approvals come from the run's own index: exact past 1,000 pending approvals in the
+ * deployment (they were filtered from the first 1,000 of the global index, and the 1,001st was missed by
+ * getRun, the listing and cancel).
+ */
+describe("a run's pending approvals at any number pending", () => {
+  let harness: IHarness;
+  beforeAll(async () => {
+    harness = await createHarness(testGateway, "run-pending-index");
+    await harness.startWorker();
+  });
+  afterAll(() => harness.close());
+
+  it("with 1,200 other approvals pending first, the run's approval is listed, shown and cancelled", async () => {
+    const { approvals } = harness.client.runtime;
+    const now = Date.now();
+    // Other runs' approvals that expire before this run's, so they come first in the global index.
+    for (let index = 0; index < 1_200; index += 1) {
+      const runId = `run_other${index}`;
+      const approvalId = `${runId}-s0-c0-approval`;
+      await approvals.create(
+        {
+          schemaVersion: approvalRecordVersion,
+          approvalId,
+          runId,
+          threadId: `thread_other${index}`,
+          callId: `${runId}-s0-c0`,
+          toolName: "needs_approval",
+          input: { amount: 1 },
+          userContext: { userId: "someone-else" },
+          additionalTools: [],
+          requestedAt: now,
+          expiresAt: now + 1_000 + index,
+        },
+        {
+          type: "tool-call-parked",
+          data: { callId: `${runId}-s0-c0`, toolName: "needs_approval", approvalId, expiresAt: now + 1_000 },
+        },
+      );
+    }
+    const { runId } = await harness.client.run({
+      input: script({ calls: [{ name: "needs_approval", input: { amount: 7 } }] }, { text: "done" }),
+      userContext: { userId: "u-index" },
+    });
+    const [mine] = await waitUntil(async () => {
+      const listed = await harness.client.approvals.list({ runId });
+      return listed.length > 0 ? listed : undefined;
+    });
+    expect(mine).toMatchObject({ runId, input: { amount: 7 } });
+    expect(
+      (await harness.client.getRun(runId)).pendingApprovals.map((approval) => approval.approvalId),
+    ).toEqual([mine!.approvalId]);
+    await harness.client.cancel(runId);
+    const response = await harness.client.wait(runId);
+    expect(response.status).toBe("cancelled");
+    expect((await harness.client.approvals.get(mine!.approvalId)).status).toBe("cancelled");
+  });
+});
