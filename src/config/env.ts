@@ -44,11 +44,45 @@ const queueList = z
       .refine((names) => new Set(names).size === names.length, "names a queue twice"),
   );
 
+/** A comma-separated `host:port` list. */
+const hostPortList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ""),
+  )
+  .pipe(runtimeOptionsSchema.shape.redisClusterNodes.unwrap());
+
+const booleanText = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" }))
+  .transform((text) => text === "true" || text === "1" || text === "yes");
+
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 export const envSchema = z.object({
   /** Redis for queues and state. Unset: redis://127.0.0.1:6379 (the demo then starts its own Redis if none answers). */
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
+  /** Redis Cluster seed nodes, `host:port,host:port`; set, Tollgate uses the Cluster client and REDIS_URL is ignored. */
+  TOLLGATE_REDIS_CLUSTER_NODES: hostPortList.optional(),
+  /** Sentinels, `host:port,host:port`, that know TOLLGATE_REDIS_SENTINEL_NAME; set, REDIS_URL is ignored. */
+  TOLLGATE_REDIS_SENTINELS: hostPortList.optional(),
+  /** The primary's name in Sentinel. */
+  TOLLGATE_REDIS_SENTINEL_NAME: z.string().trim().min(1).optional(),
+  /** ACL user for cluster nodes and Sentinel-managed primaries (REDIS_URL carries its own). */
+  TOLLGATE_REDIS_USERNAME: z.string().min(1).optional(),
+  /** Password for cluster nodes and Sentinel-managed primaries (REDIS_URL carries its own). */
+  TOLLGATE_REDIS_PASSWORD: z.string().min(1).optional(),
+  /** Password of the sentinels themselves. */
+  TOLLGATE_REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
+  /** TLS to cluster nodes and Sentinel-managed primaries (a single node: `rediss://`). @defaultValue false */
+  TOLLGATE_REDIS_TLS: booleanText.optional(),
+  /** Refuse to start unless Redis's maxmemory-policy is noeviction. @defaultValue true when NODE_ENV=production */
+  TOLLGATE_REQUIRE_NOEVICTION: booleanText.optional(),
   /** Prefix of every Redis key and queue; `{tollgate}` (a hash tag) on Redis Cluster. @defaultValue "tollgate" */
   TOLLGATE_PREFIX: runtimeOptionsSchema.shape.prefix.unwrap().optional(),
   /** API tokens inline (format: see docs/CONFIGURATION.md); read by `tollgate api`. */

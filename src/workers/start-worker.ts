@@ -7,6 +7,7 @@ import { type ILLMClientConfig, LLMClient } from "../model/index.js";
 import { createLogger, createMetrics, type Logger, type TollgateMetrics } from "../observability/index.js";
 import { allQueueNames, queueNames, runJobNames, type TQueueName } from "../queue/index.js";
 import { CancelBus } from "../runtime/cancel-bus.js";
+import { checkRedisServer } from "../runtime/redis-server-check.js";
 import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
 import { createApprovalProcessor } from "./approval-processor.js";
 import { createRunProcessor } from "./run-processor.js";
@@ -46,6 +47,11 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     options: options.runtime,
     role: "worker",
     onConnectionError: throttledConnectionWarning(logger),
+  });
+  // Refuses a cluster node given as a single node, and an evicting Redis when required, before any job.
+  await checkRedisServer(runtime, { logger }).catch(async (error: unknown) => {
+    await runtime.close();
+    throw error;
   });
   const metrics: TollgateMetrics | undefined = options.registry
     ? createMetrics(options.registry, { pendingApprovals: () => runtime.approvals.countPending() })

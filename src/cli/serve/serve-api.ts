@@ -4,6 +4,7 @@ import { parseRuntimeOptions } from "../../config/runtime-options.js";
 import { runtimeOptionsFromEnv } from "../../config/runtime-options-from-env.js";
 import { createLogger, type Logger } from "../../observability/index.js";
 import { GatewayClient } from "../../producer/index.js";
+import { checkRedisServer } from "../../runtime/redis-server-check.js";
 import { CliError } from "../cli-errors.js";
 import type { ICliIo } from "../cli-io.js";
 import { loadGateway } from "../load-gateway.js";
@@ -30,6 +31,7 @@ export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions)
   const logger = createLogger({ level: env.LOG_LEVEL, name: "tollgate-api" });
   const client = new GatewayClient({ gateway, runtime: runtimeOptionsFromEnv(env) });
   try {
+    await checkRedisAtStart(client, logger);
     const api = await startApi({
       client,
       tokens,
@@ -73,4 +75,19 @@ async function closeWithin(api: IRunningApi, timeoutMs: number, logger: Logger):
     api.app.server.closeAllConnections();
     await closing;
   }
+}
+
+/**
+ * The API serves (503 on Redis routes) while Redis is down, so an unreachable Redis at start is a
+ * warning; a reachable one that is unsuitable (a cluster node given as a single node, eviction when
+ * TOLLGATE_REQUIRE_NOEVICTION) stops the API before it listens.
+ */
+async function checkRedisAtStart(client: GatewayClient, logger: Logger): Promise<void> {
+  try {
+    await client.runtime.ready();
+  } catch (error) {
+    logger.warn({ err: error }, "Redis did not answer at start: its settings are not checked");
+    return;
+  }
+  await checkRedisServer(client.runtime, { logger });
 }
