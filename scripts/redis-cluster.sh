@@ -57,6 +57,10 @@ start() {
 stop() {
   if [ -f "$dir/pids" ]; then
     while read -r pid; do kill "$pid" 2>/dev/null || true; done <"$dir/pids"
+    # Wait for them to exit: a node still writing nodes.conf would keep its directory alive.
+    while read -r pid; do
+      for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    done <"$dir/pids"
   fi
   rm -rf "$dir"
 }

@@ -17,11 +17,9 @@ TOLLGATE_TEST_CLUSTER_NODES=$(cat "$dir/nodes")
 
 if [ "$profile" = quick ]; then
   groups=(test/integration/runtime/first-run.test.ts test/integration/runtime/threads.test.ts
-    test/integration/approvals/approvals.test.ts test/integration/api/runs.test.ts
-    test/integration/cluster/cluster-start-checks.test.ts)
+    test/integration/approvals/approvals.test.ts test/integration/api/runs.test.ts)
 else
-  groups=(test/integration/runtime test/integration/approvals test/integration/api
-    test/integration/cluster/cluster-start-checks.test.ts)
+  groups=(test/integration/runtime test/integration/approvals test/integration/api)
 fi
 echo "== cluster: ${groups[*]}"
 npx vitest run --project integration "${groups[@]}"
