@@ -12,6 +12,8 @@ export interface IKeys {
   threadRuns(threadId: string): string;
   approval(approvalId: string): string;
   pendingApprovals(): string;
+  /** Written (SET ... PX) by readiness probes: a probe proves Tollgate can write where it needs to. */
+  readinessProbe(): string;
   /** The pub/sub channel on which cancellations are broadcast to every worker. */
   cancelChannel(): string;
   /** The pub/sub channel on which a run's id is published when it finishes (waiters listen). */
@@ -28,6 +30,7 @@ export function keysFor(prefix: string): IKeys {
     threadRuns: (threadId) => `${prefix}:thread:${threadId}:runs`,
     approval: (approvalId) => `${prefix}:approval:${approvalId}`,
     pendingApprovals: () => `${prefix}:approval-index:pending`,
+    readinessProbe: () => `${prefix}:readiness-probe`,
     cancelChannel: () => `${prefix}:cancel`,
     finishedChannel: () => `${prefix}:finished`,
   };

@@ -2,7 +2,7 @@ import { type IRunningApi, loadApiTokens, startApi } from "../../api/index.js";
 import type { TEnv } from "../../config/env.js";
 import { parseRuntimeOptions } from "../../config/runtime-options.js";
 import { runtimeOptionsFromEnv } from "../../config/runtime-options-from-env.js";
-import { createLogger, type Logger } from "../../observability/index.js";
+import { createLogger, type Logger, throttledConnectionWarning } from "../../observability/index.js";
 import { GatewayClient } from "../../producer/index.js";
 import { checkRedisServer } from "../../runtime/redis-server-check.js";
 import { CliError } from "../cli-errors.js";
@@ -29,7 +29,11 @@ export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions)
   }
   const gateway = await loadGateway(options.gatewayPath, io.cwd);
   const logger = createLogger({ level: env.LOG_LEVEL, name: "tollgate-api" });
-  const client = new GatewayClient({ gateway, runtime: runtimeOptionsFromEnv(env) });
+  const client = new GatewayClient({
+    gateway,
+    runtime: runtimeOptionsFromEnv(env),
+    onConnectionError: throttledConnectionWarning(logger),
+  });
   try {
     await checkRedisAtStart(client, logger);
     const api = await startApi({

@@ -3,7 +3,7 @@ import type { TEnv } from "../../config/env.js";
 import { runtimeOptionsFromEnv } from "../../config/runtime-options-from-env.js";
 import { createLogger, startMetricsServer } from "../../observability/index.js";
 import type { TQueueName } from "../../queue/queue-names.js";
-import { startWorker } from "../../workers/index.js";
+import { startWorker, WorkerReadiness } from "../../workers/index.js";
 import type { ICliIo } from "../cli-io.js";
 import { loadGateway } from "../load-gateway.js";
 import { redactRedisUrl } from "../redis/redis-ping.js";
@@ -37,6 +37,10 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
     },
     "starting worker",
   );
+  // Probes first: /healthz answers while the worker waits for Redis, and /readyz says "starting".
+  const readiness = new WorkerReadiness();
+  const metrics = await startMetricsServer({ registry, port: options.metricsPort, probes: readiness });
+  logger.info({ metricsPort: metrics.port }, "worker metrics at /metrics");
   const worker = await startWorker({
     gateway,
     queues: options.queues,
@@ -45,16 +49,13 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
     model,
     logger,
     registry,
+    readiness,
     // Stopping is ours: the metrics server must close too, and the exit code is the CLI's to set.
     handleSignals: false,
+  }).catch(async (error: unknown) => {
+    await metrics.close();
+    throw error;
   });
-  const metrics = await startMetricsServer({ registry, port: options.metricsPort }).catch(
-    async (error: unknown) => {
-      await worker.close();
-      throw error;
-    },
-  );
-  logger.info({ metricsPort: metrics.port }, "worker metrics at /metrics");
   const signal = await waitForStopSignal();
   logger.info({ signal }, "stopping: no new jobs; waiting for active ones");
   await worker.close();
