@@ -67,7 +67,10 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     throw error;
   });
   const metrics: TollgateMetrics | undefined = options.registry
-    ? createMetrics(options.registry, { pendingApprovals: () => runtime.approvals.countPending() })
+    ? createMetrics(options.registry, {
+        pendingApprovals: () => runtime.approvals.countPending(),
+        prefix: runtime.options.prefix,
+      })
     : undefined;
   const modelName = options.model?.model ?? options.gateway.settings.model.name;
   const llm = new LLMClient({
