@@ -19,22 +19,34 @@ export interface IRedisServerProcess {
  * the first free loopback port from TOLLGATE_TEST_PORT_BASE (7020 unless set), no persistence; stop()
  * ends it and removes its files. For tests of how Tollgate treats the server it is given.
  */
-export async function startRedisServer(args: string[] = []): Promise<IRedisServerProcess> {
+export async function startRedisServer(
+  args: string[] = [],
+  /** A config file, read first (a sentinel needs one it can rewrite). */
+  configFile?: string,
+): Promise<IRedisServerProcess> {
   const base = Number(process.env.TOLLGATE_TEST_PORT_BASE ?? 7020);
   // Test files run in parallel: a port found free may be taken before the server binds it; then the
   // server exits at once and the next free port is tried.
   for (let attempt = 0; attempt < 10; attempt++) {
-    const started = await tryStart(await firstFreePort(base + attempt * 3), args);
+    const started = await tryStart(await firstFreePort(base + attempt * 3), args, configFile);
     if (started) return started;
   }
   throw new Error("redis-server did not start on any free port");
 }
 
-async function tryStart(port: number, args: string[]): Promise<IRedisServerProcess | undefined> {
+async function tryStart(
+  port: number,
+  args: string[],
+  configFile: string | undefined,
+): Promise<IRedisServerProcess | undefined> {
   const directory = await mkdtemp(join(tmpdir(), "tollgate-test-redis-"));
   const command = process.env.TOLLGATE_TEST_REDIS_SERVER ?? "redis-server";
   const serverArgs = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
-  const child = spawn(command, [...serverArgs, "--dir", directory, ...args], { stdio: "ignore" });
+  const child = spawn(
+    command,
+    [...(configFile ? [configFile] : []), ...serverArgs, "--dir", directory, ...args],
+    { stdio: "ignore" },
+  );
   const url = `redis://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
