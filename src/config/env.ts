@@ -44,81 +44,125 @@ const queueList = z
       .refine((names) => new Set(names).size === names.length, "names a queue twice"),
   );
 
+/** A comma-separated `host:port` list. */
+const hostPortList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ""),
+  )
+  .pipe(runtimeOptionsSchema.shape.redisClusterNodes.unwrap());
+
+const booleanText = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" }))
+  .transform((text) => text === "true" || text === "1" || text === "yes");
+
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
-export const envSchema = z.object({
-  /** Redis for queues and state. Unset: redis://127.0.0.1:6379 (the demo then starts its own Redis if none answers). */
-  REDIS_URL: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
-  /** Prefix of every Redis key and queue; `{tollgate}` (a hash tag) on Redis Cluster. @defaultValue "tollgate" */
-  TOLLGATE_PREFIX: runtimeOptionsSchema.shape.prefix.unwrap().optional(),
-  /** API tokens inline (format: see docs/CONFIGURATION.md); read by `tollgate api`. */
-  TOLLGATE_API_TOKENS: z.string().optional(),
-  /** A file holding the API tokens, for secrets mounted as files. */
-  TOLLGATE_API_TOKENS_FILE: z.string().min(1).optional(),
-  /** The model API key; with it the worker calls OpenAI (or OPENAI_BASE_URL). */
-  OPENAI_API_KEY: z.string().min(1).optional(),
-  /** Any OpenAI-compatible endpoint ending in /v1 (vLLM, Ollama, `tollgate model-server`, ...). */
-  OPENAI_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
-  /** The model name; unset: the gateway's `model.name`. */
-  TOLLGATE_MODEL: z.string().min(1).optional(),
-  /** How long one model HTTP attempt may take. @defaultValue 60000 */
-  TOLLGATE_MODEL_TIMEOUT_MS: integerText.pipe(z.number().int().min(1)).optional(),
-  /** Retries of a failed model request (429, 5xx, connection). @defaultValue 3 */
-  TOLLGATE_MODEL_MAX_RETRIES: integerText.pipe(z.number().int().min(0).max(20)).optional(),
-  /** pino log level. @defaultValue "info" */
-  LOG_LEVEL: z.enum(logLevels).default("info"),
-  /** Port of `tollgate api`. @defaultValue 3000 */
-  TOLLGATE_PORT: port.default(3000),
-  /** Address `tollgate api` and `tollgate model-server` listen on; 0.0.0.0 in containers. @defaultValue "127.0.0.1" */
-  TOLLGATE_HOST: z.string().trim().min(1).default("127.0.0.1"),
-  /** Largest request body `tollgate api` accepts, in bytes. Unset: the API's default. */
-  TOLLGATE_BODY_LIMIT_BYTES: integerText.pipe(z.number().int().min(1024)).optional(),
-  /** Event streams (SSE) `tollgate api` keeps open at once. Unset: the API's default (1000). */
-  TOLLGATE_SSE_MAX_STREAMS: integerText.pipe(z.number().int().min(1).max(1_000_000)).optional(),
-  /** Event streams one token subject may keep open at once. Unset: the API's default (20). */
-  TOLLGATE_SSE_MAX_STREAMS_PER_TOKEN: integerText.pipe(z.number().int().min(1).max(1_000_000)).optional(),
-  /** Port a worker serves /metrics on. @defaultValue 9464 */
-  TOLLGATE_METRICS_PORT: port.default(DEFAULT_WORKER_METRICS_PORT),
-  /** Jobs a worker processes at once, per queue. @defaultValue 8 */
-  TOLLGATE_CONCURRENCY: integerText.pipe(z.number().int().min(1).max(1000)).default(8),
-  /** Queues a worker serves, comma-separated. @defaultValue all: runs,tools,approvals */
-  TOLLGATE_QUEUES: queueList.optional(),
-  /** Port of `tollgate model-server`. @defaultValue 4010 */
-  TOLLGATE_MODEL_SERVER_PORT: port.default(4010),
-  /** The API that `tollgate runs` and `tollgate approvals` call. @defaultValue "http://127.0.0.1:3000" */
-  TOLLGATE_URL: z
-    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
-    .default("http://127.0.0.1:3000"),
-  /** The bearer token `tollgate runs` and `tollgate approvals` send. */
-  TOLLGATE_TOKEN: z.string().min(1).optional(),
-  // The runtime's settings; their defaults and meaning are runtimeOptionsSchema's (docs/CONFIGURATION.md).
-  /** How long a worker's lock on an active job lasts. @defaultValue 10000 */
-  TOLLGATE_LOCK_DURATION_MS: runtimeInteger("lockDurationMs"),
-  /** How often a worker looks for jobs whose lock expired. @defaultValue 5000 */
-  TOLLGATE_STALLED_INTERVAL_MS: runtimeInteger("stalledIntervalMs"),
-  /** Stalls a job survives before it fails. @defaultValue 3 */
-  TOLLGATE_MAX_STALLED_COUNT: runtimeInteger("maxStalledCount"),
-  /** Attempts of a tool job that fails for an infrastructure reason. @defaultValue 3 */
-  TOLLGATE_TOOL_JOB_ATTEMPTS: runtimeInteger("toolJobAttempts"),
-  /** First retry delay of a failed tool or approval job. @defaultValue 1000 */
-  TOLLGATE_JOB_BACKOFF_MS: runtimeInteger("jobBackoffMs"),
-  /** How long finished runs, events and jobs are kept. @defaultValue 7 days */
-  TOLLGATE_RETENTION_MS: runtimeInteger("retentionMs"),
-  /** Events kept per run. @defaultValue 10000 */
-  TOLLGATE_EVENTS_MAX_LENGTH: runtimeInteger("eventsMaxLength"),
-  /** Messages of a thread kept as history. @defaultValue 200 */
-  TOLLGATE_MAX_HISTORY_MESSAGES: runtimeInteger("maxHistoryMessages"),
-  /** A run waiting for its thread checks again after this long. @defaultValue 30000 */
-  TOLLGATE_THREAD_RECHECK_MS: runtimeInteger("threadRecheckMs"),
-  /** On SIGTERM, how long a worker waits for active jobs. @defaultValue 20000 */
-  TOLLGATE_SHUTDOWN_TIMEOUT_MS: runtimeInteger("shutdownTimeoutMs"),
-  /** How long a call waits for Redis to become reachable. @defaultValue 5000 */
-  TOLLGATE_REDIS_CONNECT_TIMEOUT_MS: runtimeInteger("connectTimeoutMs"),
-  /** How long a command of the API's Redis connection may take before it answers 503. @defaultValue 2000 */
-  TOLLGATE_REDIS_COMMAND_TIMEOUT_MS: runtimeInteger("commandTimeoutMs"),
-  /** After cancelling, how long `ask` waits for the final state. @defaultValue 10000 */
-  TOLLGATE_CANCEL_GRACE_MS: runtimeInteger("cancelGraceMs"),
-});
+export const envSchema = z
+  .object({
+    /** Redis for queues and state. Unset: redis://127.0.0.1:6379 (the demo then starts its own Redis if none answers). */
+    REDIS_URL: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
+    /** Redis Cluster seed nodes, `host:port,host:port`; set, Tollgate uses the Cluster client and REDIS_URL is ignored. */
+    TOLLGATE_REDIS_CLUSTER_NODES: hostPortList.optional(),
+    /** Sentinels, `host:port,host:port`, that know TOLLGATE_REDIS_SENTINEL_NAME; set, REDIS_URL is ignored. */
+    TOLLGATE_REDIS_SENTINELS: hostPortList.optional(),
+    /** The primary's name in Sentinel. */
+    TOLLGATE_REDIS_SENTINEL_NAME: z.string().trim().min(1).optional(),
+    /** ACL user for cluster nodes and Sentinel-managed primaries (REDIS_URL carries its own). */
+    TOLLGATE_REDIS_USERNAME: z.string().min(1).optional(),
+    /** Password for cluster nodes and Sentinel-managed primaries (REDIS_URL carries its own). */
+    TOLLGATE_REDIS_PASSWORD: z.string().min(1).optional(),
+    /** Password of the sentinels themselves. */
+    TOLLGATE_REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
+    /** TLS to cluster nodes and Sentinel-managed primaries (a single node: `rediss://`). @defaultValue false */
+    TOLLGATE_REDIS_TLS: booleanText.optional(),
+    /** Refuse to start unless Redis's maxmemory-policy is noeviction. @defaultValue true when NODE_ENV=production */
+    TOLLGATE_REQUIRE_NOEVICTION: booleanText.optional(),
+    /** Prefix of every Redis key and queue; `{tollgate}` (a hash tag) on Redis Cluster. @defaultValue "tollgate" */
+    TOLLGATE_PREFIX: runtimeOptionsSchema.shape.prefix.unwrap().optional(),
+    /** API tokens inline (format: see docs/CONFIGURATION.md); read by `tollgate api`. */
+    TOLLGATE_API_TOKENS: z.string().optional(),
+    /** A file holding the API tokens, for secrets mounted as files. */
+    TOLLGATE_API_TOKENS_FILE: z.string().min(1).optional(),
+    /** The model API key; with it the worker calls OpenAI (or OPENAI_BASE_URL). */
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    /** Any OpenAI-compatible endpoint ending in /v1 (vLLM, Ollama, `tollgate model-server`, ...). */
+    OPENAI_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+    /** The model name; unset: the gateway's `model.name`. */
+    TOLLGATE_MODEL: z.string().min(1).optional(),
+    /** How long one model HTTP attempt may take. @defaultValue 60000 */
+    TOLLGATE_MODEL_TIMEOUT_MS: integerText.pipe(z.number().int().min(1)).optional(),
+    /** Retries of a failed model request (429, 5xx, connection). @defaultValue 3 */
+    TOLLGATE_MODEL_MAX_RETRIES: integerText.pipe(z.number().int().min(0).max(20)).optional(),
+    /** pino log level. @defaultValue "info" */
+    LOG_LEVEL: z.enum(logLevels).default("info"),
+    /** Port of `tollgate api`. @defaultValue 3000 */
+    TOLLGATE_PORT: port.default(3000),
+    /** Address `tollgate api` and `tollgate model-server` listen on; 0.0.0.0 in containers. @defaultValue "127.0.0.1" */
+    TOLLGATE_HOST: z.string().trim().min(1).default("127.0.0.1"),
+    /** Largest request body `tollgate api` accepts, in bytes. Unset: the API's default. */
+    TOLLGATE_BODY_LIMIT_BYTES: integerText.pipe(z.number().int().min(1024)).optional(),
+    /** Event streams (SSE) `tollgate api` keeps open at once. Unset: the API's default (1000). */
+    TOLLGATE_SSE_MAX_STREAMS: integerText.pipe(z.number().int().min(1).max(1_000_000)).optional(),
+    /** Event streams one token subject may keep open at once. Unset: the API's default (20). */
+    TOLLGATE_SSE_MAX_STREAMS_PER_TOKEN: integerText.pipe(z.number().int().min(1).max(1_000_000)).optional(),
+    /** Port a worker serves /metrics on. @defaultValue 9464 */
+    TOLLGATE_METRICS_PORT: port.default(DEFAULT_WORKER_METRICS_PORT),
+    /** Jobs a worker processes at once, per queue. @defaultValue 8 */
+    TOLLGATE_CONCURRENCY: integerText.pipe(z.number().int().min(1).max(1000)).default(8),
+    /** Queues a worker serves, comma-separated. @defaultValue all: runs,tools,approvals */
+    TOLLGATE_QUEUES: queueList.optional(),
+    /** Port of `tollgate model-server`. @defaultValue 4010 */
+    TOLLGATE_MODEL_SERVER_PORT: port.default(4010),
+    /** The API that `tollgate runs` and `tollgate approvals` call. @defaultValue "http://127.0.0.1:3000" */
+    TOLLGATE_URL: z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+      .default("http://127.0.0.1:3000"),
+    /** The bearer token `tollgate runs` and `tollgate approvals` send. */
+    TOLLGATE_TOKEN: z.string().min(1).optional(),
+    // The runtime's settings; their defaults and meaning are runtimeOptionsSchema's (docs/CONFIGURATION.md).
+    /** How long a worker's lock on an active job lasts. @defaultValue 10000 */
+    TOLLGATE_LOCK_DURATION_MS: runtimeInteger("lockDurationMs"),
+    /** How often a worker looks for jobs whose lock expired. @defaultValue 5000 */
+    TOLLGATE_STALLED_INTERVAL_MS: runtimeInteger("stalledIntervalMs"),
+    /** Stalls a job survives before it fails. @defaultValue 3 */
+    TOLLGATE_MAX_STALLED_COUNT: runtimeInteger("maxStalledCount"),
+    /** Attempts of a tool job that fails for an infrastructure reason. @defaultValue 3 */
+    TOLLGATE_TOOL_JOB_ATTEMPTS: runtimeInteger("toolJobAttempts"),
+    /** First retry delay of a failed tool or approval job. @defaultValue 1000 */
+    TOLLGATE_JOB_BACKOFF_MS: runtimeInteger("jobBackoffMs"),
+    /** How long finished runs, events and jobs are kept. @defaultValue 7 days */
+    TOLLGATE_RETENTION_MS: runtimeInteger("retentionMs"),
+    /** Events kept per run. @defaultValue 10000 */
+    TOLLGATE_EVENTS_MAX_LENGTH: runtimeInteger("eventsMaxLength"),
+    /** Messages of a thread kept as history. @defaultValue 200 */
+    TOLLGATE_MAX_HISTORY_MESSAGES: runtimeInteger("maxHistoryMessages"),
+    /** A run waiting for its thread checks again after this long. @defaultValue 30000 */
+    TOLLGATE_THREAD_RECHECK_MS: runtimeInteger("threadRecheckMs"),
+    /** On SIGTERM, how long a worker waits for active jobs. @defaultValue 20000 */
+    TOLLGATE_SHUTDOWN_TIMEOUT_MS: runtimeInteger("shutdownTimeoutMs"),
+    /** How long a call waits for Redis to become reachable. @defaultValue 5000 */
+    TOLLGATE_REDIS_CONNECT_TIMEOUT_MS: runtimeInteger("connectTimeoutMs"),
+    /** How long a command of the API's Redis connection may take before it answers 503. @defaultValue 2000 */
+    TOLLGATE_REDIS_COMMAND_TIMEOUT_MS: runtimeInteger("commandTimeoutMs"),
+    /** After cancelling, how long `ask` waits for the final state. @defaultValue 10000 */
+    TOLLGATE_CANCEL_GRACE_MS: runtimeInteger("cancelGraceMs"),
+  })
+  // The runtime options refuse these too; said here, they come out as one line naming the variable.
+  .refine((env) => !(env.TOLLGATE_REDIS_CLUSTER_NODES && env.TOLLGATE_REDIS_SENTINELS), {
+    message: "set either TOLLGATE_REDIS_CLUSTER_NODES or TOLLGATE_REDIS_SENTINELS, not both",
+    path: ["TOLLGATE_REDIS_SENTINELS"],
+  })
+  .refine((env) => !env.TOLLGATE_REDIS_SENTINELS || env.TOLLGATE_REDIS_SENTINEL_NAME, {
+    message: "TOLLGATE_REDIS_SENTINELS needs TOLLGATE_REDIS_SENTINEL_NAME",
+    path: ["TOLLGATE_REDIS_SENTINEL_NAME"],
+  });
 
 export type TEnv = Readonly<z.output<typeof envSchema>>;
 export type TEnvVariableName = keyof typeof envSchema.shape;

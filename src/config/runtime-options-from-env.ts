@@ -5,6 +5,14 @@ import type { TRuntimeOptionsInput } from "./runtime-options.js";
 const runtimeOptionVariables = {
   redisUrl: "REDIS_URL",
   prefix: "TOLLGATE_PREFIX",
+  redisClusterNodes: "TOLLGATE_REDIS_CLUSTER_NODES",
+  redisSentinels: "TOLLGATE_REDIS_SENTINELS",
+  redisSentinelName: "TOLLGATE_REDIS_SENTINEL_NAME",
+  redisUsername: "TOLLGATE_REDIS_USERNAME",
+  redisPassword: "TOLLGATE_REDIS_PASSWORD",
+  redisSentinelPassword: "TOLLGATE_REDIS_SENTINEL_PASSWORD",
+  redisTls: "TOLLGATE_REDIS_TLS",
+  requireNoEviction: "TOLLGATE_REQUIRE_NOEVICTION",
   lockDurationMs: "TOLLGATE_LOCK_DURATION_MS",
   stalledIntervalMs: "TOLLGATE_STALLED_INTERVAL_MS",
   maxStalledCount: "TOLLGATE_MAX_STALLED_COUNT",
@@ -25,7 +33,7 @@ const runtimeOptionVariables = {
  * defaults (runtimeOptionsSchema) stay the single place where they are written.
  */
 export function runtimeOptionsFromEnv(env: TEnv): TRuntimeOptionsInput {
-  const options: Record<string, string | number> = {};
+  const options: Record<string, unknown> = {};
   for (const [option, variable] of Object.entries(runtimeOptionVariables)) {
     const value = env[variable];
     if (value !== undefined) options[option] = value;

@@ -6,50 +6,87 @@ import { z } from "zod";
  * second stall) take about a minute to recover a killed worker's job and then fail it. With 10 s / 5 s a
  * killed worker's job is back in about 15 s at worst, and three stalls are allowed before a job fails.
  */
-export const runtimeOptionsSchema = z.object({
-  /** Redis connection URL. */
-  redisUrl: z.string().min(1).default("redis://127.0.0.1:6379"),
-  /** Prefix of every key and queue; use a hash tag (`{tollgate}`) on Redis Cluster. */
-  prefix: z
-    .string()
-    .min(1)
-    .regex(/^[^:\s]+$/, "no ':' or spaces")
-    .default("tollgate"),
-  /** How long a worker's lock on an active job lasts; it is renewed every half of it while the job runs. */
-  lockDurationMs: z.number().int().min(500).default(10_000),
-  /** How often each worker looks for jobs whose lock expired (a dead worker's jobs). */
-  stalledIntervalMs: z.number().int().min(200).default(5_000),
-  /** Stalls a job survives before it fails. Steps are idempotent, so a few are harmless. */
-  maxStalledCount: z.number().int().min(0).default(3),
-  /** Attempts of a tool job whose processing fails for an infrastructure reason (tool errors are results). */
-  toolJobAttempts: z.number().int().min(1).default(3),
-  /** First retry delay of a failed tool or approval job; doubles each attempt. */
-  jobBackoffMs: z.number().int().min(0).default(1_000),
-  /** How long finished runs, their events and finished jobs are kept. */
-  retentionMs: z
-    .number()
-    .int()
-    .min(1_000)
-    .default(7 * 24 * 60 * 60 * 1000),
-  /** Events kept per run. */
-  eventsMaxLength: z.number().int().min(100).default(10_000),
-  /** Messages of a thread kept as history. */
-  maxHistoryMessages: z.number().int().min(2).default(200),
-  /** A run waiting for its thread checks again after this long even if nobody wakes it. */
-  threadRecheckMs: z.number().int().min(100).default(30_000),
-  /** On SIGTERM, how long a worker waits for its active jobs before it hands them back. */
-  shutdownTimeoutMs: z.number().int().min(0).default(20_000),
-  /** How long a client waits for Redis to become reachable before a call fails with TG_REDIS_UNAVAILABLE. */
-  connectTimeoutMs: z.number().int().min(100).default(5_000),
-  /**
-   * How long a command on a client connection (the API's) may take before it fails with
-   * TG_REDIS_UNAVAILABLE: a Redis that stops answering (paused, swapping, a network partition) then
-   * costs a request this long, not the whole outage. Worker connections block by design and have none.
-   */
-  commandTimeoutMs: z.number().int().min(50).max(600_000).default(2_000),
-  /** After cancelling, how long `ask` waits for the worker to record the final state. */
-  cancelGraceMs: z.number().int().min(0).default(10_000),
-});
+/** `host:port`, `[::1]:port` for IPv6. */
+const hostPort = z
+  .string()
+  .trim()
+  .regex(/^(\[[^\]]+\]|[^:\s[\]]+):\d{1,5}$/, "must be host:port");
+
+export const runtimeOptionsSchema = z
+  .object({
+    /** Redis connection URL of a single node (ignored when `redisClusterNodes` or `redisSentinels` is set). */
+    redisUrl: z.string().min(1).default("redis://127.0.0.1:6379"),
+    /**
+     * Seed nodes of a Redis Cluster (`host:port`); set, Tollgate connects with ioredis's Cluster client,
+     * which follows MOVED/ASK and failovers. The prefix must then carry a hash tag (`{tollgate}`).
+     */
+    redisClusterNodes: z.array(hostPort).min(1).optional(),
+    /** Sentinels (`host:port`) that know the primary named `redisSentinelName`. */
+    redisSentinels: z.array(hostPort).min(1).optional(),
+    /** The primary's name in Sentinel (`SENTINEL MONITOR <name> ...`). */
+    redisSentinelName: z.string().min(1).optional(),
+    /** ACL user for cluster nodes and Sentinel-managed primaries (a single node takes it from the URL). */
+    redisUsername: z.string().min(1).optional(),
+    /** Password for cluster nodes and Sentinel-managed primaries (a single node takes it from the URL). */
+    redisPassword: z.string().min(1).optional(),
+    /** Password of the sentinels themselves, when they have one. */
+    redisSentinelPassword: z.string().min(1).optional(),
+    /** TLS to cluster nodes and Sentinel-managed primaries (a single node: a `rediss://` URL). */
+    redisTls: z.boolean().default(false),
+    /**
+     * Refuse to start when Redis may evict keys (`maxmemory-policy` other than `noeviction`): evicted
+     * runs and approvals vanish silently. Unset: true when NODE_ENV is "production".
+     */
+    requireNoEviction: z.boolean().optional(),
+    /** Prefix of every key and queue; use a hash tag (`{tollgate}`) on Redis Cluster. */
+    prefix: z
+      .string()
+      .min(1)
+      .regex(/^[^:\s]+$/, "no ':' or spaces")
+      .default("tollgate"),
+    /** How long a worker's lock on an active job lasts; it is renewed every half of it while the job runs. */
+    lockDurationMs: z.number().int().min(500).default(10_000),
+    /** How often each worker looks for jobs whose lock expired (a dead worker's jobs). */
+    stalledIntervalMs: z.number().int().min(200).default(5_000),
+    /** Stalls a job survives before it fails. Steps are idempotent, so a few are harmless. */
+    maxStalledCount: z.number().int().min(0).default(3),
+    /** Attempts of a tool job whose processing fails for an infrastructure reason (tool errors are results). */
+    toolJobAttempts: z.number().int().min(1).default(3),
+    /** First retry delay of a failed tool or approval job; doubles each attempt. */
+    jobBackoffMs: z.number().int().min(0).default(1_000),
+    /** How long finished runs, their events and finished jobs are kept. */
+    retentionMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .default(7 * 24 * 60 * 60 * 1000),
+    /** Events kept per run. */
+    eventsMaxLength: z.number().int().min(100).default(10_000),
+    /** Messages of a thread kept as history. */
+    maxHistoryMessages: z.number().int().min(2).default(200),
+    /** A run waiting for its thread checks again after this long even if nobody wakes it. */
+    threadRecheckMs: z.number().int().min(100).default(30_000),
+    /** On SIGTERM, how long a worker waits for its active jobs before it hands them back. */
+    shutdownTimeoutMs: z.number().int().min(0).default(20_000),
+    /** How long a client waits for Redis to become reachable before a call fails with TG_REDIS_UNAVAILABLE. */
+    connectTimeoutMs: z.number().int().min(100).default(5_000),
+    /**
+     * How long a command on a client connection (the API's) may take before it fails with
+     * TG_REDIS_UNAVAILABLE: a Redis that stops answering (paused, swapping, a network partition) then
+     * costs a request this long, not the whole outage. Worker connections block by design and have none.
+     */
+    commandTimeoutMs: z.number().int().min(50).max(600_000).default(2_000),
+    /** After cancelling, how long `ask` waits for the worker to record the final state. */
+    cancelGraceMs: z.number().int().min(0).default(10_000),
+  })
+  .refine((options) => !(options.redisClusterNodes && options.redisSentinels), {
+    message: "set either redisClusterNodes or redisSentinels, not both",
+    path: ["redisSentinels"],
+  })
+  .refine((options) => !options.redisSentinels || options.redisSentinelName, {
+    message: "redisSentinels needs redisSentinelName (the primary's name in Sentinel)",
+    path: ["redisSentinelName"],
+  });
 
 export type TRuntimeOptions = Readonly<z.infer<typeof runtimeOptionsSchema>>;
 export type TRuntimeOptionsInput = z.input<typeof runtimeOptionsSchema>;

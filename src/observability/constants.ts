@@ -39,6 +39,7 @@ export const HISTOGRAM_BUCKETS = {
   runSteps: [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50],
   modelRequestSeconds: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120],
   /** A job waits milliseconds on an idle system and seconds to minutes under backlog. */
+  runQueueWaitSeconds: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
   toolScheduleToStartSeconds: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
   toolExecutionSeconds: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
   /** Humans answer in seconds to a day; an expired approval waits its whole TTL. */

@@ -42,6 +42,11 @@ export interface ICreateMetricsOptions {
   processMetrics?: boolean;
   /** Told about every failed scrape-time read, e.g. to log it (the metric counts it either way). */
   onCollectError?: (error: unknown, collector: TCollectorName) => void;
+  /**
+   * The deployment's Redis prefix, added as the `prefix` label of every metric of the registry (a
+   * default label), so that two deployments scraped by one Prometheus are never merged.
+   */
+  prefix?: string;
   /** Epoch milliseconds, for the scrape cache; injected by tests. @defaultValue Date.now */
   now?: () => number;
 }
@@ -65,6 +70,7 @@ function checkedOptions(options: ICreateMetricsOptions) {
  */
 export function createMetrics(registry: Registry, options: ICreateMetricsOptions = {}): ITollgateMetrics {
   const settings = checkedOptions(options);
+  if (settings.prefix !== undefined) registry.setDefaultLabels({ prefix: settings.prefix });
   // Every scrape-time read, so that the collect-errors counter can wait for them (see instruments.ts).
   const scrapeTimeReads: Array<() => Promise<void>> = [];
   const instruments = createInstruments(registry, async () => {
@@ -89,6 +95,7 @@ export function createMetrics(registry: Registry, options: ICreateMetricsOptions
     states: settings.queueStates ?? DEFAULT_QUEUE_STATES,
     timeoutMs: settings.collectTimeoutMs,
     onError: collectErrorHandler("queue_jobs"),
+    now: settings.now,
     throttle,
   });
   queueJobs.watch(settings.queues ?? []);

@@ -4,9 +4,16 @@ export { createMetrics, type ICreateMetricsOptions, type TCollectorName } from "
 export { type IJobLogFields, jobLogger, logContent } from "./job-logger.js";
 export type { TModelRequestOutcome, TTokenKind } from "./metric-labels.js";
 export { allMetricNames, METRIC_PREFIX, METRICS, PROCESS_METRIC_NAMES } from "./metric-names.js";
-export { type IMetricsServer, type IMetricsServerOptions, startMetricsServer } from "./metrics-server.js";
+export {
+  type IMetricsServer,
+  type IMetricsServerOptions,
+  type IReadiness,
+  type IReadinessProbe,
+  startMetricsServer,
+} from "./metrics-server.js";
 export { type IMetricsText, metricsText } from "./metrics-text.js";
 export type { IWatchedQueue } from "./queue-jobs-collector.js";
+export { throttledConnectionWarning } from "./throttled-warning.js";
 export type {
   IApprovalDecisionObservation,
   IModelRequestObservation,
@@ -15,3 +22,4 @@ export type {
   IToolExecutionObservation,
   TollgateMetrics,
 } from "./tollgate-metrics.js";
+export { withTimeout } from "./with-timeout.js";

@@ -63,6 +63,7 @@ export function createInstruments(registry: Registry, awaitScrapeTimeReads: () =
     runsStarted: counter(registry, "runsStarted"),
     runsFinished: counter(registry, "runsFinished"),
     runDuration: histogram(registry, "runDuration", HISTOGRAM_BUCKETS.runDurationSeconds),
+    runQueueWait: histogram(registry, "runQueueWait", HISTOGRAM_BUCKETS.runQueueWaitSeconds),
     runSteps: histogram(registry, "runSteps", HISTOGRAM_BUCKETS.runSteps),
     modelRequestDuration: histogram(registry, "modelRequestDuration", HISTOGRAM_BUCKETS.modelRequestSeconds),
     modelRequestErrors: counter(registry, "modelRequestErrors"),

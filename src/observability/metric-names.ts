@@ -49,6 +49,12 @@ export const METRICS = {
     "Model calls a run made before it finished, by terminal status.",
     ["status"],
   ),
+  runQueueWait: define(
+    "tollgate_run_queue_wait_seconds",
+    "histogram",
+    "Time from a run's enqueue to its first step on a worker (queued to started).",
+    [],
+  ),
   modelRequestDuration: define(
     "tollgate_model_request_duration_seconds",
     "histogram",
@@ -114,6 +120,12 @@ export const METRICS = {
     "gauge",
     "BullMQ jobs by queue and state, read from Redis at scrape time (every process sees the same counts).",
     ["queue", "state"],
+  ),
+  queueOldestWaitingAge: define(
+    "tollgate_queue_oldest_waiting_age_seconds",
+    "gauge",
+    "Age of the oldest job waiting for a worker, by queue (0 when none waits), read from Redis at scrape time. Its age counts from the job's creation: a run resumed after its children shows its whole life.",
+    ["queue"],
   ),
   stalledJobs: define(
     "tollgate_stalled_jobs_total",

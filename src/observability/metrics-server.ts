@@ -13,6 +13,19 @@ export interface IMetricsServerOptions {
    * @defaultValue "127.0.0.1"
    */
   host?: string;
+  /** With it, the server also answers GET /healthz (200 while the process runs) and GET /readyz. */
+  probes?: IReadinessProbe;
+}
+
+/** What /readyz asks; a worker's answer comes from its WorkerReadiness. */
+export interface IReadinessProbe {
+  check(): Promise<IReadiness>;
+}
+
+export interface IReadiness {
+  ready: boolean;
+  /** Why not ready: starting, draining, redis-unavailable. */
+  reason?: string;
 }
 
 export interface IMetricsServer {
@@ -23,8 +36,30 @@ export interface IMetricsServer {
   close(): Promise<void>;
 }
 
-async function answer(registry: Registry, request: IncomingMessage, response: ServerResponse) {
-  const path = (request.url ?? "/").split("?")[0];
+function json(response: ServerResponse, status: number, body: object): void {
+  response
+    .writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
+    .end(`${JSON.stringify(body)}\n`);
+}
+
+async function answerProbe(probes: IReadinessProbe, path: string, response: ServerResponse) {
+  if (path === "/healthz") return json(response, 200, { status: "ok" });
+  const readiness = await probes.check().catch(() => ({ ready: false, reason: "probe-failed" }));
+  if (readiness.ready) return json(response, 200, { status: "ready" });
+  return json(response, 503, { status: "not-ready", reason: readiness.reason ?? "unknown" });
+}
+
+async function answer(
+  registry: Registry,
+  probes: IReadinessProbe | undefined,
+  request: IncomingMessage,
+  response: ServerResponse,
+) {
+  const path = (request.url ?? "/").split("?")[0] ?? "/";
+  if (probes && request.method === "GET" && (path === "/healthz" || path === "/readyz")) {
+    await answerProbe(probes, path, response);
+    return;
+  }
   if (path !== "/metrics" || (request.method !== "GET" && request.method !== "HEAD")) {
     response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n");
     return;
@@ -42,16 +77,17 @@ async function answer(registry: Registry, request: IncomingMessage, response: Se
 }
 
 /**
- * Serves GET /metrics for processes that have no HTTP server of their own (workers). The API
- * process serves /metrics on its own server with `metricsText` instead.
+ * Serves GET /metrics (and, given probes, /healthz and /readyz) for processes that have no HTTP server
+ * of their own (workers). The API process serves these on its own server instead.
  */
 export async function startMetricsServer({
   registry,
   port,
   host = "127.0.0.1",
+  probes,
 }: IMetricsServerOptions): Promise<IMetricsServer> {
   const server = createServer((request, response) => {
-    void answer(registry, request, response);
+    void answer(registry, probes, request, response);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -7,13 +7,15 @@ import { withTimeout } from "./with-timeout.js";
 export interface IWatchedQueue {
   /** The label value: the queue's name without prefix (`runs`, `tools`, `approvals`). */
   name: string;
-  queue: Pick<Queue, "getJobCounts">;
+  queue: Pick<Queue, "getJobCounts"> & Partial<Pick<Queue, "getJobs">>;
 }
 
 export interface IQueueJobsCollectorOptions {
   states: readonly JobType[];
   timeoutMs: number;
   onError: (error: unknown) => void;
+  /** Epoch milliseconds, for the age of the oldest waiting job. */
+  now: () => number;
   /** Wraps the refresh that runs at scrape time (to cache it). */
   throttle: (refresh: () => Promise<void>) => () => Promise<void>;
 }
@@ -24,6 +26,7 @@ export interface IQueueJobsCollectorOptions {
  */
 export function createQueueJobsCollector(registry: Registry, options: IQueueJobsCollectorOptions) {
   const jobsGauge = gauge(registry, "queueJobs", () => refreshAtScrape());
+  const oldestGauge = gauge(registry, "queueOldestWaitingAge", () => refreshAtScrape());
   // Keyed by name so that watching a queue twice (e.g. a worker restarted in process) adds no series.
   const watched = new Map<string, IWatchedQueue>();
 
@@ -36,6 +39,16 @@ export function createQueueJobsCollector(registry: Registry, options: IQueueJobs
       );
       for (const state of options.states) {
         jobsGauge.set({ queue: name, state }, counts[state] ?? 0);
+      }
+      if (queue.getJobs) {
+        // Oldest first (asc); one job read, whatever the backlog.
+        const [oldest] = await withTimeout(
+          queue.getJobs(["wait"], 0, 0, true),
+          options.timeoutMs,
+          `oldest waiting job of queue ${name}`,
+        );
+        const ageSeconds = oldest ? Math.max(0, (options.now() - oldest.timestamp) / 1000) : 0;
+        oldestGauge.set({ queue: name }, ageSeconds);
       }
     } catch (error) {
       options.onError(error);

@@ -11,6 +11,9 @@ export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
     runStarted() {
       instruments.runsStarted.inc();
     },
+    runQueueWait(queuedToStartedSeconds) {
+      observe(instruments.runQueueWait, {}, queuedToStartedSeconds);
+    },
     runFinished(status, durationSeconds, steps) {
       instruments.runsFinished.inc({ status });
       observe(instruments.runDuration, { status }, durationSeconds);

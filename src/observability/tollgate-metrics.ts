@@ -45,6 +45,11 @@ export interface ITollgateMetrics {
   readonly registry: Registry;
   /** A run worker took a run's first step. */
   runStarted(): void;
+  /**
+   * A run's first step started, `queuedToStartedSeconds` after its enqueue (call once per run, where
+   * the run worker first picks it up): the autoscaling signal of how long runs wait for a worker.
+   */
+  runQueueWait(queuedToStartedSeconds: number): void;
   /** A run reached a terminal status; `durationSeconds` from enqueue, `steps` = model calls made. */
   runFinished(status: TTerminalRunStatus, durationSeconds: number, steps: number): void;
   modelRequest(observation: IModelRequestObservation): void;

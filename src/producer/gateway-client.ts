@@ -8,7 +8,7 @@ import { EventFollowers } from "../runtime/event-followers.js";
 import { FinishedRuns } from "../runtime/finished-runs.js";
 import { requestCancel, type TCancelReason } from "../runtime/request-cancel.js";
 import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
-import type { IApproval, IApprovalFilter, IRunEvent } from "../store/index.js";
+import { connectionUsable, type IApproval, type IApprovalFilter, type IRunEvent } from "../store/index.js";
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
 import { type IRunEventsOptions, openRunEvents } from "./run-event-reader.js";
@@ -192,8 +192,7 @@ export class GatewayClient<TToolName extends string = string> {
    * command fails at once then; its stream stops being writable before its status changes.
    */
   isConnected(): boolean {
-    const { status, stream } = this.runtime.redis;
-    return status === "ready" && stream !== undefined && stream.writable;
+    return connectionUsable(this.runtime.redis);
   }
 
   /**

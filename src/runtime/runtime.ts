@@ -15,9 +15,12 @@ import {
   type IKeys,
   type ITollgateRedis,
   keysFor,
+  prefixHasHashTag,
   RunStore,
+  redisTargetFrom,
   type TConnectionRole,
   ThreadStore,
+  type TRedisTarget,
 } from "../store/index.js";
 
 export interface IQueues {
@@ -31,6 +34,8 @@ export interface ITollgateRuntime {
   readonly gateway: IGateway;
   readonly options: TRuntimeOptions;
   readonly keys: IKeys;
+  /** One node, a cluster or a Sentinel-managed primary: every connection is made the same way. */
+  readonly redisTarget: TRedisTarget;
   readonly redis: ITollgateRedis;
   readonly queues: IQueues;
   readonly runs: RunStore;
@@ -64,13 +69,23 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
   const options = parseRuntimeOptions(init.options);
   const now = init.now ?? Date.now;
   const keys = keysFor(options.prefix);
+  const redisTarget = redisTargetFrom(options);
+  if (redisTarget.kind === "cluster" && !prefixHasHashTag(options.prefix)) {
+    throw new TollgateError(
+      "TG_INVALID_CONFIG",
+      `On a Redis Cluster the prefix needs a hash tag, such as "{${options.prefix}}" (TOLLGATE_PREFIX): ` +
+        `"${options.prefix}" would spread one queue's keys over several slots, and BullMQ's scripts ` +
+        "would fail with CROSSSLOT.",
+      { prefix: options.prefix },
+    );
+  }
   const onError = init.onConnectionError ?? (() => undefined);
   // Only a client connection gets a command timeout: it serves requests, and a request must not hang.
   const commandTimeout = init.role === "client" ? { commandTimeout: options.commandTimeoutMs } : {};
-  const redis = createRedis(options.redisUrl, init.role, commandTimeout, onError);
+  const redis = createRedis(redisTarget, init.role, commandTimeout, onError);
   // BullMQ queues get their own connection: ioredis instances are passed (not options) as BullMQ
   // recommends for ESM builds, and a queue's connection must tolerate its blocking-free commands.
-  const queueConnection = createRedis(options.redisUrl, "worker", {}, onError);
+  const queueConnection = createRedis(redisTarget, "worker", {}, onError);
   const queueOptions = { connection: queueConnection, prefix: options.prefix };
   const queues: IQueues = {
     runs: new Queue(queueNames.runs, queueOptions),
@@ -82,6 +97,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     gateway: init.gateway,
     options,
     keys,
+    redisTarget,
     redis,
     queues,
     runs: new RunStore(redis, keys, {
@@ -96,7 +112,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     now,
     ready: () => whenReady(redis, options.connectTimeoutMs),
     duplicateConnection() {
-      const connection = defineScripts(createRedis(options.redisUrl, "worker", {}, onError));
+      const connection = defineScripts(createRedis(redisTarget, "worker", {}, onError));
       duplicates.add(connection);
       connection.once("end", () => duplicates.delete(connection));
       return connection;

@@ -10,8 +10,23 @@ export {
 export { ApprovalStore, type IApprovalFilter } from "./approval-store.js";
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
 export { type IKeys, keysFor } from "./keys.js";
-export { createRedis, defineScripts, type ITollgateRedis, type TConnectionRole } from "./redis-client.js";
+export {
+  connectionUsable,
+  createRedis,
+  dataNodes,
+  defineScripts,
+  type ITollgateRedis,
+  type TConnectionRole,
+} from "./redis-client.js";
 export { isRedisUnavailableError } from "./redis-failure.js";
+export {
+  describeRedisTarget,
+  type IHostPort,
+  parseHostPort,
+  prefixHasHashTag,
+  redisTargetFrom,
+  type TRedisTarget,
+} from "./redis-target.js";
 export { eventJson, type IRunEvent, type IRunEventInput, type TRunEventType } from "./run-events.js";
 export { type IRunStoreOptions, type IStoredRun, RunStore, type TCancelReason } from "./run-store.js";
 export { compareStreamIds, parseStreamId } from "./stream-ids.js";

@@ -14,12 +14,12 @@ export interface IKeys {
   pendingApprovals(): string;
   /** A run's pending approvals (by expiry): exact at any number of pending approvals. */
   runPendingApprovals(runId: string): string;
+  /** Written (SET ... PX) by readiness probes: a probe proves Tollgate can write where it needs to. */
+  readinessProbe(): string;
   /** The pub/sub channel on which cancellations are broadcast to every worker. */
   cancelChannel(): string;
   /** The pub/sub channel on which a run's id is published when it finishes (waiters listen). */
   finishedChannel(): string;
-  /** A short-lived key the readiness check writes: a Redis that answers PING may still refuse writes. */
-  readinessProbe(): string;
 }
 
 export function keysFor(prefix: string): IKeys {

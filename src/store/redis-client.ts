@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from "ioredis";
+import { Cluster, Redis, type RedisOptions } from "ioredis";
 import {
   createApprovalScript,
   createRunScript,
@@ -8,8 +8,14 @@ import {
   requestCancelScript,
   saveRunScript,
 } from "./lua-scripts.js";
+import type { TRedisTarget } from "./redis-target.js";
 
-/** ioredis with Tollgate's scripts defined on it. */
+/**
+ * ioredis with Tollgate's scripts defined on it. On a Redis Cluster the object is ioredis's `Cluster`,
+ * typed as `Redis`: both expose the same commands, pipelines, pub/sub, `status`, `connect`, `quit` and
+ * `disconnect`, which is all Tollgate uses (a Cluster has no `stream`: code reading it must allow for
+ * that). One type keeps every store and BullMQ call site unchanged.
+ */
 export interface ITollgateRedis extends Redis {
   tgCreateRun(
     runKey: string,
@@ -54,19 +60,57 @@ export interface ITollgateRedis extends Redis {
 export type TConnectionRole = "worker" | "client";
 
 export function createRedis(
-  url: string,
+  target: TRedisTarget,
   role: TConnectionRole,
   extra: RedisOptions = {},
   onError: (error: Error) => void = () => undefined,
 ): ITollgateRedis {
-  const options: RedisOptions =
+  const roleOptions: RedisOptions =
     role === "worker"
       ? { maxRetriesPerRequest: null, ...extra }
       : { maxRetriesPerRequest: 1, enableOfflineQueue: false, ...extra };
-  const redis = new Redis(url, { lazyConnect: false, ...options });
+  const redis = connect(target, roleOptions);
   // ioredis reconnects by itself; without a listener it prints every failed attempt to the console.
   redis.on("error", onError);
   return defineScripts(redis);
+}
+
+function connect(target: TRedisTarget, roleOptions: RedisOptions): Redis {
+  if (target.kind === "single") return new Redis(target.url, { lazyConnect: false, ...roleOptions });
+  const credentials = {
+    ...(target.username !== undefined ? { username: target.username } : {}),
+    ...(target.password !== undefined ? { password: target.password } : {}),
+    ...(target.tls ? { tls: {} } : {}),
+  };
+  if (target.kind === "sentinel") {
+    return new Redis({
+      sentinels: target.sentinels.map((node) => ({ host: node.host, port: node.port })),
+      name: target.name,
+      ...(target.sentinelPassword !== undefined ? { sentinelPassword: target.sentinelPassword } : {}),
+      ...(target.tls ? { enableTLSForSentinelMode: true } : {}),
+      ...credentials,
+      ...roleOptions,
+    });
+  }
+  const { enableOfflineQueue, ...nodeOptions } = roleOptions;
+  const cluster = new Cluster(
+    target.nodes.map((node) => ({ host: node.host, port: node.port })),
+    {
+      // The Cluster client takes the offline queue at its top level, the rest per node.
+      enableOfflineQueue: enableOfflineQueue ?? true,
+      redisOptions: { ...credentials, ...nodeOptions },
+      // A failover or a slot migration answers MOVED/ASK/CLUSTERDOWN/TRYAGAIN for a moment: retry
+      // within the client after refreshing the slot map, instead of failing the command.
+      retryDelayOnFailover: 200,
+      retryDelayOnClusterDown: 300,
+      retryDelayOnTryAgain: 200,
+      retryDelayOnMoved: 50,
+      maxRedirections: 32,
+      slotsRefreshTimeout: 2_000,
+      clusterRetryStrategy: (attempts) => Math.min(100 * attempts, 2_000),
+    },
+  );
+  return cluster as unknown as Redis;
 }
 
 export function defineScripts(redis: Redis): ITollgateRedis {
@@ -80,4 +124,20 @@ export function defineScripts(redis: Redis): ITollgateRedis {
   redis.defineCommand("tgDecideApproval", { numberOfKeys: 4, lua: decideApprovalScript });
   redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 2, lua: finishThreadRunScript });
   return withScripts;
+}
+
+/** The nodes that hold data: every master of a cluster, or the one connection itself. */
+export function dataNodes(redis: ITollgateRedis): Redis[] {
+  if (!redis.isCluster) return [redis];
+  return (redis as unknown as Cluster).nodes("master");
+}
+
+/**
+ * Whether a connection can take commands right now without queueing them. A single node's socket stops
+ * being writable before its status changes; a cluster has no one socket, its status says it.
+ */
+export function connectionUsable(redis: ITollgateRedis): boolean {
+  if (redis.status !== "ready") return false;
+  if (redis.isCluster) return true;
+  return redis.stream?.writable === true;
 }

@@ -2,3 +2,4 @@ export { createApprovalProcessor } from "./approval-processor.js";
 export { createRunProcessor } from "./run-processor.js";
 export { type IStartWorkerOptions, type ITollgateWorker, startWorker } from "./start-worker.js";
 export { createToolProcessor } from "./tool-processor.js";
+export { WorkerReadiness } from "./worker-readiness.js";

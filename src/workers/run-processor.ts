@@ -58,6 +58,7 @@ export function createRunProcessor(workerContext: IWorkerContext) {
         approvalTtlMsOf: (name) => approvalTtlMsOf(context, name),
         onStarted: () => {
           context.metrics?.runStarted();
+          context.metrics?.runQueueWait(Math.max(0, context.runtime.now() - state.createdAt) / 1000);
           context.logger.info({ historyMessages: history?.length ?? 0 }, "run started");
         },
       });

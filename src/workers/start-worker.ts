@@ -4,9 +4,16 @@ import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
 import { endRunOutsideLoop } from "../engine/index.js";
 import type { IGateway } from "../gateway/index.js";
 import { type ILLMClientConfig, LLMClient } from "../model/index.js";
-import { createLogger, createMetrics, type Logger, type TollgateMetrics } from "../observability/index.js";
+import {
+  createLogger,
+  createMetrics,
+  type Logger,
+  type TollgateMetrics,
+  throttledConnectionWarning,
+} from "../observability/index.js";
 import { allQueueNames, queueNames, runJobNames, type TQueueName } from "../queue/index.js";
 import { CancelBus } from "../runtime/cancel-bus.js";
+import { checkRedisServer } from "../runtime/redis-server-check.js";
 import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
 import { createApprovalProcessor } from "./approval-processor.js";
 import { ActiveJobs, shutdownWithHandBack } from "./hand-back-shutdown.js";
@@ -15,6 +22,7 @@ import { createRunProcessor } from "./run-processor.js";
 import { createToolIsolation } from "./tool-isolation.js";
 import { createToolProcessor } from "./tool-processor.js";
 import type { IWorkerContext } from "./worker-context.js";
+import { WorkerReadiness } from "./worker-readiness.js";
 
 export interface IStartWorkerOptions {
   gateway: IGateway;
@@ -36,11 +44,15 @@ export interface IStartWorkerOptions {
   gatewayModule?: string;
   /** Stop on SIGTERM/SIGINT. @defaultValue true */
   handleSignals?: boolean;
+  /** Readiness for /readyz, when the caller serves probes before the worker has started. */
+  readiness?: WorkerReadiness;
 }
 
 export interface ITollgateWorker {
   readonly runtime: ITollgateRuntime;
   readonly workers: ReadonlyMap<TQueueName, Worker>;
+  /** Ready once processors run; not while draining or while Redis takes no write. */
+  readonly readiness: WorkerReadiness;
   /** Stops taking jobs, waits for active ones up to shutdownTimeoutMs, then hands the rest back. */
   close(): Promise<void>;
 }
@@ -57,8 +69,18 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     role: "worker",
     onConnectionError: throttledConnectionWarning(logger),
   });
+  const readiness = options.readiness ?? new WorkerReadiness();
+  readiness.attach(runtime);
+  // Refuses a cluster node given as a single node, and an evicting Redis when required, before any job.
+  await checkRedisServer(runtime, { logger }).catch(async (error: unknown) => {
+    await runtime.close();
+    throw error;
+  });
   const metrics: TollgateMetrics | undefined = options.registry
-    ? createMetrics(options.registry, { pendingApprovals: () => runtime.approvals.countPending() })
+    ? createMetrics(options.registry, {
+        pendingApprovals: () => runtime.approvals.countPending(),
+        prefix: runtime.options.prefix,
+      })
     : undefined;
   const modelName = options.model?.model ?? options.gateway.settings.model.name;
   const llm = new LLMClient({
@@ -118,10 +140,12 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     metrics.watchQueues(allQueueNames.map((name) => ({ name, queue: runtime.queues[name] })));
   }
   await Promise.all([...workers.values()].map((worker) => worker.waitUntilReady()));
+  readiness.markStarted();
   logger.info({ queues: served, concurrency, prefix: runtime.options.prefix }, "worker started");
 
   let closing: Promise<void> | undefined;
   const close = () => {
+    readiness.markDraining();
     closing ??= shutdownWithHandBack({
       context,
       workers,
@@ -141,18 +165,7 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
   }
-  return { runtime, workers, close };
-}
-
-/** Redis errors repeat on every reconnect attempt: one warning per distinct message per 30 s. */
-function throttledConnectionWarning(logger: Logger): (error: Error) => void {
-  const lastLogged = new Map<string, number>();
-  return (error) => {
-    const now = Date.now();
-    if (now - (lastLogged.get(error.message) ?? 0) < 30_000) return;
-    lastLogged.set(error.message, now);
-    logger.warn({ err: error }, "Redis connection error; reconnecting");
-  };
+  return { runtime, workers, readiness, close };
 }
 
 /**

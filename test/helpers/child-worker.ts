@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { testRedisUrl } from "./redis-url.js";
+import { testClusterNodes, testRedisUrl } from "./redis-url.js";
 
 const workerScript = fileURLToPath(new URL("../fixtures/worker-process.ts", import.meta.url));
 
@@ -29,6 +29,7 @@ export function spawnChildWorker(options: {
     env: {
       ...process.env,
       REDIS_URL: testRedisUrl,
+      TOLLGATE_TEST_CLUSTER_NODES: testClusterNodes?.join(",") ?? "",
       TOLLGATE_PREFIX: options.prefix,
       MODEL_URL: options.modelUrl,
       LEDGER_FILE: options.ledgerFile ?? "",

@@ -3,7 +3,7 @@ import type { IGateway } from "../../src/gateway/index.js";
 import { type IScriptedModel, startScriptedModel } from "../../src/model/index.js";
 import { GatewayClient } from "../../src/producer/index.js";
 import { type IStartWorkerOptions, type ITollgateWorker, startWorker } from "../../src/workers/index.js";
-import { testRedisUrl } from "./redis-url.js";
+import { testRedisOptions } from "./redis-url.js";
 import { deletePrefix, uniquePrefix } from "./test-prefix.js";
 
 /** Short locks so that crash tests recover in seconds; real Redis expiry, no fake timers. */
@@ -21,7 +21,7 @@ export interface IHarness {
   prefix: string;
   model: IScriptedModel;
   client: GatewayClient;
-  runtimeOptions: { redisUrl: string; prefix: string } & typeof fastRuntime;
+  runtimeOptions: { prefix: string } & typeof testRedisOptions & typeof fastRuntime;
   workers: ITollgateWorker[];
   startWorker(overrides?: Partial<IStartWorkerOptions>): Promise<ITollgateWorker>;
   close(): Promise<void>;
@@ -31,7 +31,7 @@ export interface IHarness {
 export async function createHarness(gateway: IGateway, label: string): Promise<IHarness> {
   const prefix = uniquePrefix(label);
   const model = await startScriptedModel({ port: 0 });
-  const runtimeOptions = { redisUrl: testRedisUrl, prefix, ...fastRuntime };
+  const runtimeOptions = { ...testRedisOptions, prefix, ...fastRuntime };
   const client = new GatewayClient({ gateway, runtime: runtimeOptions });
   const workers: ITollgateWorker[] = [];
   return {

@@ -1,23 +1,46 @@
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
-import { testRedisUrl } from "./redis-url.js";
+import { Cluster, Redis } from "ioredis";
+import { parseHostPort } from "../../src/store/index.js";
+import { testClusterNodes, testRedisUrl } from "./redis-url.js";
 
-/** A prefix no other test uses. */
+/** A prefix no other test uses; a hash tag on a cluster, so that one test's keys share a slot. */
 export function uniquePrefix(label: string): string {
-  return `tgtest-${label}-${randomUUID().slice(0, 8)}`;
+  const prefix = `tgtest-${label}-${randomUUID().slice(0, 8)}`;
+  return testClusterNodes ? `{${prefix}}` : prefix;
 }
 
-/** Deletes every key under the prefix (queues and Tollgate's own keys). */
+/** Deletes every key under the prefix (queues and Tollgate's own keys), on every master of a cluster. */
 export async function deletePrefix(prefix: string): Promise<void> {
+  if (testClusterNodes) {
+    const cluster = new Cluster(testClusterNodes.map(parseHostPort), {
+      redisOptions: { maxRetriesPerRequest: 1 },
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        cluster.once("ready", resolve);
+        cluster.once("error", reject);
+      });
+      await Promise.all(cluster.nodes("master").map((node) => deleteOnNode(node, prefix)));
+    } finally {
+      cluster.disconnect();
+    }
+    return;
+  }
   const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
   try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.unlink(...keys);
-    } while (cursor !== "0");
+    await deleteOnNode(redis, prefix);
   } finally {
     redis.disconnect();
   }
+}
+
+async function deleteOnNode(redis: Redis, prefix: string): Promise<void> {
+  // SCAN's MATCH treats `{` literally but `[`, `*`, `?` and `\` as patterns: prefixes use none of them.
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+    cursor = next;
+    // One slot per prefix on a cluster, so one UNLINK of many keys is allowed.
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== "0");
 }

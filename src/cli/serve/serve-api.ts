@@ -2,8 +2,9 @@ import { type IRunningApi, loadApiTokens, startApi } from "../../api/index.js";
 import type { TEnv } from "../../config/env.js";
 import { parseRuntimeOptions } from "../../config/runtime-options.js";
 import { runtimeOptionsFromEnv } from "../../config/runtime-options-from-env.js";
-import { createLogger, type Logger } from "../../observability/index.js";
+import { createLogger, type Logger, throttledConnectionWarning } from "../../observability/index.js";
 import { GatewayClient } from "../../producer/index.js";
+import { checkRedisServer } from "../../runtime/redis-server-check.js";
 import { CliError } from "../cli-errors.js";
 import type { ICliIo } from "../cli-io.js";
 import { loadGateway } from "../load-gateway.js";
@@ -28,8 +29,13 @@ export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions)
   }
   const gateway = await loadGateway(options.gatewayPath, io.cwd);
   const logger = createLogger({ level: env.LOG_LEVEL, name: "tollgate-api" });
-  const client = new GatewayClient({ gateway, runtime: runtimeOptionsFromEnv(env) });
+  const client = new GatewayClient({
+    gateway,
+    runtime: runtimeOptionsFromEnv(env),
+    onConnectionError: throttledConnectionWarning(logger),
+  });
   try {
+    await checkRedisAtStart(client, logger);
     const api = await startApi({
       client,
       tokens,
@@ -77,4 +83,19 @@ async function closeWithin(api: IRunningApi, timeoutMs: number, logger: Logger):
     api.app.server.closeAllConnections();
     await closing;
   }
+}
+
+/**
+ * The API serves (503 on Redis routes) while Redis is down, so an unreachable Redis at start is a
+ * warning; a reachable one that is unsuitable (a cluster node given as a single node, eviction when
+ * TOLLGATE_REQUIRE_NOEVICTION) stops the API before it listens.
+ */
+async function checkRedisAtStart(client: GatewayClient, logger: Logger): Promise<void> {
+  try {
+    await client.runtime.ready();
+  } catch (error) {
+    logger.warn({ err: error }, "Redis did not answer at start: its settings are not checked");
+    return;
+  }
+  await checkRedisServer(client.runtime, { logger });
 }

@@ -4,7 +4,7 @@ import type { TEnv } from "../../config/env.js";
 import { runtimeOptionsFromEnv } from "../../config/runtime-options-from-env.js";
 import { createLogger, startMetricsServer } from "../../observability/index.js";
 import type { TQueueName } from "../../queue/queue-names.js";
-import { startWorker } from "../../workers/index.js";
+import { startWorker, WorkerReadiness } from "../../workers/index.js";
 import type { ICliIo } from "../cli-io.js";
 import { loadGateway } from "../load-gateway.js";
 import { redactRedisUrl } from "../redis/redis-ping.js";
@@ -40,6 +40,15 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
     },
     "starting worker",
   );
+  // Probes first: /healthz answers while the worker waits for Redis, and /readyz says "starting".
+  const readiness = new WorkerReadiness();
+  const metrics = await startMetricsServer({
+    registry,
+    port: options.metricsPort,
+    host: options.metricsHost,
+    probes: readiness,
+  });
+  logger.info({ metricsHost: metrics.host, metricsPort: metrics.port }, "worker metrics at /metrics");
   const worker = await startWorker({
     gateway,
     queues: options.queues,
@@ -50,18 +59,13 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
     model,
     logger,
     registry,
+    readiness,
     // Stopping is ours: the metrics server must close too, and the exit code is the CLI's to set.
     handleSignals: false,
-  });
-  const metrics = await startMetricsServer({
-    registry,
-    port: options.metricsPort,
-    host: options.metricsHost,
   }).catch(async (error: unknown) => {
-    await worker.close();
+    await metrics.close();
     throw error;
   });
-  logger.info({ metricsHost: metrics.host, metricsPort: metrics.port }, "worker metrics at /metrics");
   const signal = await waitForStopSignal();
   logger.info({ signal }, "stopping: no new jobs; waiting for active ones");
   await worker.close();

@@ -24,7 +24,12 @@ async function textWithEveryMetricTouched(): Promise<string> {
   const registry = new Registry();
   const metrics = createMetrics(registry, {
     pendingApprovals: async () => 2,
-    queues: [{ name: "runs", queue: { getJobCounts: async () => ({ wait: 3, active: 1 }) } }],
+    queues: [
+      {
+        name: "runs",
+        queue: { getJobCounts: async () => ({ wait: 3, active: 1 }), getJobs: async () => [] },
+      },
+    ],
   });
   metrics.watchQueues([
     { name: "tools", queue: { getJobCounts: async () => Promise.reject(new Error("redis down")) } },

@@ -22,6 +22,38 @@ function realQueue(name: string) {
   return queue;
 }
 
+describe("autoscaling metrics against a real BullMQ queue", () => {
+  it("reports the age of the oldest waiting job per queue, with the deployment's prefix label", async () => {
+    const queue = realQueue("tools");
+    const oldest = await queue.add("call", { n: 1 });
+    await queue.add("call", { n: 2 }, { timestamp: oldest.timestamp + 3_000 });
+    await queue.add("call", { n: 3 }, { delay: 60_000, timestamp: oldest.timestamp - 60_000 });
+    const registry = new Registry();
+    const metrics = createMetrics(registry, {
+      processMetrics: false,
+      queues: [{ name: "tools", queue }],
+      prefix: "{deployment-a}",
+      now: () => oldest.timestamp + 5_000,
+    });
+    metrics.runQueueWait(0.2);
+
+    const text = await registry.metrics();
+    // The delayed job is older but waits for its delay, not for a worker: it does not count.
+    expect(text).toContain(
+      'tollgate_queue_oldest_waiting_age_seconds{queue="tools",prefix="{deployment-a}"} 5\n',
+    );
+    expect(text).toContain('tollgate_run_queue_wait_seconds_count{prefix="{deployment-a}"} 1\n');
+    expect(text).toContain('tollgate_runs_started_total{prefix="{deployment-a}"} 0\n');
+  });
+
+  it("reports 0 when no job waits", async () => {
+    const queue = realQueue("runs");
+    const registry = new Registry();
+    createMetrics(registry, { processMetrics: false, queues: [{ name: "runs", queue }] });
+    expect(await registry.metrics()).toContain('tollgate_queue_oldest_waiting_age_seconds{queue="runs"} 0\n');
+  });
+});
+
 describe("tollgate_queue_jobs against a real BullMQ queue", () => {
   it("reports the counts BullMQ keeps, by state", async () => {
     const queue = realQueue("tools");

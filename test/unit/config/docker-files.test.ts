@@ -51,6 +51,9 @@ describe("docker-compose.yml", () => {
     expect(command).toMatch(/--appendonly yes/);
     expect(command).toMatch(/--appendfsync (everysec|always)/);
     expect(command).toMatch(/--maxmemory-policy noeviction/);
+    // A maxmemory below the container's memory limit: full means refused writes, not an OOM kill.
+    expect(command).toMatch(/--maxmemory \$\{REDIS_MAXMEMORY:-768mb\}/);
+    expect((redis as { mem_limit?: string }).mem_limit).toMatch(/^\$\{REDIS_MEMORY_LIMIT:-1g\}$/);
     expect(redis.volumes?.some((volume) => volume.endsWith(":/data"))).toBe(true);
     expect(JSON.stringify(redis.healthcheck?.test)).toContain("ping");
   });

@@ -65,3 +65,22 @@ describe("startMetricsServer", () => {
     );
   });
 });
+
+describe("startMetricsServer with probes", () => {
+  it("answers /healthz 200 and /readyz as the probe says", async () => {
+    let answer = { ready: false, reason: "draining" };
+    server = await startMetricsServer({
+      registry: new Registry(),
+      port: 0,
+      host: "127.0.0.1",
+      probes: { check: async () => answer },
+    });
+    const base = `http://127.0.0.1:${server.port}`;
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const notReady = await fetch(`${base}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toEqual({ status: "not-ready", reason: "draining" });
+    answer = { ready: true, reason: "" };
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# `npm run test:cluster`: starts a local Redis Cluster (3 masters, 3 replicas), runs the runtime,
+# approvals and API integration groups against it, then the failover test (a replica takes over with
+# CLUSTER FAILOVER, then a master is killed) last, since it leaves the cluster changed.
+#   --quick   one file of each group and the failover test (CI)
+# TOLLGATE_CLUSTER_SERVER/TOLLGATE_CLUSTER_CLI choose the server (valkey-server, valkey-cli).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+profile=full
+if [ "${1:-}" = "--quick" ]; then profile=quick; fi
+
+dir=$(mktemp -d /tmp/tollgate-cluster.XXXXXX)
+trap 'bash scripts/redis-cluster.sh stop "$dir"' EXIT
+bash scripts/redis-cluster.sh start "$dir"
+export TOLLGATE_TEST_CLUSTER_NODES
+TOLLGATE_TEST_CLUSTER_NODES=$(cat "$dir/nodes")
+
+if [ "$profile" = quick ]; then
+  groups=(test/integration/runtime/first-run.test.ts test/integration/runtime/threads.test.ts
+    test/integration/approvals/approvals.test.ts test/integration/api/runs.test.ts)
+else
+  groups=(test/integration/runtime test/integration/approvals test/integration/api)
+fi
+echo "== cluster: ${groups[*]}"
+npx vitest run --project integration "${groups[@]}"
+echo "== cluster: failover"
+npx vitest run --project integration test/integration/cluster/failover.test.ts

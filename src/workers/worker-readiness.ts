@@ -1,0 +1,51 @@
+import type { IReadiness, IReadinessProbe } from "../observability/index.js";
+import { withTimeout } from "../observability/index.js";
+import type { ITollgateRuntime } from "../runtime/runtime.js";
+
+/** How long the probe's write may take before the worker counts as not ready. */
+const probeTimeoutMs = 2_000;
+/** The probe key expires by itself: nothing to clean up. */
+const probeTtlMs = 30_000;
+
+/**
+ * A worker's readiness for /readyz: not ready while starting (before its processors run), while
+ * draining (after SIGTERM), or while Redis cannot take a write under the prefix. The write (SET ... PX
+ * on the prefix's own key) goes where the queues are, so on a cluster it reaches the master that owns
+ * the prefix's slot, which a PING to any node would not prove.
+ */
+export class WorkerReadiness implements IReadinessProbe {
+  private runtime: ITollgateRuntime | undefined;
+  private started = false;
+  private draining = false;
+
+  /** startWorker hands over its runtime once it has one. */
+  attach(runtime: ITollgateRuntime): void {
+    this.runtime = runtime;
+  }
+
+  markStarted(): void {
+    this.started = true;
+  }
+
+  markDraining(): void {
+    this.draining = true;
+  }
+
+  async check(): Promise<IReadiness> {
+    if (this.draining) return { ready: false, reason: "draining" };
+    if (!this.started || !this.runtime) return { ready: false, reason: "starting" };
+    const { redis, keys } = this.runtime;
+    // The worker's connection queues commands while Redis is down: do not wait for it to come back.
+    if (redis.status !== "ready") return { ready: false, reason: "redis-unavailable" };
+    try {
+      await withTimeout(
+        redis.set(keys.readinessProbe(), String(this.runtime.now()), "PX", probeTtlMs),
+        probeTimeoutMs,
+        "readiness write",
+      );
+      return { ready: true };
+    } catch {
+      return { ready: false, reason: "redis-unavailable" };
+    }
+  }
+}

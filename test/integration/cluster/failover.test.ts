@@ -1,0 +1,192 @@
+/**
+ * Runs only under `npm run test:cluster` (TOLLGATE_TEST_CLUSTER_NODES set): a replica takes over with
+ * CLUSTER FAILOVER, then the new master is killed (SIGKILL, found by its INFO process_id), each in the
+ * middle of running runs and parked approvals. Every run must finish and every approval be decided.
+ * It changes the cluster (one master ends dead), so the script runs it last.
+ */
+import { Cluster, Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseHostPort } from "../../../src/store/index.js";
+import { ledger, testGateway } from "../../fixtures/test-gateway.js";
+import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { testClusterNodes } from "../../helpers/redis-url.js";
+import { script } from "../../helpers/script.js";
+import { waitUntil } from "../../helpers/wait-until.js";
+
+const user = { userId: "u-failover" };
+
+describe.skipIf(!testClusterNodes)("Redis Cluster failover in the middle of runs and approvals", () => {
+  let harness: IHarness;
+  let admin: Cluster;
+  beforeAll(async () => {
+    harness = await createHarness(testGateway, "failover");
+    await harness.startWorker();
+    await harness.startWorker();
+    admin = new Cluster((testClusterNodes ?? []).map(parseHostPort));
+  });
+  afterAll(async () => {
+    admin?.disconnect();
+    await harness?.close();
+  });
+
+  /** The master that holds every key of this test's prefix (one hash tag, one slot), and its replicas. */
+  async function slotOwner(): Promise<{ master: string; replicas: string[] }> {
+    const slot = Number(await admin.call("CLUSTER", "KEYSLOT", harness.prefix));
+    const lines = String(await admin.call("CLUSTER", "NODES"))
+      .trim()
+      .split("\n")
+      .map((line) => line.split(" "));
+    const ownerLine = lines.find(
+      (fields) =>
+        fields[2]!.includes("master") &&
+        !fields[2]!.includes("fail") &&
+        fields.slice(8).some((range) => {
+          const [from, to = from] = range.split("-").map(Number);
+          return slot >= from! && slot <= to!;
+        }),
+    );
+    if (!ownerLine) throw new Error(`no master serves slot ${slot}`);
+    const address = (fields: string[]) => fields[1]!.split("@")[0]!;
+    const replicas = lines
+      .filter((fields) => fields[3] === ownerLine[0] && !fields[2]!.includes("fail"))
+      .map(address);
+    return { master: address(ownerLine), replicas };
+  }
+
+  function node(address: string): Redis {
+    const { host, port } = parseHostPort(address);
+    return new Redis({ host, port, maxRetriesPerRequest: 1 });
+  }
+
+  async function role(address: string): Promise<string | undefined> {
+    const connection = node(address);
+    connection.on("error", () => undefined);
+    try {
+      const info = await connection.info("replication");
+      return /role:(\w+)/.exec(info)?.[1];
+    } catch {
+      return undefined;
+    } finally {
+      connection.disconnect();
+    }
+  }
+
+  async function startWorkRuns(count: number, label: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (let index = 0; index < count; index++) {
+      const { runId } = await harness.client.run({
+        input: script(
+          { calls: [{ name: "work", input: { label: `${label}-${index}-a`, ms: 150 } }] },
+          { calls: [{ name: "work", input: { label: `${label}-${index}-b`, ms: 150 } }] },
+          { text: "done" },
+        ),
+        userContext: user,
+      });
+      ids.push(runId);
+    }
+    return ids;
+  }
+
+  async function parkRuns(count: number, firstAmount: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (let index = 0; index < count; index++) {
+      const { runId } = await harness.client.run({
+        input: script(
+          { calls: [{ name: "needs_approval", input: { amount: firstAmount + index } }] },
+          { text: "after the decision" },
+        ),
+        userContext: user,
+      });
+      ids.push(runId);
+    }
+    return ids;
+  }
+
+  /** Decides with retries: while a failover settles, a client command may fail fast (retryable). */
+  async function approveAll(runIds: string[]): Promise<void> {
+    for (const runId of runIds) {
+      const [approval] = await waitUntil(
+        async () => {
+          const pending = await harness.client.approvals.list({ runId }).catch(() => []);
+          return pending.length > 0 ? pending : undefined;
+        },
+        { message: `approval of ${runId} pending`, timeoutMs: 30_000 },
+      );
+      await waitUntil(
+        () =>
+          harness.client.approvals.approve(approval!.approvalId, { approver: "ops" }).then(
+            () => true,
+            () => false,
+          ),
+        { message: `approve ${approval!.approvalId}`, timeoutMs: 30_000, intervalMs: 200 },
+      );
+    }
+  }
+
+  async function everyRunFinished(runIds: string[]): Promise<string[]> {
+    return waitUntil(
+      async () => {
+        const statuses = await Promise.all(
+          runIds.map((runId) =>
+            harness.client.getRun(runId).then(
+              (view) => view.status,
+              () => "unreadable",
+            ),
+          ),
+        );
+        return statuses.every((status) => status === "completed" || status === "failed") && statuses;
+      },
+      { message: "every run finished", timeoutMs: 90_000, intervalMs: 250 },
+    );
+  }
+
+  it("a replica takes over (CLUSTER FAILOVER), then a master is killed: every run finishes, no approval is lost", async () => {
+    ledger.length = 0;
+    const parkedFirst = await parkRuns(4, 200);
+    const runningFirst = await startWorkRuns(8, "first");
+
+    const before = await slotOwner();
+    expect(before.replicas.length).toBeGreaterThan(0);
+    const promoted = before.replicas[0]!;
+    const replicaConnection = node(promoted);
+    await replicaConnection.call("CLUSTER", "FAILOVER");
+    replicaConnection.disconnect();
+    await waitUntil(async () => (await role(promoted)) === "master", {
+      message: `${promoted} promoted by CLUSTER FAILOVER`,
+      timeoutMs: 30_000,
+    });
+
+    await approveAll(parkedFirst.slice(0, 2));
+    const parkedSecond = await parkRuns(3, 300);
+    const runningSecond = await startWorkRuns(8, "second");
+
+    // Kill the new master the hard way; its replica (the old master) is promoted after the node timeout.
+    const victim = node(promoted);
+    const pid = Number(/process_id:(\d+)/.exec(await victim.info("server"))?.[1]);
+    victim.disconnect();
+    process.kill(pid, "SIGKILL");
+    await waitUntil(
+      async () => {
+        const owner = await slotOwner().catch(() => undefined);
+        return owner !== undefined && owner.master !== promoted && (await role(owner.master)) === "master";
+      },
+      { message: "a replica took over from the killed master", timeoutMs: 60_000, intervalMs: 200 },
+    );
+
+    await approveAll([...parkedFirst.slice(2), ...parkedSecond]);
+    const runningThird = await startWorkRuns(4, "third");
+
+    const all = [...parkedFirst, ...parkedSecond, ...runningFirst, ...runningSecond, ...runningThird];
+    const statuses = await everyRunFinished(all);
+    expect(statuses.filter((status) => status !== "completed")).toEqual([]);
+    // Every approved call ran (at least once: a write lost with the killed master may repeat one).
+    const paid = new Set(
+      ledger.filter((entry) => entry.tool === "needs_approval").map((entry) => entry.note),
+    );
+    expect(paid.size).toBe(7);
+    expect(await harness.client.approvals.list({})).toEqual([]);
+    // Waiting through the pub/sub subscriber works after the failovers too.
+    const [last] = await startWorkRuns(1, "after");
+    expect((await harness.client.wait(last!)).status).toBe("completed");
+  }, 240_000);
+});
