@@ -19,12 +19,17 @@ export function spawnChildWorker(options: {
   modelUrl: string;
   ledgerFile?: string;
   queues?: string;
+  /** Another Redis than the shared test one (the chaos suite's own server). */
+  redisUrl?: string;
+  /** Runtime settings over the fast ones (a short retention, ...). */
+  runtimeOverrides?: Record<string, unknown>;
 }): IChildWorker {
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", workerScript], {
     env: {
       ...process.env,
-      REDIS_URL: testRedisUrl,
+      REDIS_URL: options.redisUrl ?? testRedisUrl,
+      RUNTIME_OVERRIDES: JSON.stringify(options.runtimeOverrides ?? {}),
       TOLLGATE_PREFIX: options.prefix,
       MODEL_URL: options.modelUrl,
       LEDGER_FILE: options.ledgerFile ?? "",
