@@ -13,8 +13,10 @@ export interface IDurableRedisServer {
   process(): ChildProcess;
   /** A connection of the suite's own (CONFIG SET, DBSIZE); it reconnects after a restart. */
   admin: Redis;
-  /** Stops the server with the signal and starts it again on the same port and directory (the AOF replays). */
-  restart(signal: "SIGTERM" | "SIGKILL"): Promise<void>;
+  /** Stops the server with the signal (SIGTERM: it writes its AOF and exits; SIGKILL: it just dies). */
+  down(signal: "SIGTERM" | "SIGKILL"): Promise<void>;
+  /** Starts it again on the same port and directory (the AOF replays) and waits until it answers. */
+  up(): Promise<void>;
   /** Pauses the server for `ms` (SIGSTOP), always resuming it (SIGCONT) even when the wait throws. */
   pause(ms: number): Promise<void>;
   stop(): Promise<void>;
@@ -76,8 +78,10 @@ export async function startDurableRedisServer(port: number): Promise<IDurableRed
     port,
     process: () => server,
     admin,
-    async restart(signal) {
+    async down(signal) {
       await kill(signal);
+    },
+    async up() {
       server = spawnServer();
       await answers();
     },
