@@ -36,7 +36,7 @@ const profiles: Record<IChaosProfile["name"], IChaosProfile> = {
     redisFaultRuns: 20,
     redisFaultRounds: 3,
     modelFaultRuns: 6,
-    propertyRuns: 2_000,
+    propertyRuns: 500,
   },
 };
 
