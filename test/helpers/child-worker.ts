@@ -23,13 +23,19 @@ export function spawnChildWorker(options: {
   gatewayModule?: string;
   /** More environment, e.g. SHUTDOWN_TIMEOUT_MS or another REDIS_URL. */
   env?: Record<string, string>;
+  /** Another Redis than the shared test one (the chaos suite's own server). */
+  redisUrl?: string;
+  /** Runtime settings over the fast ones (a short retention, ...). */
+  runtimeOverrides?: Record<string, unknown>;
 }): IChildWorker {
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", workerScript], {
     env: {
       ...process.env,
-      REDIS_URL: testRedisUrl,
-      TOLLGATE_TEST_CLUSTER_NODES: testClusterNodes?.join(",") ?? "",
+      REDIS_URL: options.redisUrl ?? testRedisUrl,
+      // The chaos suite's own Redis is a single node, whatever the shared test Redis is.
+      TOLLGATE_TEST_CLUSTER_NODES: options.redisUrl ? "" : (testClusterNodes?.join(",") ?? ""),
+      RUNTIME_OVERRIDES: JSON.stringify(options.runtimeOverrides ?? {}),
       TOLLGATE_PREFIX: options.prefix,
       MODEL_URL: options.modelUrl,
       LEDGER_FILE: options.ledgerFile ?? "",

@@ -1,0 +1,140 @@
+import fc from "fast-check";
+import type { FastifyInstance } from "fastify";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApi } from "../../src/api/index.js";
+import { apiRoutes } from "../../src/api/route-table.js";
+import { createHarness, type IHarness } from "../helpers/harness.js";
+import { testRedisUrl } from "../helpers/redis-url.js";
+import { apiTestGateway, apiTestTokens, silentLogger } from "../integration/api/api-fixture.js";
+import { chaosProfile, chaosSeed } from "./chaos-profile.js";
+import { keysUnder, unfinishedJobs } from "./queue-checks.js";
+
+const adminToken = apiTestTokens.admin.token;
+
+/** Bodies no route may accept: wrong types, missing fields, unknown keys, prototype keys, deep or huge. */
+const hostileBody = fc.oneof(
+  fc.anything(),
+  fc.jsonValue(),
+  fc.string(),
+  fc
+    .record({ input: fc.anything(), userContext: fc.anything() }, { requiredKeys: [] })
+    .filter((body) => typeof body.userContext !== "object" || body.userContext === null),
+  fc
+    .tuple(fc.constantFrom("__proto__", "constructor", "prototype", "extra"), fc.anything())
+    .map(([key, value]) => ({ input: "hello", userContext: { userId: "u" }, [key]: value })),
+  // Deep JSON as text: a 6,000-deep object would overflow the stack of the test's own tools first.
+  fc
+    .integer({ min: 100, max: 6_000 })
+    .map(
+      (depth) =>
+        `{"input":"deep","userContext":{"userId":"u"},"metadata":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}`,
+    ),
+  fc.constant({ input: "x".repeat(2_000_000), userContext: { userId: "u" } }),
+);
+
+const hostileId = fc.oneof(
+  fc.string({ minLength: 1 }),
+  fc.string({ minLength: 101, maxLength: 400 }),
+  fc.constantFrom("%", "%zz", "%E0%A4%A", "..", "%00", "a%2Fb", "__proto__", "constructor"),
+);
+
+const hostileQuery = fc.dictionary(fc.string({ maxLength: 12 }), fc.string({ maxLength: 40 }), {
+  maxKeys: 4,
+});
+
+const hostileHeaders = fc.record(
+  {
+    "content-type": fc.constantFrom(
+      "application/json",
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "💥",
+      "",
+    ),
+    authorization: fc.oneof(fc.constant(`Bearer ${adminToken}`), fc.string({ maxLength: 80 })),
+    "last-event-id": fc.oneof(fc.string({ maxLength: 30 }), fc.constant("99999999999999999999999-1")),
+    "x-request-id": fc.string({ maxLength: 300 }),
+  },
+  { requiredKeys: ["authorization"] },
+);
+
+function urlOf(template: string, id: string, query: Record<string, string>): string {
+  // Ids are percent-encoded like a client would, except the raw ones meant to test bad encoding.
+  const pathId = /^%|\.\./.test(id) ? id : encodeURIComponent(id);
+  const search = new URLSearchParams(query).toString();
+  return template.replace(/:[A-Za-z]+/, pathId) + (search ? `?${search}` : "");
+}
+
+function headerSafe(headers: Record<string, string | undefined>): Record<string, string> {
+  // Node refuses header values with control characters before they reach the server.
+  return Object.fromEntries(
+    Object.entries(headers).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && /^[\t\x20-\x7e]*$/.test(entry[1]),
+    ),
+  );
+}
+
+/**
+ * Every route of the HTTP API under hostile requests (fast-check): never a 5xx, every error in the
+ * documented envelope, and nothing enqueued (no worker runs: a job would stay in the queue to be seen).
+ */
+describe("chaos: hostile HTTP requests on every route", () => {
+  const seed = chaosSeed("api-properties");
+  let harness: IHarness;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    harness = await createHarness(apiTestGateway, "chaos-api");
+    app = await buildApi({
+      client: harness.client,
+      tokens: Object.values(apiTestTokens),
+      logger: silentLogger(),
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await harness.close();
+  });
+
+  it.each(apiRoutes.map((route) => [`${route.spec.method} ${route.spec.url}`, route] as const))(
+    "%s",
+    async (_name, route) => {
+      const { method, url } = route.spec;
+      const hasBody = method === "POST";
+      await fc.assert(
+        fc.asyncProperty(
+          hostileBody,
+          hostileId,
+          hostileQuery,
+          hostileHeaders,
+          async (body, id, query, headers) => {
+            const response = await app.inject({
+              method,
+              url: urlOf(url, id, query),
+              headers: headerSafe(headers),
+              ...(hasBody
+                ? { payload: typeof body === "string" ? body : (JSON.stringify(body) ?? "null") }
+                : {}),
+            });
+            expect(response.statusCode, response.body.slice(0, 300)).toBeLessThan(500);
+            if (hasBody) expect(response.statusCode, response.body.slice(0, 300)).toBeGreaterThanOrEqual(400);
+            if (response.statusCode >= 400) {
+              const envelope = response.json() as { error?: { code?: unknown; message?: unknown } };
+              expect(typeof envelope.error?.code, response.body.slice(0, 300)).toBe("string");
+              expect(typeof envelope.error?.message).toBe("string");
+            }
+          },
+        ),
+        { numRuns: chaosProfile.propertyRuns, seed },
+      );
+      expect(await unfinishedJobs(harness.client)).toEqual({});
+      const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
+      try {
+        const runKeys = (await keysUnder(redis, harness.prefix)).filter((key) => key.includes(":run:"));
+        expect(runKeys).toEqual([]);
+      } finally {
+        redis.disconnect();
+      }
+    },
+  );
+});

@@ -1,0 +1,26 @@
+import type { Redis } from "ioredis";
+import type { GatewayClient } from "../../src/producer/index.js";
+
+/** Every key under the prefix (queues and Tollgate's own keys). */
+export async function keysUnder(redis: Redis, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, batch] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== "0");
+  return keys.sort();
+}
+
+/** Jobs left active, waiting for children, waiting or delayed in any queue once every run ended. */
+export async function unfinishedJobs(client: GatewayClient): Promise<Record<string, Record<string, number>>> {
+  const { runs, tools, approvals } = client.runtime.queues;
+  const left: Record<string, Record<string, number>> = {};
+  for (const [name, queue] of Object.entries({ runs, tools, approvals })) {
+    const counts = await queue.getJobCounts("active", "waiting-children", "wait", "prioritized", "delayed");
+    const nonZero = Object.fromEntries(Object.entries(counts).filter(([, count]) => count > 0));
+    if (Object.keys(nonZero).length > 0) left[name] = nonZero;
+  }
+  return left;
+}
