@@ -28,7 +28,8 @@ export async function workerFootprint(environment: IBenchEnvironment): Promise<I
     const afterStart = await processRssMb(pid);
     await withInFlight(200, 20, (index) => contender.run(`footprint-warm-${index}`));
     const idle = await processRssMb(pid);
-    const slowMs = environment.quick ? 1_500 : 3_000;
+    // Long enough for all of them to be running at once even on a loaded machine.
+    const slowMs = environment.quick ? 4_000 : 6_000;
     const runs = Array.from({ length: inFlight }, (_, index) =>
       contender.client.ask({
         input: JSON.stringify({
