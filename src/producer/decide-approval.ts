@@ -1,5 +1,6 @@
 import { EToolCallVerdict } from "../contracts/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
+import { addToolJobs, approvedRawInputOf, toolJobRunOfRecord } from "../runtime/child-jobs.js";
 import { promoteJob } from "../runtime/promote-job.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import type { IApproval, TApprovalDecisionRecord } from "../store/index.js";
@@ -108,9 +109,11 @@ async function pendingApproval(runtime: ITollgateRuntime, approvalId: string): P
 }
 
 /**
- * One script decides and announces (refused when the approval is no longer pending or past its expiry);
- * then the delayed job wakes and hands the decision to the run. Were the job already running (its delay
- * ran out a moment ago), it reads the decision that just won.
+ * One script decides and announces (refused when the approval is no longer pending or past its expiry).
+ * An approved call's tool job is added right here, as a child of the run, so the tool starts one hop
+ * after the decision; then the delayed approval job wakes and hands the decision to the run (it adds the
+ * same tool job again, a no-op, which also covers a caller that died between the two steps). Were the
+ * approval job already running (its delay ran out a moment ago), it reads the decision that just won.
  */
 async function record(
   runtime: ITollgateRuntime,
@@ -124,8 +127,15 @@ async function record(
     }
     throw alreadyDecided(approvalId, decided.status);
   }
+  const approval = decided.approval;
+  const run = toolJobRunOfRecord(approval);
+  if (decision.decision === "approved" && run) {
+    await addToolJobs(runtime, run, [
+      { callId: approval.callId, toolName: approval.toolName, rawInput: approvedRawInputOf(approval) },
+    ]);
+  }
   await promoteJob(runtime.queues.approvals, approvalId);
-  return decided.approval;
+  return approval;
 }
 
 function alreadyDecided(approvalId: string, status: string): TollgateError {

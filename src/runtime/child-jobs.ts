@@ -1,7 +1,7 @@
 import type { JobsOptions } from "bullmq";
 import type { IParkSpec, IToolJobSpec, TRunState } from "../engine/index.js";
 import { queueNames, type TApprovalJob, type TToolJobInput } from "../queue/index.js";
-import { approvalRecordVersion } from "../store/index.js";
+import { approvalRecordVersion, type IApproval } from "../store/index.js";
 import { promoteJob } from "./promote-job.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
@@ -39,6 +39,23 @@ export function toolJobRunOf(state: TRunState): IToolJobRun {
     additionalTools: state.request.additionalTools,
     ...(state.request.tools ? { tools: state.request.tools } : {}),
   };
+}
+
+/** What the approved call's tool job needs, from a version 2 approval record; undefined for version 1. */
+export function toolJobRunOfRecord(approval: IApproval): IToolJobRun | undefined {
+  if (approval.additionalTools === undefined) return undefined;
+  return {
+    runId: approval.runId,
+    threadId: approval.threadId,
+    userContext: approval.userContext,
+    additionalTools: approval.additionalTools,
+    ...(approval.tools ? { tools: approval.tools } : {}),
+  };
+}
+
+/** The input an approved call runs with, as sent: the human's edit, else the model's arguments. */
+export function approvedRawInputOf(approval: IApproval): unknown {
+  return approval.decision?.editedInput !== undefined ? approval.decision.editedInput : approval.input;
 }
 
 /** Adds tool jobs as children of the run (ids are the call ids: adding one again is a no-op). */

@@ -2,7 +2,7 @@ import { type Job, UnrecoverableError } from "bullmq";
 import type { IApprovalOutcome } from "../engine/index.js";
 import { jobLogger } from "../observability/index.js";
 import { approvalJobSchema } from "../queue/index.js";
-import { addToolJobs, type IToolJobRun, toolJobRunOf } from "../runtime/child-jobs.js";
+import { addToolJobs, type IToolJobRun, toolJobRunOf, toolJobRunOfRecord } from "../runtime/child-jobs.js";
 import type { IApproval } from "../store/index.js";
 import type { IApprovalJobResult } from "./child-outcomes.js";
 import type { IWorkerContext } from "./worker-context.js";
@@ -64,15 +64,8 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
  * that deciding an approval never reads the whole run. A version 1 record falls back to the run's state.
  */
 async function toolJobRunOfApproval(context: IWorkerContext, approval: IApproval): Promise<IToolJobRun> {
-  if (approval.additionalTools !== undefined) {
-    return {
-      runId: approval.runId,
-      threadId: approval.threadId,
-      userContext: approval.userContext,
-      additionalTools: approval.additionalTools,
-      ...(approval.tools ? { tools: approval.tools } : {}),
-    };
-  }
+  const fromRecord = toolJobRunOfRecord(approval);
+  if (fromRecord) return fromRecord;
   const stored = await context.runtime.runs.load(approval.runId);
   if (!stored)
     throw new UnrecoverableError(`Run ${approval.runId} of approval ${approval.approvalId} has no state.`);
