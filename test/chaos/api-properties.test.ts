@@ -19,7 +19,12 @@ const hostileBody = fc.oneof(
   fc.string(),
   fc
     .record({ input: fc.anything(), userContext: fc.anything() }, { requiredKeys: [] })
-    .filter((body) => typeof body.userContext !== "object" || body.userContext === null),
+    // Without userContext a run is the token's own (a valid request): keep only invalid shapes.
+    .filter(
+      (body) =>
+        typeof body.input !== "string" ||
+        ("userContext" in body && (typeof body.userContext !== "object" || body.userContext === null)),
+    ),
   fc
     .tuple(fc.constantFrom("__proto__", "constructor", "prototype", "extra"), fc.anything())
     .map(([key, value]) => ({ input: "hello", userContext: { userId: "u" }, [key]: value })),

@@ -40,7 +40,9 @@ describe("worker /healthz and /readyz", () => {
     expect(worker.readiness).toBe(readiness);
     expect(await probe("/readyz")).toEqual({ status: 200, body: { status: "ready" } });
     // The probe wrote under the prefix, where the queues are (not only a PING).
-    expect(await harness.client.runtime.redis.pttl(`${harness.prefix}:readiness-probe`)).toBeGreaterThan(0);
+    expect(
+      await harness.client.runtime.redis.pttl(harness.client.runtime.keys.readinessProbe()),
+    ).toBeGreaterThan(0);
 
     worker.runtime.redis.disconnect();
     expect((await probe("/readyz")).body).toEqual({ status: "not-ready", reason: "redis-unavailable" });
