@@ -104,6 +104,12 @@ export const envSchema = z.object({
   TOLLGATE_JOB_BACKOFF_MS: runtimeInteger("jobBackoffMs"),
   /** How long finished runs, events and jobs are kept. @defaultValue 7 days */
   TOLLGATE_RETENTION_MS: runtimeInteger("retentionMs"),
+  /** How long a thread's history is kept after its last use. @defaultValue 30 days */
+  TOLLGATE_THREAD_RETENTION_MS: runtimeInteger("threadRetentionMs"),
+  /** How often the reconciler looks for runs no job holds. @defaultValue 30000 */
+  TOLLGATE_RECONCILE_INTERVAL_MS: runtimeInteger("reconcileIntervalMs"),
+  /** Age (and time since its last check) at which the reconciler checks a run. @defaultValue 60000 */
+  TOLLGATE_RECONCILE_AFTER_MS: runtimeInteger("reconcileAfterMs"),
   /** Events kept per run. @defaultValue 10000 */
   TOLLGATE_EVENTS_MAX_LENGTH: runtimeInteger("eventsMaxLength"),
   /** Messages of a thread kept as history. @defaultValue 200 */

@@ -10,8 +10,17 @@ export interface IKeys {
   runCancel(runId: string): string;
   threadMessages(threadId: string): string;
   threadRuns(threadId: string): string;
+  /** Every run ever submitted on the thread (within its retention): what deleting the thread deletes. */
+  threadRunIds(threadId: string): string;
   approval(approvalId: string): string;
   pendingApprovals(): string;
+  /**
+   * Every run not yet finished, scored by when the reconciler last looked at it (at first, its creation):
+   * the reconciler reads the oldest without scanning the keyspace.
+   */
+  activeRuns(): string;
+  /** Held for a moment by the reconciler pass that runs now, so that passes never overlap. */
+  reconcileLock(): string;
   /** The pub/sub channel on which cancellations are broadcast to every worker. */
   cancelChannel(): string;
   /** The pub/sub channel on which a run's id is published when it finishes (waiters listen). */
@@ -28,8 +37,11 @@ export function keysFor(prefix: string): IKeys {
     runCancel: (runId) => `${prefix}:run:${runId}:cancel`,
     threadMessages: (threadId) => `${prefix}:thread:${threadId}:messages`,
     threadRuns: (threadId) => `${prefix}:thread:${threadId}:runs`,
+    threadRunIds: (threadId) => `${prefix}:thread:${threadId}:run-ids`,
     approval: (approvalId) => `${prefix}:approval:${approvalId}`,
     pendingApprovals: () => `${prefix}:approval-index:pending`,
+    activeRuns: () => `${prefix}:run-index:active`,
+    reconcileLock: () => `${prefix}:reconcile:lock`,
     cancelChannel: () => `${prefix}:cancel`,
     finishedChannel: () => `${prefix}:finished`,
     readinessProbe: () => `${prefix}:readyz`,

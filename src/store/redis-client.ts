@@ -3,6 +3,7 @@ import {
   createApprovalScript,
   createRunScript,
   decideApprovalScript,
+  deleteThreadScript,
   finishRunScript,
   finishThreadRunScript,
   requestCancelScript,
@@ -38,6 +39,12 @@ export interface ITollgateRedis extends Redis {
     threadMessagesKey: string,
     ...args: string[]
   ): Promise<string | null>;
+  tgDeleteThread(
+    threadRunsKey: string,
+    threadMessagesKey: string,
+    threadRunIdsKey: string,
+    force: string,
+  ): Promise<[number, ...string[]]>;
 }
 
 /**
@@ -65,12 +72,13 @@ export function createRedis(
 export function defineScripts(redis: Redis): ITollgateRedis {
   const withScripts = redis as ITollgateRedis;
   if (typeof withScripts.tgCreateRun === "function") return withScripts;
-  redis.defineCommand("tgCreateRun", { numberOfKeys: 3, lua: createRunScript });
+  redis.defineCommand("tgCreateRun", { numberOfKeys: 6, lua: createRunScript });
   redis.defineCommand("tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
-  redis.defineCommand("tgFinishRun", { numberOfKeys: 4, lua: finishRunScript });
+  redis.defineCommand("tgFinishRun", { numberOfKeys: 5, lua: finishRunScript });
   redis.defineCommand("tgRequestCancel", { numberOfKeys: 2, lua: requestCancelScript });
   redis.defineCommand("tgCreateApproval", { numberOfKeys: 3, lua: createApprovalScript });
   redis.defineCommand("tgDecideApproval", { numberOfKeys: 2, lua: decideApprovalScript });
-  redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 2, lua: finishThreadRunScript });
+  redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 3, lua: finishThreadRunScript });
+  redis.defineCommand("tgDeleteThread", { numberOfKeys: 3, lua: deleteThreadScript });
   return withScripts;
 }

@@ -9,6 +9,7 @@ import { allQueueNames, queueNames, runJobNames, type TQueueName } from "../queu
 import { CancelBus } from "../runtime/cancel-bus.js";
 import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
 import { createApprovalProcessor } from "./approval-processor.js";
+import { scheduleReconciler } from "./reconcile-runs.js";
 import { endingHandlers } from "./run-effect-handlers.js";
 import { createRunProcessor } from "./run-processor.js";
 import { createToolProcessor } from "./tool-processor.js";
@@ -104,6 +105,7 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     metrics.watchQueues(allQueueNames.map((name) => ({ name, queue: runtime.queues[name] })));
   }
   await Promise.all([...workers.values()].map((worker) => worker.waitUntilReady()));
+  if (served.includes(queueNames.runs)) await scheduleReconciler(context);
   logger.info({ queues: served, concurrency, prefix: runtime.options.prefix }, "worker started");
 
   let closing: Promise<void> | undefined;
