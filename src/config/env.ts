@@ -85,6 +85,10 @@ export const envSchema = z.object({
   TOLLGATE_QUEUES: queueList.optional(),
   /** Port of `tollgate model-server`. @defaultValue 4010 */
   TOLLGATE_MODEL_SERVER_PORT: port.default(4010),
+  /** Request bodies `tollgate model-server` keeps for inspection; older ones are dropped. @defaultValue 1000 */
+  TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS: integerText
+    .pipe(z.number().int().min(1).max(1_000_000))
+    .optional(),
   /** The API that `tollgate runs` and `tollgate approvals` call. @defaultValue "http://127.0.0.1:3000" */
   TOLLGATE_URL: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
