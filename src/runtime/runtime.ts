@@ -77,6 +77,9 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     tools: new Queue(queueNames.tools, queueOptions),
     approvals: new Queue(queueNames.approvals, queueOptions),
   };
+  // A Queue re-emits its connection's errors; with no listener BullMQ prints each one with console.error,
+  // a raw line per reconnect attempt beside the JSON log. They go where the runtime's own errors go.
+  for (const queue of Object.values(queues)) queue.on("error", onError);
   const duplicates = new Set<ITollgateRedis>();
   return {
     gateway: init.gateway,
