@@ -97,6 +97,7 @@ export {
   type IRejectInput,
   type IRunView,
 } from "./producer/index.js";
+export type { IDeletedThread } from "./runtime/delete-thread.js";
 export type { TCancelReason } from "./runtime/request-cancel.js";
 export type { IApproval, IApprovalFilter, IRunEvent, TApprovalStatus, TRunEventType } from "./store/index.js";
 export { dynaError, type IDynaError, type IErrorConfig } from "./tools/index.js";

@@ -10,6 +10,7 @@ import { type IApiOptions, resolveApiSettings } from "./api-options.js";
 import { authenticate, type IAuthenticator } from "./auth/authenticate.js";
 import { createAuthenticator } from "./auth/create-authenticator.js";
 import { createErrorHandler, handleNotFound } from "./errors/error-handler.js";
+import { drainOversizedBody } from "./http/drain-oversized-body.js";
 import type { IRouteContext } from "./http/route-context.js";
 import type { IApiRoute } from "./http/route-definition.js";
 import { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
@@ -22,6 +23,9 @@ import { EventStreams } from "./sse/event-streams.js";
  * listening (use `startApi`, or `app.inject()` in tests); close() ends open event streams, drains
  * in-flight requests, and closes the client when `ownsClient` is set.
  */
+/** However small the body limit, a client's oversized body is read (and dropped) up to this much. */
+const maxDrainFloorBytes = 64 * 1024 * 1024;
+
 export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   const settings = resolveApiSettings(options);
   const logger = options.logger ?? createLogger({ name: "tollgate-api" });
@@ -65,6 +69,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
 
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    drainOversizedBody(request, reply, Math.max(maxDrainFloorBytes, 16 * settings.bodyLimitBytes));
   });
   // Before the server stops accepting: an open stream would otherwise keep close() waiting forever.
   app.addHook("preClose", async () => {

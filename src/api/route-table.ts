@@ -4,6 +4,7 @@ import { askRoute } from "./routes/ask-route.js";
 import { healthRoute, metricsRoute, openApiRoute, readyRoute } from "./routes/operations-routes.js";
 import { runEventsRoute } from "./routes/run-events-route.js";
 import { cancelRunRoute, createRunRoute, getRunRoute } from "./routes/run-routes.js";
+import { deleteThreadRoute } from "./routes/thread-routes.js";
 import { listToolsRoute } from "./routes/tool-routes.js";
 
 /** Every route of the API: what the app registers and what the OpenAPI document describes. */
@@ -13,6 +14,7 @@ export const apiRoutes: readonly IApiRoute[] = Object.freeze([
   getRunRoute,
   runEventsRoute,
   cancelRunRoute,
+  deleteThreadRoute,
   listApprovalsRoute,
   getApprovalRoute,
   approveRoute,

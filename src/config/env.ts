@@ -120,6 +120,10 @@ export const envSchema = z
     TOLLGATE_QUEUES: queueList.optional(),
     /** Port of `tollgate model-server`. @defaultValue 4010 */
     TOLLGATE_MODEL_SERVER_PORT: port.default(4010),
+    /** Request bodies `tollgate model-server` keeps for inspection; older ones are dropped. @defaultValue 1000 */
+    TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS: integerText
+      .pipe(z.number().int().min(1).max(1_000_000))
+      .optional(),
     /** The API that `tollgate runs` and `tollgate approvals` call. @defaultValue "http://127.0.0.1:3000" */
     TOLLGATE_URL: z
       .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
@@ -151,6 +155,12 @@ export const envSchema = z
     TOLLGATE_REDIS_CONNECT_TIMEOUT_MS: runtimeInteger("connectTimeoutMs"),
     /** How long a command of the API's Redis connection may take before it answers 503. @defaultValue 2000 */
     TOLLGATE_REDIS_COMMAND_TIMEOUT_MS: runtimeInteger("commandTimeoutMs"),
+    /** How long a thread's history is kept after its last use. @defaultValue 30 days */
+    TOLLGATE_THREAD_RETENTION_MS: runtimeInteger("threadRetentionMs"),
+    /** How often the reconciler looks for runs no job holds. @defaultValue 30000 */
+    TOLLGATE_RECONCILE_INTERVAL_MS: runtimeInteger("reconcileIntervalMs"),
+    /** Age (and time since its last check) at which the reconciler checks a run. @defaultValue 60000 */
+    TOLLGATE_RECONCILE_AFTER_MS: runtimeInteger("reconcileAfterMs"),
     /** After cancelling, how long `ask` waits for the final state. @defaultValue 10000 */
     TOLLGATE_CANCEL_GRACE_MS: runtimeInteger("cancelGraceMs"),
   })

@@ -76,6 +76,25 @@ export const runtimeOptionsSchema = z
      * costs a request this long, not the whole outage. Worker connections block by design and have none.
      */
     commandTimeoutMs: z.number().int().min(50).max(600_000).default(2_000),
+    /**
+     * How long a thread's history and run lists are kept after their last use (a run submitted or finished
+     * on it, its history read): a thread nobody uses goes away on its own.
+     */
+    threadRetentionMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .default(30 * 24 * 60 * 60 * 1000),
+    /**
+     * How often the reconciler looks for runs that no job holds any more (its add failed, or its job failed
+     * and the failure could not be recorded): one pass at a time across every worker.
+     */
+    reconcileIntervalMs: z.number().int().min(100).default(30_000),
+    /**
+     * A run not finished is checked once it is this old, then again each time this long has passed since
+     * its last check: younger runs may still be between storing and queueing.
+     */
+    reconcileAfterMs: z.number().int().min(100).default(60_000),
     /** After cancelling, how long `ask` waits for the worker to record the final state. */
     cancelGraceMs: z.number().int().min(0).default(10_000),
   })

@@ -1,8 +1,13 @@
+import { jsonTextNestsDeeperThan, maxArgumentsDepth } from "../tools/index.js";
 import type { TPlannedCall } from "./run-state.js";
 
-/** The model's arguments as a value: `{}` for none, the text itself when it is not JSON. */
+/**
+ * The model's arguments as a value: `{}` for none, the text itself when it is not JSON or nests deeper
+ * than any tool accepts (a value that deep would break every later write of the run state).
+ */
 export function argumentsValueOf(argumentsJson: string): unknown {
   if (argumentsJson.trim() === "") return {};
+  if (jsonTextNestsDeeperThan(argumentsJson, maxArgumentsDepth)) return argumentsJson;
   try {
     return JSON.parse(argumentsJson);
   } catch {

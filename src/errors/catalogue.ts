@@ -49,6 +49,14 @@ export const errorCatalogue = {
   },
   TG_MODEL_FAILED: { status: 502, summary: "The model endpoint kept failing after its retries." },
   TG_RUN_FAILED: { status: 500, summary: "The run failed for an infrastructure reason." },
+  TG_THREAD_BUSY: {
+    status: 409,
+    summary: "A run of the thread is queued or running; cancel it, or delete with force.",
+  },
+  TG_RUN_LOST: {
+    status: 500,
+    summary: "No job held the run any more (its job failed or vanished); the reconciler ended it.",
+  },
   TG_WAIT_TIMEOUT: { status: 504, summary: "Waiting for a run took longer than asked." },
   TG_REDIS_UNAVAILABLE: {
     status: 503,

@@ -79,6 +79,7 @@ export function createInstruments(registry: Registry, awaitScrapeTimeReads: () =
     approvalsDecided: counter(registry, "approvalsDecided"),
     approvalWait: histogram(registry, "approvalWait", HISTOGRAM_BUCKETS.approvalWaitSeconds),
     stalledJobs: counter(registry, "stalledJobs"),
+    runsReconciled: counter(registry, "runsReconciled"),
     workerSlotsBusy: gauge(registry, "workerSlotsBusy"),
     workerSlots: gauge(registry, "workerSlots"),
     metricsCollectErrors: counter(registry, "metricsCollectErrors", awaitScrapeTimeReads),

@@ -133,6 +133,12 @@ export const METRICS = {
     "Jobs BullMQ found stalled (their worker lost the lock) and moved back to wait or failed.",
     ["queue"],
   ),
+  runsReconciled: define(
+    "tollgate_runs_reconciled_total",
+    "counter",
+    "Runs no job held any more that the reconciler found, by action: requeued (job added again) or ended (failed TG_RUN_LOST).",
+    ["action"],
+  ),
   workerSlotsBusy: define(
     "tollgate_worker_slots_busy",
     "gauge",

@@ -45,6 +45,9 @@ export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
     stalledJob(queue) {
       instruments.stalledJobs.inc({ queue });
     },
+    runReconciled(action) {
+      instruments.runsReconciled.inc({ action });
+    },
     workerSlots(queue, busy, total) {
       set(instruments.workerSlotsBusy, { queue }, busy);
       set(instruments.workerSlots, { queue }, total);

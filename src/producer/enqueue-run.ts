@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { createRunState, type TRunRequest, type TRunState } from "../engine/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
 import { runToolRegistry } from "../gateway/index.js";
-import { deadlineJobIdOf, runJobNames, type TRunJob } from "../queue/index.js";
+import { addRunJobs } from "../runtime/run-jobs.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { runInputSchema } from "./run-input-schema.js";
 
@@ -75,26 +75,6 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
   // retried request queues it (the job id makes a second add a no-op).
   if (stored.status === "queued") await addRunJobs(runtime, stored);
   return { runId, threadId: stored.threadId, status: stored.status, created };
-}
-
-async function addRunJobs(runtime: ITollgateRuntime, state: TRunState): Promise<void> {
-  const ageSeconds = Math.ceil(runtime.options.retentionMs / 1000);
-  const data: TRunJob = { schemaVersion: 1, runId: state.runId };
-  const common = { removeOnComplete: { age: ageSeconds }, removeOnFail: { age: ageSeconds } };
-  await runtime.queues.runs.add(runJobNames.run, data, {
-    ...common,
-    jobId: state.runId,
-    attempts: 3,
-    backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
-  });
-  if (state.request.timeoutMs !== undefined) {
-    const elapsed = runtime.now() - state.createdAt;
-    await runtime.queues.runs.add(runJobNames.deadline, data, {
-      ...common,
-      jobId: deadlineJobIdOf(state.runId),
-      delay: Math.max(0, state.request.timeoutMs - elapsed),
-    });
-  }
 }
 
 function sha256(text: string): string {

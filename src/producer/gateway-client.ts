@@ -4,6 +4,7 @@ import { isTerminal, responseOf, type TRunState } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
 import type { ICreateMetricsOptions } from "../observability/index.js";
+import { deleteThread, type IDeletedThread } from "../runtime/delete-thread.js";
 import { EventFollowers } from "../runtime/event-followers.js";
 import { FinishedRuns } from "../runtime/finished-runs.js";
 import { requestCancel, type TCancelReason } from "../runtime/request-cancel.js";
@@ -164,6 +165,16 @@ export class GatewayClient<TToolName extends string = string> {
     const { alreadyFinished } = await requestCancel(this.runtime, runId, reason);
     if (alreadyFinished)
       throw new TollgateError("TG_RUN_FINISHED", `Run ${runId} has already finished.`, { runId });
+  }
+
+  /**
+   * Deletes a thread: its history, its run lists, and the state and events of every run it had. Refused
+   * (TG_THREAD_BUSY) while a run of it is queued or running, unless `force`, which cancels them first.
+   * Safe to repeat; a thread that does not exist is deleted already.
+   */
+  async deleteThread(threadId: string, options: { force?: boolean } = {}): Promise<IDeletedThread> {
+    await this.runtime.ready();
+    return deleteThread(this.runtime, threadId, options.force === true);
   }
 
   /**

@@ -10,7 +10,7 @@ export type TQueueName = (typeof queueNames)[keyof typeof queueNames];
 export const allQueueNames: readonly TQueueName[] = [queueNames.runs, queueNames.tools, queueNames.approvals];
 
 /** Job names on the runs queue. */
-export const runJobNames = { run: "run", deadline: "deadline" } as const;
+export const runJobNames = { run: "run", deadline: "deadline", reconcile: "reconcile" } as const;
 
 export function deadlineJobIdOf(runId: string): string {
   return `${runId}-deadline`;

@@ -1,8 +1,10 @@
-import { isTerminal } from "../engine/index.js";
+import { endRunOutsideLoop, isTerminal } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { TCancelReason } from "../store/index.js";
 import { broadcastCancel } from "./cancel-bus.js";
+import { finishAndWake } from "./finish-and-wake.js";
 import { promoteJob } from "./promote-job.js";
+import { runJobHold } from "./run-jobs.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
 export type { TCancelReason } from "../store/index.js";
@@ -11,7 +13,8 @@ export type { TCancelReason } from "../store/index.js";
  * Cancels a run from anywhere (a producer, the API, the deadline job). The flag is written first, so a
  * worker that starts the run later still sees it; then every worker aborts its in-flight calls of the run,
  * parked approvals are settled as cancelled and released, and a run waiting for its thread is woken, so
- * the run worker records the final status without another model call.
+ * the run worker records the final status without another model call. A run that no job holds any more
+ * (its job is gone or failed) has no worker to do that: it is ended here, at once.
  */
 export async function requestCancel(
   runtime: ITollgateRuntime,
@@ -30,6 +33,21 @@ export async function requestCancel(
       decidedAt: runtime.now(),
     });
     if (decided.won) await promoteJob(runtime.queues.approvals, approval.approvalId);
+  }
+  if (!(await runJobHold(runtime, runId)).held) {
+    const ref = { current: stored };
+    await endRunOutsideLoop(
+      stored.state,
+      { stop: reason },
+      {
+        async finish(state, events, release, save) {
+          ref.current = await finishAndWake(runtime, ref.current, state, events, release, save);
+        },
+        callsSettled: () => undefined,
+      },
+      runtime.now(),
+    );
+    return { alreadyFinished: false };
   }
   await promoteJob(runtime.queues.runs, runId);
   return { alreadyFinished: false };

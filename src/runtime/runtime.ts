@@ -92,6 +92,9 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     tools: new Queue(queueNames.tools, queueOptions),
     approvals: new Queue(queueNames.approvals, queueOptions),
   };
+  // A Queue re-emits its connection's errors; with no listener BullMQ prints each one with console.error,
+  // a raw line per reconnect attempt beside the JSON log. They go where the runtime's own errors go.
+  for (const queue of Object.values(queues)) queue.on("error", onError);
   const duplicates = new Set<ITollgateRedis>();
   return {
     gateway: init.gateway,
@@ -104,10 +107,14 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
       retentionMs: options.retentionMs,
       eventsMaxLength: options.eventsMaxLength,
       maxHistoryMessages: options.maxHistoryMessages,
+      threadRetentionMs: options.threadRetentionMs,
       now,
     }),
     events: new EventStore(redis, keys),
-    threads: new ThreadStore(redis, keys, { maxHistoryMessages: options.maxHistoryMessages }),
+    threads: new ThreadStore(redis, keys, {
+      maxHistoryMessages: options.maxHistoryMessages,
+      threadRetentionMs: options.threadRetentionMs,
+    }),
     approvals: new ApprovalStore(redis, keys, { eventsMaxLength: options.eventsMaxLength, now }),
     now,
     ready: () => whenReady(redis, options.connectTimeoutMs),

@@ -16,6 +16,15 @@ export interface IKeys {
   runPendingApprovals(runId: string): string;
   /** Written (SET ... PX) by readiness probes: a probe proves Tollgate can write where it needs to. */
   readinessProbe(): string;
+  /** Every run ever submitted on the thread (within its retention): what deleting the thread deletes. */
+  threadRunIds(threadId: string): string;
+  /**
+   * Every run not yet finished, scored by when the reconciler last looked at it (at first, its creation):
+   * the reconciler reads the oldest without scanning the keyspace.
+   */
+  activeRuns(): string;
+  /** Held for a moment by the reconciler pass that runs now, so that passes never overlap. */
+  reconcileLock(): string;
   /** The pub/sub channel on which cancellations are broadcast to every worker. */
   cancelChannel(): string;
   /** The pub/sub channel on which a run's id is published when it finishes (waiters listen). */
@@ -33,6 +42,9 @@ export function keysFor(prefix: string): IKeys {
     approval: (approvalId) => `${prefix}:approval:${approvalId}`,
     pendingApprovals: () => `${prefix}:approval-index:pending`,
     runPendingApprovals: (runId) => `${prefix}:run:${runId}:pending-approvals`,
+    threadRunIds: (threadId) => `${prefix}:thread:${threadId}:run-ids`,
+    activeRuns: () => `${prefix}:run-index:active`,
+    reconcileLock: () => `${prefix}:reconcile:lock`,
     cancelChannel: () => `${prefix}:cancel`,
     finishedChannel: () => `${prefix}:finished`,
     readinessProbe: () => `${prefix}:readyz`,

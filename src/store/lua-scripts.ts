@@ -4,15 +4,23 @@
  */
 
 /**
- * Creates a run unless it exists. KEYS: run, threadRuns, events. ARGV: stateJson, runId, eventJson,
- * eventsMaxLen. Returns nil when created, else the stored state JSON (the idempotent retry).
+ * Creates a run unless it exists, and indexes it as active (the reconciler's list) and as one of its
+ * thread's runs (what deleting the thread deletes). KEYS: run, threadRuns, events, activeRuns,
+ * threadMessages, threadRunIds. ARGV: stateJson, runId, eventJson, eventsMaxLen, now, threadRetentionMs.
+ * The thread's keys get the thread's retention. Returns nil when created, else the
+ * stored state JSON (the idempotent retry).
  */
 export const createRunScript = `
 local existing = redis.call('HGET', KEYS[1], 'state')
 if existing then return existing end
 redis.call('HSET', KEYS[1], 'rev', '1', 'state', ARGV[1])
 redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
+redis.call('PEXPIRE', KEYS[5], ARGV[6])
+redis.call('SADD', KEYS[6], ARGV[2])
+redis.call('PEXPIRE', KEYS[6], ARGV[6])
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[3])
+redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
 return nil
 `;
 
@@ -20,30 +28,33 @@ return nil
  * Ends a run in one step: saves its final state when nobody saved since it was read (skipped when
  * ARGV[1] is ''), with its events and its retention TTL, publishes its id to waiters, and releases it
  * from its thread: when it is still queued there, its messages join the history (once: a retried finish
- * finds it gone). KEYS: run, events, threadRuns, threadMessages. ARGV: expectedRev (''), stateJson, ttlMs,
- * eventsMaxLen, finishedChannel, runId, finishedMessage, maxHistory, messageCount, message..., event...
- * Returns {revision, nextRunId or ''}; the revision is -1 when it moved.
+ * finds it gone), and it leaves the index of active runs. The thread's keys get the thread's retention
+ * again. KEYS: run, events, threadRuns, threadMessages, activeRuns. ARGV: expectedRev (''), stateJson,
+ * ttlMs, eventsMaxLen, finishedChannel, runId, finishedMessage, maxHistory, threadRetentionMs,
+ * messageCount, message..., event... Returns {revision, nextRunId or ''}; the revision is -1 when it moved.
  */
 export const finishRunScript = `
 local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
+local messageCount = tonumber(ARGV[10])
 if ARGV[1] ~= '' then
   if rev ~= tonumber(ARGV[1]) then return {-1, ''} end
   rev = rev + 1
   redis.call('HSET', KEYS[1], 'rev', tostring(rev), 'state', ARGV[2])
-  local messageCount = tonumber(ARGV[9])
-  for i = 10 + messageCount, #ARGV do
+  for i = 11 + messageCount, #ARGV do
     redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[i])
   end
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
   redis.call('PEXPIRE', KEYS[2], ARGV[3])
   redis.call('PUBLISH', ARGV[5], ARGV[7])
 end
+redis.call('ZREM', KEYS[5], ARGV[6])
 local removed = redis.call('LREM', KEYS[3], 1, ARGV[6])
-local messageCount = tonumber(ARGV[9])
 if removed == 1 and messageCount > 0 then
-  for i = 10, 9 + messageCount do redis.call('RPUSH', KEYS[4], ARGV[i]) end
+  for i = 11, 10 + messageCount do redis.call('RPUSH', KEYS[4], ARGV[i]) end
   redis.call('LTRIM', KEYS[4], -tonumber(ARGV[8]), -1)
 end
+redis.call('PEXPIRE', KEYS[3], ARGV[9])
+redis.call('PEXPIRE', KEYS[4], ARGV[9])
 return {rev, redis.call('LINDEX', KEYS[3], 0) or ''}
 `;
 
@@ -115,14 +126,32 @@ return {'ok', record}
 
 /**
  * A finished run leaves its thread: when it is still queued there, its messages join the history (once:
- * a retried finish finds it gone) and the next run's id is returned. KEYS: threadRuns, threadMessages.
- * ARGV: runId, maxHistory, messageJson...
+ * a retried finish finds it gone) and the next run's id is returned. KEYS: threadRuns, threadMessages,
+ * activeRuns. ARGV: runId, maxHistory, threadRetentionMs, messageJson...
  */
 export const finishThreadRunScript = `
+redis.call('ZREM', KEYS[3], ARGV[1])
 local removed = redis.call('LREM', KEYS[1], 1, ARGV[1])
-if removed == 1 and #ARGV > 2 then
-  for i = 3, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+if removed == 1 and #ARGV > 3 then
+  for i = 4, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
   redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1)
 end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return redis.call('LINDEX', KEYS[1], 0)
+`;
+
+/**
+ * Deletes a thread's own keys unless one of its runs is still queued or running (ARGV[1] '1' forces).
+ * KEYS: threadRuns, threadMessages, threadRunIds. Returns {runsStillOnThread, runIds...}: when the count
+ * is above 0 and not forced, nothing was deleted; else the ids are the runs whose keys the caller deletes.
+ */
+export const deleteThreadScript = `
+local waiting = redis.call('LLEN', KEYS[1])
+if waiting > 0 and ARGV[1] ~= '1' then return {waiting} end
+local runIds = redis.call('SMEMBERS', KEYS[3])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+local reply = {waiting}
+for i = 1, #runIds do reply[i + 1] = runIds[i] end
+return reply
 `;

@@ -3,6 +3,7 @@ import {
   createApprovalScript,
   createRunScript,
   decideApprovalScript,
+  deleteThreadScript,
   finishRunScript,
   finishThreadRunScript,
   requestCancelScript,
@@ -31,6 +32,12 @@ export interface ITollgateRedis extends Redis {
     threadMessagesKey: string,
     ...args: string[]
   ): Promise<[number, string]>;
+  tgDeleteThread(
+    threadRunsKey: string,
+    threadMessagesKey: string,
+    threadRunIdsKey: string,
+    force: string,
+  ): Promise<[number, ...string[]]>;
   tgRequestCancel(cancelKey: string, eventsKey: string, ...args: string[]): Promise<number>;
   tgCreateApproval(
     approvalKey: string,
@@ -116,13 +123,14 @@ function connect(target: TRedisTarget, roleOptions: RedisOptions): Redis {
 export function defineScripts(redis: Redis): ITollgateRedis {
   const withScripts = redis as ITollgateRedis;
   if (typeof withScripts.tgCreateRun === "function") return withScripts;
-  redis.defineCommand("tgCreateRun", { numberOfKeys: 3, lua: createRunScript });
+  redis.defineCommand("tgCreateRun", { numberOfKeys: 6, lua: createRunScript });
   redis.defineCommand("tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
-  redis.defineCommand("tgFinishRun", { numberOfKeys: 4, lua: finishRunScript });
+  redis.defineCommand("tgFinishRun", { numberOfKeys: 5, lua: finishRunScript });
   redis.defineCommand("tgRequestCancel", { numberOfKeys: 2, lua: requestCancelScript });
   redis.defineCommand("tgCreateApproval", { numberOfKeys: 4, lua: createApprovalScript });
   redis.defineCommand("tgDecideApproval", { numberOfKeys: 4, lua: decideApprovalScript });
-  redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 2, lua: finishThreadRunScript });
+  redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 3, lua: finishThreadRunScript });
+  redis.defineCommand("tgDeleteThread", { numberOfKeys: 3, lua: deleteThreadScript });
   return withScripts;
 }
 

@@ -22,6 +22,8 @@ export interface IRunStoreOptions {
   eventsMaxLength: number;
   /** Messages kept in a thread's history. */
   maxHistoryMessages: number;
+  /** How long a thread's keys live after their last use. */
+  threadRetentionMs: number;
   now: () => number;
 }
 
@@ -43,10 +45,15 @@ export class RunStore {
       this.keys.run(state.runId),
       this.keys.threadRuns(state.threadId),
       this.keys.runEvents(state.runId),
+      this.keys.activeRuns(),
+      this.keys.threadMessages(state.threadId),
+      this.keys.threadRunIds(state.threadId),
       JSON.stringify(state),
       state.runId,
       eventJson(event, this.options.now()),
       String(this.options.eventsMaxLength),
+      String(this.options.now()),
+      String(this.options.threadRetentionMs),
     );
     if (existing === null) return { created: true, state };
     return { created: false, state: deserialize(existing, state.runId) };
@@ -108,6 +115,7 @@ export class RunStore {
       this.keys.runEvents(next.runId),
       this.keys.threadRuns(release.threadId),
       this.keys.threadMessages(release.threadId),
+      this.keys.activeRuns(),
       save ? String(stored.revision) : "",
       save ? JSON.stringify(next) : "",
       String(this.options.retentionMs),
@@ -116,6 +124,7 @@ export class RunStore {
       release.runId,
       save ? finishedMessage(next) : release.runId,
       String(this.options.maxHistoryMessages),
+      String(this.options.threadRetentionMs),
       String(release.messages.length),
       ...release.messages.map((message) => JSON.stringify(message)),
       ...(save ? events.map((event) => eventJson(event, at)) : []),
@@ -170,6 +179,24 @@ export class RunStore {
       String(this.options.eventsMaxLength),
     );
     return set === 1;
+  }
+
+  /**
+   * Runs not finished whose last check (at first, their creation) is at or before `checkedBefore`, oldest
+   * first: what the reconciler looks at.
+   */
+  async activeRunsCheckedBefore(checkedBefore: number, limit: number): Promise<string[]> {
+    return this.redis.zrangebyscore(this.keys.activeRuns(), "-inf", checkedBefore, "LIMIT", 0, limit);
+  }
+
+  /** The reconciler found the run held by its job: look again only after another full wait. */
+  async markChecked(runId: string): Promise<void> {
+    await this.redis.zadd(this.keys.activeRuns(), "XX", this.options.now(), runId);
+  }
+
+  /** A run that finished (or whose state is gone) leaves the index of active runs. */
+  async forgetActive(runId: string): Promise<void> {
+    await this.redis.zrem(this.keys.activeRuns(), runId);
   }
 
   /** Why the run was cancelled, if it was. */

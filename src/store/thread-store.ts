@@ -11,15 +11,21 @@ export class ThreadStore {
   constructor(
     private readonly redis: ITollgateRedis,
     private readonly keys: IKeys,
-    private readonly options: { maxHistoryMessages: number },
+    private readonly options: { maxHistoryMessages: number; threadRetentionMs: number },
   ) {}
 
+  /** The thread's history; reading it counts as a use, so its retention starts again. */
   async history(threadId: string): Promise<TChatMessage[]> {
-    const raw = await this.redis.lrange(
-      this.keys.threadMessages(threadId),
-      -this.options.maxHistoryMessages,
-      -1,
-    );
+    const key = this.keys.threadMessages(threadId);
+    const replies = await this.redis
+      .multi()
+      .lrange(key, -this.options.maxHistoryMessages, -1)
+      .pexpire(key, this.options.threadRetentionMs)
+      .pexpire(this.keys.threadRuns(threadId), this.options.threadRetentionMs)
+      .pexpire(this.keys.threadRunIds(threadId), this.options.threadRetentionMs)
+      .exec();
+    const [readError, raw] = (replies?.[0] ?? [null, []]) as [Error | null, string[]];
+    if (readError) throw readError;
     const messages = raw.map((json) => chatMessageSchema.parse(JSON.parse(json)) as TChatMessage);
     // A trimmed history must not start inside a step: tool messages need the assistant call before them.
     const firstUser = messages.findIndex((message) => message.role === "user");
@@ -34,11 +40,41 @@ export class ThreadStore {
     const next = await this.redis.tgFinishThreadRun(
       this.keys.threadRuns(threadId),
       this.keys.threadMessages(threadId),
+      this.keys.activeRuns(),
       runId,
       String(this.options.maxHistoryMessages),
+      String(this.options.threadRetentionMs),
       ...messages.map((message) => JSON.stringify(message)),
     );
     return next ?? undefined;
+  }
+
+  /**
+   * Deletes the thread's history and lists, unless a run of it is queued or running (`force` deletes
+   * anyway: the caller cancelled them first), then the keys of every run it had. Returns the number of
+   * runs still on the thread when it refused, else 0.
+   */
+  async delete(threadId: string, force: boolean): Promise<{ refusedWithRuns: number; runIds: string[] }> {
+    const [waiting, ...runIds] = await this.redis.tgDeleteThread(
+      this.keys.threadRuns(threadId),
+      this.keys.threadMessages(threadId),
+      this.keys.threadRunIds(threadId),
+      force ? "1" : "",
+    );
+    if (waiting > 0 && !force) return { refusedWithRuns: waiting, runIds: [] };
+    if (runIds.length > 0) {
+      const keys = runIds.flatMap((runId) => [
+        this.keys.run(runId),
+        this.keys.runEvents(runId),
+        this.keys.runCancel(runId),
+      ]);
+      await this.redis
+        .multi()
+        .unlink(...keys)
+        .zrem(this.keys.activeRuns(), ...runIds)
+        .exec();
+    }
+    return { refusedWithRuns: 0, runIds };
   }
 
   /** The run at the head of the thread: the one allowed to execute now. */

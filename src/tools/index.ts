@@ -1,6 +1,7 @@
 export { defineTool } from "../contracts/index.js";
 export { type IClock, systemClock } from "./clock.js";
 export { dynaError, type IDynaError, type IErrorConfig } from "./dyna-error.js";
+export { jsonTextNestsDeeperThan, maxArgumentsDepth } from "./json-text-depth.js";
 export {
   cancelledFailure,
   deniedFailure,

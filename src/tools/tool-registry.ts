@@ -6,6 +6,7 @@ import type {
 } from "../contracts/index.js";
 import { type IFieldIssue, TollgateError } from "../errors/index.js";
 import { type IClock, systemClock } from "./clock.js";
+import { jsonTextNestsDeeperThan, maxArgumentsDepth } from "./json-text-depth.js";
 import {
   type IToolCallFailure,
   invalidArgumentsFailure,
@@ -126,6 +127,11 @@ export class ToolRegistry {
   async parseArguments(name: string, argumentsJson: string): Promise<TToolInputParse> {
     if (!this.has(name)) {
       return { ok: false, failure: unknownToolFailure(name), issues: [] };
+    }
+    if (jsonTextNestsDeeperThan(argumentsJson, maxArgumentsDepth)) {
+      const detail = `nested deeper than ${maxArgumentsDepth} levels`;
+      const issues = [{ path: "", message: detail }];
+      return { ok: false, failure: invalidArgumentsFailure(name, detail), issues };
     }
     let rawInput: unknown;
     try {

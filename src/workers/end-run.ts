@@ -1,7 +1,6 @@
 import type { TRunEventInput } from "../contracts/index.js";
 import { type IThreadRelease, isTerminal, responseOf, type TRunState } from "../engine/index.js";
-import { deadlineJobIdOf } from "../queue/index.js";
-import { promoteJob } from "../runtime/promote-job.js";
+import { finishAndWake } from "../runtime/finish-and-wake.js";
 import type { IStoredRun } from "../store/index.js";
 import type { IWorkerContext } from "./worker-context.js";
 
@@ -19,16 +18,9 @@ export async function endRun(
   release: IThreadRelease,
   save: boolean,
 ): Promise<IStoredRun> {
-  const { runtime } = context;
-  const finished = await runtime.runs.finish(stored, state, events, release, save);
-  const wakeNext = finished.nextRunId ? promoteJob(runtime.queues.runs, finished.nextRunId) : undefined;
-  const dropDeadline =
-    state.request.timeoutMs !== undefined
-      ? runtime.queues.runs.remove(deadlineJobIdOf(state.runId)).catch(() => 0)
-      : undefined;
-  await Promise.all([wakeNext, dropDeadline]);
+  const finished = await finishAndWake(context.runtime, stored, state, events, release, save);
   if (save && isTerminal(state) && !isTerminal(stored.state)) recordFinished(context, state);
-  return finished.stored;
+  return finished;
 }
 
 function recordFinished(context: IWorkerContext, state: TRunState): void {

@@ -4,6 +4,7 @@ import { interpretRun, isTerminal } from "../engine/index.js";
 import { jobLogger } from "../observability/index.js";
 import { runJobNames, runJobSchema } from "../queue/index.js";
 import { requestCancel } from "../runtime/request-cancel.js";
+import { reconcileRuns } from "./reconcile-runs.js";
 import { runEffectHandlers } from "./run-effect-handlers.js";
 import { waitForThreadTurn } from "./thread-turn.js";
 import { approvalTtlMsOf, type IWorkerContext, runToolsOf } from "./worker-context.js";
@@ -18,6 +19,7 @@ import { approvalTtlMsOf, type IWorkerContext, runToolsOf } from "./worker-conte
 export function createRunProcessor(workerContext: IWorkerContext) {
   return async (job: Job, token?: string): Promise<unknown> => {
     if (job.name === runJobNames.deadline) return handleDeadline(workerContext, job);
+    if (job.name === runJobNames.reconcile) return reconcileRuns(workerContext);
     const { runId } = runJobSchema.parse(job.data);
     const stored = await workerContext.runtime.runs.load(runId);
     if (!stored) throw new UnrecoverableError(`Run ${runId} has no stored state.`);

@@ -17,6 +17,7 @@ import { checkRedisServer } from "../runtime/redis-server-check.js";
 import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
 import { createApprovalProcessor } from "./approval-processor.js";
 import { ActiveJobs, shutdownWithHandBack } from "./hand-back-shutdown.js";
+import { scheduleReconciler } from "./reconcile-runs.js";
 import { endingHandlers } from "./run-effect-handlers.js";
 import { createRunProcessor } from "./run-processor.js";
 import { createToolIsolation } from "./tool-isolation.js";
@@ -140,6 +141,7 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     metrics.watchQueues(allQueueNames.map((name) => ({ name, queue: runtime.queues[name] })));
   }
   await Promise.all([...workers.values()].map((worker) => worker.waitUntilReady()));
+  if (served.includes(queueNames.runs)) await scheduleReconciler(context);
   readiness.markStarted();
   logger.info({ queues: served, concurrency, prefix: runtime.options.prefix }, "worker started");
 

@@ -73,7 +73,8 @@ const faults: IModelFault[] = [
         ["work", "TG_INVALID_ARGUMENTS"],
         ["no_such_tool", "TG_TOOL_UNKNOWN"],
         // JSON, nested 500 deep: the tool's schema refuses it.
-        ["work", "TG_INVALID_INPUT"],
+        // Nested past 64 levels: refused on the text, before parsing (issue 10, defect 9).
+        ["work", "TG_INVALID_ARGUMENTS"],
         ["__proto__", "TG_TOOL_UNKNOWN"],
         ["work", "ok"],
       ]);
@@ -107,10 +108,8 @@ describe("chaos: model endpoint faults", () => {
     for (const response of await askAll(fault)) fault.expect(response);
   });
 
-  // TODO(issue 10, defect 9): arguments nested 6,000 deep fail the whole run (TG_RUN_FAILED: the run
-  // store's JSON.stringify overflows the stack on the parsed input) instead of one TG_INVALID_ARGUMENTS
-  // result. `it.fails` keeps the finding visible: it turns red once the runtime is fixed; make it `it`.
-  it.fails("arguments nested 6,000 deep are one TG_INVALID_ARGUMENTS result, not a failed run", async () => {
+  // Issue 10, defect 9: this failed the whole run (the run store's JSON.stringify overflowed the stack).
+  it("arguments nested 6,000 deep are one TG_INVALID_ARGUMENTS result, not a failed run", async () => {
     const responses = await askAll({
       name: "deep arguments",
       script: () => [{ calls: [{ name: "work", arguments: nested(6_000) }] }, { text: "recovered" }],

@@ -18,7 +18,7 @@ import { type IWorkerFleet, startWorkerFleet } from "./worker-fleet.js";
 const redisPort = 7601;
 /** Short, so that the suite sees every key of a finished run expire. */
 const retentionMs = 4_000;
-const runtimeOverrides = { retentionMs };
+const runtimeOverrides = { retentionMs, threadRetentionMs: retentionMs };
 
 /**
  * Three worker processes, a seeded mix of runs, and SIGKILLs at random moments: every run ends, no call
@@ -140,15 +140,14 @@ describe("chaos: worker crashes", () => {
 /**
  * Keys that must be gone after retention. BullMQ's queue-level keys (its event stream, id counter, sets
  * of finished jobs) exist once a queue was used and are not per run.
- * TODO(issue 10, defect 3): thread history (`thread:<id>:messages`) has no TTL yet; remove this exception
- * when thread retention lands.
+ * Thread keys expire too (their own retention, here as short as the runs').
  */
 function keysLeftAfterRetention(keys: readonly string[]): string[] {
   return keys.filter(
     (key) =>
       !/:(runs|tools|approvals):(events|id|meta|completed|failed|stalled-check|marker|wait|paused|active|delayed|prioritized|waiting-children|pc|stalled|de:.*)$/.test(
         key,
-      ) && !/:thread:[^:]+:messages$/.test(key),
+      ),
   );
 }
 

@@ -1,4 +1,5 @@
 import pino from "pino";
+import type { TRuntimeOptionsInput } from "../../src/config/runtime-options.js";
 import type { IGateway } from "../../src/gateway/index.js";
 import { type IScriptedModel, startScriptedModel } from "../../src/model/index.js";
 import { GatewayClient } from "../../src/producer/index.js";
@@ -28,10 +29,14 @@ export interface IHarness {
 }
 
 /** A real Redis prefix, the real scripted model over HTTP, a client, and workers on demand. */
-export async function createHarness(gateway: IGateway, label: string): Promise<IHarness> {
+export async function createHarness(
+  gateway: IGateway,
+  label: string,
+  runtimeOverrides: TRuntimeOptionsInput = {},
+): Promise<IHarness> {
   const prefix = uniquePrefix(label);
   const model = await startScriptedModel({ port: 0 });
-  const runtimeOptions = { ...testRedisOptions, prefix, ...fastRuntime };
+  const runtimeOptions = { ...testRedisOptions, prefix, ...fastRuntime, ...runtimeOverrides };
   const client = new GatewayClient({ gateway, runtime: runtimeOptions });
   const workers: ITollgateWorker[] = [];
   return {

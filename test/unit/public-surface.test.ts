@@ -42,6 +42,7 @@ const types = [
   "IApproveInput",
   "IChatToolCall",
   "ICreateLoggerOptions",
+  "IDeletedThread",
   "IDynaError",
   "IEnqueuedRun",
   "IErrorConfig",

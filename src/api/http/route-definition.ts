@@ -26,7 +26,7 @@ export interface IRouteResponse {
  * describe them, so the document cannot drift from what the server accepts.
  */
 export interface IRouteSpec<TSchemas extends IRouteSchemas = IRouteSchemas> {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** In fastify's form: `/v1/runs/:runId`. */
   url: string;
   operationId: string;

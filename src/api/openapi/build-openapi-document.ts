@@ -56,6 +56,7 @@ function generate(settings: Pick<IApiSettings, "askMaxWaitMs">): object {
     },
     tags: [
       { name: "runs", description: "Enqueue, wait for, follow and cancel runs." },
+      { name: "threads", description: "Delete a thread and everything of it." },
       { name: "approvals", description: "Tool calls parked for a human decision." },
       { name: "tools", description: "The gateway's tool catalogue." },
       { name: "operations", description: "Health, readiness, metrics and this document." },

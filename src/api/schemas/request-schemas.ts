@@ -57,6 +57,15 @@ export const runParamsSchema = z.object({ runId: idSchema });
 
 export const approvalParamsSchema = z.object({ approvalId: idSchema });
 
+export const threadParamsSchema = z.object({ threadId: idSchema });
+
+export const deleteThreadQuerySchema = z.strictObject({
+  force: z
+    .enum(["true", "false"])
+    .optional()
+    .describe("true: cancel the thread's queued or running runs first instead of refusing with 409."),
+});
+
 /** A Redis stream entry id, as sent in the SSE `id:` field. */
 const streamIdSchema = z
   .string()

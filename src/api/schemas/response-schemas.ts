@@ -55,6 +55,12 @@ export const cancelAcceptedSchema = z.object({
   cancelRequested: z.literal(true),
 });
 
+export const deletedThreadSchema = z.object({
+  threadId: z.string(),
+  deletedRuns: z.number().int().describe("Runs whose state and events were deleted with the thread."),
+  cancelledRuns: z.number().int().describe("Runs cancelled first (force=true only)."),
+});
+
 export const approvalListSchema = z.object({ approvals: z.array(approvalSchema) });
 
 export const toolListSchema = z.object({

@@ -18,6 +18,7 @@ Serves the scripted model: an OpenAI-compatible /v1/chat/completions endpoint. P
 with OPENAI_BASE_URL=http://<host>:<port>/v1. A user message that is JSON with a "script" array,
 {"script":[{"calls":[{"name":"lookup_order","input":{"orderId":"A-1001"}}]},{"text":"done"}]},
 makes the model call those tools, then answer; any other message is echoed. Stops on SIGTERM/SIGINT.
+It keeps the latest TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS request bodies (default 1000).
 
 Options:
   --port <n>        port (default: TOLLGATE_MODEL_SERVER_PORT or 4010; 0 picks a free one)
@@ -38,6 +39,9 @@ Options:
       port: port ?? env.TOLLGATE_MODEL_SERVER_PORT,
       host: parsed.values.host ?? env.TOLLGATE_HOST,
       log: io.printLine,
+      ...(env.TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS !== undefined
+        ? { maxRecordedRequests: env.TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS }
+        : {}),
     });
     await server.closed;
     return 0;

@@ -42,6 +42,7 @@ describe("parseEnv", () => {
       TOLLGATE_QUEUES: "runs, tools",
       TOLLGATE_LOCK_DURATION_MS: "15000",
       TOLLGATE_MAX_STALLED_COUNT: "0",
+      TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS: "50",
     });
     expect(env).toMatchObject({
       REDIS_URL: "rediss://user:secret@redis.internal:6380/2",
@@ -51,6 +52,7 @@ describe("parseEnv", () => {
       TOLLGATE_QUEUES: ["runs", "tools"],
       TOLLGATE_LOCK_DURATION_MS: 15_000,
       TOLLGATE_MAX_STALLED_COUNT: 0,
+      TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS: 50,
     });
   });
 
@@ -74,6 +76,7 @@ describe("parseEnv", () => {
     ["TOLLGATE_PORT", "3000.5"],
     ["TOLLGATE_METRICS_PORT", "-1"],
     ["TOLLGATE_MODEL_SERVER_PORT", "x"],
+    ["TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS", "0"],
     ["TOLLGATE_CONCURRENCY", "0"],
     ["TOLLGATE_CONCURRENCY", "many"],
     ["TOLLGATE_QUEUES", "runs,jobs"],

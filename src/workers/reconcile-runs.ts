@@ -1,0 +1,110 @@
+import { randomUUID } from "node:crypto";
+import { endRunOutsideLoop, isTerminal } from "../engine/index.js";
+import { runJobNames } from "../queue/index.js";
+import { addRunJobs, runJobHold } from "../runtime/run-jobs.js";
+import { endingHandlers } from "./run-effect-handlers.js";
+import type { IWorkerContext } from "./worker-context.js";
+
+/** The job scheduler's id: one per deployment (prefix), whatever the number of workers. */
+export const reconcileSchedulerId = "reconcile-runs";
+
+/** Runs looked at per pass; the rest wait for the next pass (the oldest checks come first). */
+const runsPerPass = 500;
+
+export interface IReconcilePass {
+  skipped: boolean;
+  checked: number;
+  requeued: number;
+  ended: number;
+}
+
+/**
+ * Every worker that serves the runs queue upserts the same scheduler: BullMQ keeps one, so the fleet
+ * produces one reconcile job per interval, whichever worker takes it.
+ */
+export async function scheduleReconciler(context: IWorkerContext): Promise<void> {
+  const { runtime } = context;
+  await runtime.queues.runs.upsertJobScheduler(
+    reconcileSchedulerId,
+    { every: runtime.options.reconcileIntervalMs },
+    {
+      name: runJobNames.reconcile,
+      data: { schemaVersion: 1 },
+      opts: { removeOnComplete: true, removeOnFail: true },
+    },
+  );
+}
+
+/**
+ * One pass of the reconciler. A run stays in the index of active runs until its ending; a run found there
+ * that no job holds any more was lost by a write Redis refused (its job's add, or its failure's record).
+ * A queued run gets its job again (a run that never started is safe to start); any other run is ended
+ * failed TG_RUN_LOST through the common ending, which releases its thread. A lock keeps passes from
+ * overlapping when one outlasts the interval.
+ */
+export async function reconcileRuns(context: IWorkerContext): Promise<IReconcilePass> {
+  const { runtime } = context;
+  const locked = await runtime.redis.set(
+    runtime.keys.reconcileLock(),
+    randomUUID(),
+    "PX",
+    Math.max(100, Math.floor(runtime.options.reconcileIntervalMs / 2)),
+    "NX",
+  );
+  const pass: IReconcilePass = { skipped: locked === null, checked: 0, requeued: 0, ended: 0 };
+  if (pass.skipped) return pass;
+  const checkedBefore = runtime.now() - runtime.options.reconcileAfterMs;
+  const runIds = await runtime.runs.activeRunsCheckedBefore(checkedBefore, runsPerPass);
+  for (const runId of runIds) {
+    pass.checked += 1;
+    try {
+      const action = await reconcileRun(context, runId);
+      if (action === "requeued") pass.requeued += 1;
+      if (action === "ended") pass.ended += 1;
+      if (action !== "healthy") context.metrics?.runReconciled(action);
+    } catch (error) {
+      // One run that cannot be repaired now (Redis still full) must not stop the pass: next pass retries.
+      context.logger.warn({ err: error, runId }, "reconciler could not repair a run; it tries again");
+    }
+  }
+  if (pass.requeued + pass.ended > 0) context.logger.warn(pass, "reconciler repaired runs no job held");
+  return pass;
+}
+
+async function reconcileRun(
+  context: IWorkerContext,
+  runId: string,
+): Promise<"healthy" | "requeued" | "ended"> {
+  const { runtime } = context;
+  // The job first: a run that finishes between the two reads is then seen finished, never lost.
+  const hold = await runJobHold(runtime, runId);
+  const stored = await runtime.runs.load(runId);
+  if (!stored || isTerminal(stored.state)) {
+    await runtime.runs.forgetActive(runId);
+    return "healthy";
+  }
+  if (hold.held) {
+    await runtime.runs.markChecked(runId);
+    return "healthy";
+  }
+  const logger = context.logger.child({ runId, threadId: stored.state.threadId, jobState: hold.jobState });
+  if (stored.state.status === "queued" && hold.jobState === "unknown") {
+    await addRunJobs(runtime, stored.state);
+    await runtime.runs.markChecked(runId);
+    logger.warn("run had no job (its add failed): queued again");
+    return "requeued";
+  }
+  await endRunOutsideLoop(
+    stored.state,
+    {
+      fail: {
+        code: "TG_RUN_LOST",
+        message: `No job held the run any more (its job was ${hold.jobState}); it was ended by the reconciler.`,
+      },
+    },
+    endingHandlers({ ...context, logger }, { current: stored }),
+    runtime.now(),
+  );
+  logger.warn("run no job held any more: ended failed TG_RUN_LOST");
+  return "ended";
+}
