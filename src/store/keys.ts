@@ -12,6 +12,10 @@ export interface IKeys {
   threadRuns(threadId: string): string;
   approval(approvalId: string): string;
   pendingApprovals(): string;
+  /** The pending approvals of one tenant, so that a tenant's listing is exact (not a filtered page). */
+  tenantPendingApprovals(tenant: string): string;
+  /** The tenant a thread belongs to (that of its first run). */
+  threadTenant(threadId: string): string;
   /** The pub/sub channel on which cancellations are broadcast to every worker. */
   cancelChannel(): string;
   /** The pub/sub channel on which a run's id is published when it finishes (waiters listen). */
@@ -30,6 +34,8 @@ export function keysFor(prefix: string): IKeys {
     threadRuns: (threadId) => `${prefix}:thread:${threadId}:runs`,
     approval: (approvalId) => `${prefix}:approval:${approvalId}`,
     pendingApprovals: () => `${prefix}:approval-index:pending`,
+    tenantPendingApprovals: (tenant) => `${prefix}:approval-index:pending:tenant:${tenant}`,
+    threadTenant: (threadId) => `${prefix}:thread:${threadId}:tenant`,
     cancelChannel: () => `${prefix}:cancel`,
     finishedChannel: () => `${prefix}:finished`,
     readinessProbe: () => `${prefix}:readyz`,

@@ -30,12 +30,14 @@ export interface ITollgateRedis extends Redis {
     approvalKey: string,
     pendingKey: string,
     eventsKey: string,
+    tenantPendingKey: string,
     ...args: string[]
   ): Promise<number>;
   tgDecideApproval(
     approvalKey: string,
     pendingKey: string,
     eventsKey: string,
+    tenantPendingKey: string,
     ...args: string[]
   ): Promise<[string, string?]>;
   tgFinishThreadRun(
@@ -74,8 +76,8 @@ export function defineScripts(redis: Redis): ITollgateRedis {
   redis.defineCommand("tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
   redis.defineCommand("tgFinishRun", { numberOfKeys: 4, lua: finishRunScript });
   redis.defineCommand("tgRequestCancel", { numberOfKeys: 2, lua: requestCancelScript });
-  redis.defineCommand("tgCreateApproval", { numberOfKeys: 3, lua: createApprovalScript });
-  redis.defineCommand("tgDecideApproval", { numberOfKeys: 3, lua: decideApprovalScript });
+  redis.defineCommand("tgCreateApproval", { numberOfKeys: 4, lua: createApprovalScript });
+  redis.defineCommand("tgDecideApproval", { numberOfKeys: 4, lua: decideApprovalScript });
   redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 2, lua: finishThreadRunScript });
   return withScripts;
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply } from "fastify";
 import type { IRunEvent } from "../../store/index.js";
 import { principalOf } from "../auth/authenticate.js";
+import { assertRunVisible } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
 import { runEventsHeadersSchema, runEventsQuerySchema, runParamsSchema } from "../schemas/request-schemas.js";
 import { eventStreamHeaders, formatRunEvent, heartbeatComment, writeChunk } from "../sse/sse-writer.js";
@@ -32,6 +33,7 @@ export const runEventsRoute = defineRoute(
     const { runId } = request.params;
     // The header wins: it is what a reconnecting EventSource sends.
     const afterId = request.headers["last-event-id"] ?? request.query.after ?? "0";
+    await assertRunVisible(client, request, runId);
     const place = eventStreams.admit(principalOf(request).subject);
     const stop = new AbortController();
     let events: AsyncGenerator<IRunEvent>;
