@@ -45,6 +45,10 @@ export interface IRunView {
   startedAt?: number;
   finishedAt?: number;
   metadata?: Record<string, unknown>;
+  /** The run's tenant; absent: the default tenant. */
+  tenant?: string;
+  /** Who created the run. */
+  createdBy?: string;
   pendingApprovals: IApproval[];
   response?: IGatewayResponse;
 }
@@ -154,6 +158,8 @@ export class GatewayClient<TToolName extends string = string> {
     if (state.startedAt !== undefined) view.startedAt = state.startedAt;
     if (state.finishedAt !== undefined) view.finishedAt = state.finishedAt;
     if (state.request.metadata) view.metadata = state.request.metadata;
+    if (state.request.tenant !== undefined) view.tenant = state.request.tenant;
+    if (state.request.createdBy !== undefined) view.createdBy = state.request.createdBy;
     if (isTerminal(state)) view.response = responseOf(state);
     return view;
   }
