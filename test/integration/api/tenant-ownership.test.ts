@@ -105,7 +105,9 @@ describe("tenant ownership over HTTP", () => {
     expect(approved.statusCode).toBe(200);
     // The tenant's pending index stays exact: the decided approval left it with the global one.
     const { redis, keys } = fixture.harness.client.runtime;
-    expect(await redis.zrange(keys.tenantPendingApprovals("acme"), "0", "-1")).not.toContain(approval.approvalId);
+    expect(await redis.zrange(keys.tenantPendingApprovals("acme"), "0", "-1")).not.toContain(
+      approval.approvalId,
+    );
     expect(await redis.zrange(keys.pendingApprovals(), "0", "-1")).not.toContain(approval.approvalId);
     await fixture.harness.client.wait(runId);
     const cancelled = await fixture.app.inject({
