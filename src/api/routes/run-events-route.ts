@@ -34,7 +34,9 @@ export const runEventsRoute = defineRoute(
     // The header wins: it is what a reconnecting EventSource sends.
     const afterId = request.headers["last-event-id"] ?? request.query.after ?? "0";
     await assertRunVisible(client, request, runId);
-    const place = eventStreams.admit(principalOf(request).subject);
+    // Capped per principal: the same subject name in two tenants is two principals.
+    const principal = principalOf(request);
+    const place = eventStreams.admit(`${principal.tenant}/${principal.subject}`);
     const stop = new AbortController();
     let events: AsyncGenerator<IRunEvent>;
     try {

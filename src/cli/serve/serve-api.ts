@@ -87,7 +87,13 @@ function reloaderOf(
   if (env.TOLLGATE_API_TOKENS_FILE !== undefined) {
     return watchTokensFile(env.TOLLGATE_API_TOKENS_FILE, tokenSet, logger, reloadJwt);
   }
-  if (env.TOLLGATE_JWT_JWKS_FILE === undefined) return undefined;
+  if (env.TOLLGATE_JWT_JWKS_FILE === undefined) {
+    // Handled all the same: a process manager that sends SIGHUP to reload must not end the API.
+    const onSignal = () =>
+      logger.warn("SIGHUP: nothing to reload (tokens from TOLLGATE_API_TOKENS change with a restart)");
+    process.on("SIGHUP", onSignal);
+    return { reload: async () => {}, close: () => process.off("SIGHUP", onSignal) };
+  }
   const onSignal = () => {
     reloadJwt().then(
       () => logger.info("JWKS file reloaded"),
