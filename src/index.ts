@@ -6,15 +6,22 @@
 export {
   apiRoles,
   buildApi,
+  createJwtVerifier,
   type IApiOptions,
+  type IApiPrincipal,
   type IApiToken,
+  type IJwtOptions,
+  type IJwtVerifier,
   type IRunningApi,
   type IStartApiOptions,
+  type ITokenReloader,
   loadApiTokens,
   parseApiTokens,
+  StaticTokens,
   startApi,
   type TApiRole,
   type TErrorEnvelope,
+  watchTokensFile,
 } from "./api/index.js";
 export {
   parseEnv,

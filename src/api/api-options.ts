@@ -4,6 +4,8 @@ import { z } from "zod";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
 import type { GatewayClient } from "../producer/index.js";
 import type { IApiToken } from "./auth/api-tokens.js";
+import type { IJwtVerifier } from "./auth/jwt-verifier.js";
+import type { StaticTokens } from "./auth/token-verifier.js";
 
 /** The limits and timings that change behaviour, in one place. */
 export const API_DEFAULTS = Object.freeze({
@@ -23,8 +25,12 @@ export const API_DEFAULTS = Object.freeze({
 export interface IApiOptions {
   /** The producer the routes call. Its connection should be the fail-fast "client" kind (the default). */
   client: GatewayClient;
-  /** The bearer tokens; see `loadApiTokens`. Required unless `insecure`. */
+  /** The bearer tokens; see `loadApiTokens`. Required unless `insecure`, `tokenSet` or `jwt`. */
   tokens?: IApiToken[];
+  /** Static tokens that can be replaced while serving (a reloaded tokens file); wins over `tokens`. */
+  tokenSet?: StaticTokens;
+  /** JWT bearer tokens, tried after the static ones; see `createJwtVerifier`. */
+  jwt?: IJwtVerifier;
   /**
    * Start without tokens: every request acts as subject "anonymous" with the admin role. For local
    * experiments only; a warning is logged. Ignored when tokens are given.

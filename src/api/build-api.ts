@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { validatorCompiler } from "fastify-type-provider-zod";
 import { Registry } from "prom-client";
 import { z } from "zod";
-import { createLogger, createMetrics } from "../observability/index.js";
+import { auditLog, createLogger, createMetrics } from "../observability/index.js";
 import type { GatewayClient } from "../producer/index.js";
 import { type IApiOptions, resolveApiSettings } from "./api-options.js";
 import { authenticate, type IAuthenticator } from "./auth/authenticate.js";
@@ -104,7 +104,16 @@ function registerRoute(
       ...(querystring ? { querystring } : {}),
       ...(headers ? { headers } : {}),
     },
-    onRequest: authenticate(spec.access, authenticator),
+    onRequest: authenticate(spec.access, authenticator, (request, principal) =>
+      auditLog(request.log, {
+        subject: principal.subject,
+        tenant: principal.tenant,
+        action: "access.denied-role",
+        targetId: spec.operationId,
+        outcome: "forbidden",
+        detail: { role: spec.access },
+      }),
+    ),
     handler: (request, reply) => route.handle(request, reply, context),
   });
 }

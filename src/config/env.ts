@@ -90,6 +90,41 @@ export const envSchema = z
     TOLLGATE_API_TOKENS: z.string().optional(),
     /** A file holding the API tokens, for secrets mounted as files. */
     TOLLGATE_API_TOKENS_FILE: z.string().min(1).optional(),
+    /** The `iss` JWT bearer tokens must carry; setting it turns JWT on (with a JWKS URL or file). */
+    TOLLGATE_JWT_ISSUER: z.string().trim().min(1).optional(),
+    /** The `aud` JWT bearer tokens must carry; required with TOLLGATE_JWT_ISSUER. */
+    TOLLGATE_JWT_AUDIENCE: z.string().trim().min(1).optional(),
+    /** The JWKS URL of the issuer: keys cached, refetched on an unknown `kid`. */
+    TOLLGATE_JWT_JWKS_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+    /** A JWKS file instead of a URL; re-read on SIGHUP. */
+    TOLLGATE_JWT_JWKS_FILE: z.string().min(1).optional(),
+    /** The claim holding the roles (an array or a space-separated string). @defaultValue "roles" */
+    TOLLGATE_JWT_ROLES_CLAIM: z.string().trim().min(1).optional(),
+    /** The claim holding the tenant (absent in a token: "default"). @defaultValue "tenant" */
+    TOLLGATE_JWT_TENANT_CLAIM: z.string().trim().min(1).optional(),
+    /** The claim holding the subject. @defaultValue "sub" */
+    TOLLGATE_JWT_SUBJECT_CLAIM: z.string().trim().min(1).optional(),
+    /** Accepted signature algorithms, comma-separated. @defaultValue "RS256,PS256,ES256,EdDSA" */
+    TOLLGATE_JWT_ALGORITHMS: z
+      .string()
+      .transform((text) =>
+        text
+          .split(",")
+          .map((name) => name.trim())
+          .filter((name) => name !== ""),
+      )
+      .pipe(
+        z
+          .array(
+            z.string().regex(/^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/, "an asymmetric JWS algorithm"),
+          )
+          .min(1),
+      )
+      .optional(),
+    /** An unknown `kid` refetches the JWKS at most this often. @defaultValue 30000 */
+    TOLLGATE_JWT_JWKS_COOLDOWN_MS: integerText.pipe(z.number().int().min(0).max(3_600_000)).optional(),
+    /** Clock skew allowed on `exp` and `nbf`, in seconds. @defaultValue 5 */
+    TOLLGATE_JWT_CLOCK_TOLERANCE_S: integerText.pipe(z.number().int().min(0).max(300)).optional(),
     /** The model API key; with it the worker calls OpenAI (or OPENAI_BASE_URL). */
     OPENAI_API_KEY: z.string().min(1).optional(),
     /** Any OpenAI-compatible endpoint ending in /v1 (vLLM, Ollama, `tollgate model-server`, ...). */

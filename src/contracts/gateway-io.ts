@@ -25,6 +25,13 @@ export interface IGatewayRunInput<TToolName extends string = string> {
   idempotencyKey?: string;
   /** Overrides the gateway's system instructions for this run. */
   instructions?: string;
+  /**
+   * The tenant the run (and its thread and approvals) belongs to; idempotency keys are scoped by it.
+   * The HTTP API sets it from the token. @defaultValue "default"
+   */
+  tenant?: string;
+  /** Who created the run (the HTTP API sets the token's subject). */
+  createdBy?: string;
 }
 
 export interface IGatewayAskInput<TToolName extends string = string> extends IGatewayRunInput<TToolName> {

@@ -29,6 +29,7 @@ export {
   type TRunEventInput,
   type TRunEventType,
 } from "./run-events.js";
+export { defaultTenant, tenantNamePattern, tenantOf } from "./tenant.js";
 export {
   defineTool,
   type IToolDef,

@@ -7,7 +7,7 @@ import type { TApprovalDecision } from "./result.js";
  * written with its approval record, so the approval it names can be decided at once.
  */
 export interface IRunEventDataByType {
-  "run-queued": { threadId: string; userId: string };
+  "run-queued": { threadId: string; userId: string; tenant?: string; createdBy?: string };
   "run-started": Record<string, never>;
   "model-replied": {
     step: number;

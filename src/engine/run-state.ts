@@ -78,6 +78,10 @@ export const runRequestSchema = z.object({
   timeoutMs: z.number().int().min(1).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
   instructions: z.string().optional(),
+  /** The tenant the run belongs to; absent: "default" (runs stored before tenants existed). */
+  tenant: z.string().optional(),
+  /** The subject (token or library caller) that created the run. */
+  createdBy: z.string().optional(),
 });
 
 /** One call of the current step and how far it got. */

@@ -25,6 +25,7 @@ export const errorCatalogue = {
     summary: "The request body or run input is over the configured limit.",
   },
   TG_RUN_NOT_FOUND: { status: 404, summary: "No run has this id." },
+  TG_THREAD_NOT_FOUND: { status: 404, summary: "No thread has this id (in the caller's tenant)." },
   TG_RUN_FINISHED: { status: 409, summary: "The run has already finished." },
   TG_IDEMPOTENCY_CONFLICT: {
     status: 409,
@@ -63,7 +64,10 @@ export const errorCatalogue = {
     summary: "Redis cannot be reached or cannot serve the command; retry later.",
   },
   TG_UNAUTHORIZED: { status: 401, summary: "No valid bearer token." },
-  TG_FORBIDDEN: { status: 403, summary: "The token lacks the role this route needs." },
+  TG_FORBIDDEN: {
+    status: 403,
+    summary: "The token lacks the role this route needs, or may not set this value.",
+  },
   TG_ROUTE_NOT_FOUND: { status: 404, summary: "No such route." },
   TG_RATE_LIMITED: {
     status: 429,

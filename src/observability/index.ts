@@ -1,3 +1,4 @@
+export { auditLog, type IAuditEntry } from "./audit-log.js";
 export { DEFAULT_WORKER_METRICS_PORT, UNKNOWN_TOOL_LABEL } from "./constants.js";
 export { createLogger, type ICreateLoggerOptions, type Logger } from "./create-logger.js";
 export { createMetrics, type ICreateMetricsOptions, type TCollectorName } from "./create-metrics.js";

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { defaultTenant, tenantOf } from "../contracts/index.js";
 import { createRunState, type TRunRequest, type TRunState } from "../engine/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
 import { runToolRegistry } from "../gateway/index.js";
@@ -46,10 +47,14 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
     ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
     ...(input.metadata ? { metadata: input.metadata } : {}),
     ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
+    ...(input.tenant !== undefined ? { tenant: input.tenant } : {}),
+    ...(input.createdBy !== undefined ? { createdBy: input.createdBy } : {}),
   };
+  const tenant = tenantOf(input);
+  if (input.threadId !== undefined) await claimThread(runtime, input.threadId, tenant);
   const threadId = input.threadId ?? `thread_${randomUUID()}`;
   const runId = input.idempotencyKey
-    ? `run_${sha256(input.idempotencyKey).slice(0, 32)}`
+    ? `run_${sha256(idempotencyScope(tenant, input.idempotencyKey)).slice(0, 32)}`
     : `run_${randomUUID()}`;
   const requestHash = sha256(JSON.stringify({ request, threadId: input.threadId ?? null }));
   const state = createRunState({
@@ -62,7 +67,12 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
   });
   const { created, state: stored } = await runtime.runs.create(state, {
     type: "run-queued",
-    data: { threadId, userId: request.userContext.userId },
+    data: {
+      threadId,
+      userId: request.userContext.userId,
+      ...(request.tenant !== undefined ? { tenant: request.tenant } : {}),
+      ...(request.createdBy !== undefined ? { createdBy: request.createdBy } : {}),
+    },
   });
   if (!created && stored.requestHash !== requestHash) {
     throw new TollgateError(
@@ -75,6 +85,26 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
   // retried request queues it (the job id makes a second add a no-op).
   if (stored.status === "queued") await addRunJobs(runtime, stored);
   return { runId, threadId: stored.threadId, status: stored.status, created };
+}
+
+/**
+ * Idempotency keys are scoped per tenant: two tenants using the same key get two runs. The default
+ * tenant keeps the key alone, so run ids derived before tenants existed stay the same.
+ */
+function idempotencyScope(tenant: string, idempotencyKey: string): string {
+  return tenant === defaultTenant ? idempotencyKey : `${tenant}\u0000${idempotencyKey}`;
+}
+
+/**
+ * A thread belongs to the tenant of its first run: another tenant naming it would read its history, so
+ * it is told the thread does not exist (404, as for any other tenant's id). Threads created before
+ * tenants existed are claimed by the first tenant that names them.
+ */
+async function claimThread(runtime: ITollgateRuntime, threadId: string, tenant: string): Promise<void> {
+  const owner = await runtime.redis.set(runtime.keys.threadTenant(threadId), tenant, "NX", "GET");
+  if (owner !== null && owner !== tenant) {
+    throw new TollgateError("TG_THREAD_NOT_FOUND", `No thread has id ${threadId}.`, { threadId });
+  }
 }
 
 function sha256(text: string): string {

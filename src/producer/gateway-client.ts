@@ -46,6 +46,10 @@ export interface IRunView {
   startedAt?: number;
   finishedAt?: number;
   metadata?: Record<string, unknown>;
+  /** The run's tenant; absent: the default tenant. */
+  tenant?: string;
+  /** Who created the run. */
+  createdBy?: string;
   pendingApprovals: IApproval[];
   response?: IGatewayResponse;
 }
@@ -155,6 +159,8 @@ export class GatewayClient<TToolName extends string = string> {
     if (state.startedAt !== undefined) view.startedAt = state.startedAt;
     if (state.finishedAt !== undefined) view.finishedAt = state.finishedAt;
     if (state.request.metadata) view.metadata = state.request.metadata;
+    if (state.request.tenant !== undefined) view.tenant = state.request.tenant;
+    if (state.request.createdBy !== undefined) view.createdBy = state.request.createdBy;
     if (isTerminal(state)) view.response = responseOf(state);
     return view;
   }
@@ -175,6 +181,12 @@ export class GatewayClient<TToolName extends string = string> {
   async deleteThread(threadId: string, options: { force?: boolean } = {}): Promise<IDeletedThread> {
     await this.runtime.ready();
     return deleteThread(this.runtime, threadId, options.force === true);
+  }
+
+  /** The tenant a thread belongs to (that of its first run), undefined for a thread it does not know. */
+  async threadTenant(threadId: string): Promise<string | undefined> {
+    await this.runtime.ready();
+    return this.runtime.threads.tenantOf(threadId);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { tenantNamePattern } from "../contracts/index.js";
 import { userContextSchema } from "../engine/index.js";
 import { boundedJsonRecord } from "./json-depth.js";
 
@@ -39,6 +40,8 @@ export const runInputSchema = z.strictObject({
   metadata: boundedJsonRecord.optional(),
   idempotencyKey: z.string().min(1).max(256).optional(),
   instructions: z.string().max(100_000).optional(),
+  tenant: z.string().regex(tenantNamePattern, "1 to 64 letters, digits, '_', '.', '-'").optional(),
+  createdBy: z.string().min(1).max(256).optional(),
 });
 
 export type TRunInput = z.infer<typeof runInputSchema>;

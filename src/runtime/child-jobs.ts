@@ -121,6 +121,8 @@ export async function parkCalls(
         requestedAt,
         expiresAt,
         ...(state.request.tools ? { tools: state.request.tools } : {}),
+        ...(state.request.tenant !== undefined ? { tenant: state.request.tenant } : {}),
+        ...(state.request.createdBy !== undefined ? { createdBy: state.request.createdBy } : {}),
         ...(call.reason !== undefined ? { reason: call.reason } : {}),
         ...(call.rejectionText !== undefined ? { rejectionText: call.rejectionText } : {}),
       },

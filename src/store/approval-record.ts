@@ -31,6 +31,10 @@ export const approvalRequestSchema = z.object({
   additionalTools: z.array(z.string()).optional(),
   requestedAt: z.number(),
   expiresAt: z.number(),
+  /** The run's tenant: listings and decisions are limited to it. Absent: "default". */
+  tenant: z.string().optional(),
+  /** Who created the run that parked this call. */
+  createdBy: z.string().optional(),
 });
 
 export const approvalDecisionSchema = z.object({

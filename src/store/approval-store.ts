@@ -1,4 +1,4 @@
-import type { TRunEventInput } from "../contracts/index.js";
+import { type TRunEventInput, tenantOf } from "../contracts/index.js";
 import { runIdOfApprovalId } from "../engine/index.js";
 import {
   approvalDecisionSchema,
@@ -13,6 +13,8 @@ import type { ITollgateRedis } from "./redis-client.js";
 import { eventJson } from "./run-events.js";
 
 export interface IApprovalFilter {
+  /** Only this tenant's approvals (read from its own index, so the listing stays exact). */
+  tenant?: string;
   runId?: string;
   tool?: string;
   userId?: string;
@@ -36,6 +38,7 @@ export class ApprovalStore {
       this.keys.pendingApprovals(),
       this.keys.runEvents(request.runId),
       this.keys.runPendingApprovals(request.runId),
+      this.keys.tenantPendingApprovals(tenantOf(request)),
       JSON.stringify(request),
       String(request.expiresAt),
       request.approvalId,
@@ -63,11 +66,17 @@ export class ApprovalStore {
   ): Promise<{ won: true; approval: IApproval } | { won: false; status: string }> {
     const runId = runIdOfApprovalId(approvalId);
     if (runId === undefined) return { won: false, status: "missing" };
+    // The script removes the id from its tenant's index, a key it must be given: the tenant is read first
+    // (it never changes once the record exists).
+    const stored = await this.redis.hget(this.keys.approval(approvalId), "record");
+    if (stored === null) return { won: false, status: "missing" };
+    const tenant = tenantOf(approvalRequestSchema.pick({ tenant: true }).parse(JSON.parse(stored)));
     const [result, recordJson] = await this.redis.tgDecideApproval(
       this.keys.approval(approvalId),
       this.keys.pendingApprovals(),
       this.keys.runEvents(runId),
       this.keys.runPendingApprovals(runId),
+      this.keys.tenantPendingApprovals(tenant),
       decision.decision,
       JSON.stringify(decision),
       approvalId,
@@ -93,7 +102,11 @@ export class ApprovalStore {
    */
   async listPending(filter: IApprovalFilter = {}, limit = 1000): Promise<IApproval[]> {
     const index =
-      filter.runId !== undefined ? this.keys.runPendingApprovals(filter.runId) : this.keys.pendingApprovals();
+      filter.runId !== undefined
+        ? this.keys.runPendingApprovals(filter.runId)
+        : filter.tenant === undefined
+          ? this.keys.pendingApprovals()
+          : this.keys.tenantPendingApprovals(filter.tenant);
     const ids = await this.redis.zrange(index, "0", String(limit - 1));
     if (ids.length === 0) return [];
     const pipeline = this.redis.pipeline();
@@ -105,6 +118,7 @@ export class ApprovalStore {
       .map(parseApproval)
       .filter(
         (approval) =>
+          (filter.tenant === undefined || tenantOf(approval) === filter.tenant) &&
           (filter.runId === undefined || approval.runId === filter.runId) &&
           (filter.tool === undefined || approval.toolName === filter.tool) &&
           (filter.userId === undefined || approval.userContext.userId === filter.userId),

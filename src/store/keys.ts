@@ -25,6 +25,10 @@ export interface IKeys {
   activeRuns(): string;
   /** Held for a moment by the reconciler pass that runs now, so that passes never overlap. */
   reconcileLock(): string;
+  /** The pending approvals of one tenant, so that a tenant's listing is exact (not a filtered page). */
+  tenantPendingApprovals(tenant: string): string;
+  /** The tenant a thread belongs to (that of its first run). */
+  threadTenant(threadId: string): string;
   /** The pub/sub channel on which cancellations are broadcast to every worker. */
   cancelChannel(): string;
   /** The pub/sub channel on which a run's id is published when it finishes (waiters listen). */
@@ -45,6 +49,8 @@ export function keysFor(prefix: string): IKeys {
     threadRunIds: (threadId) => `${prefix}:thread:${threadId}:run-ids`,
     activeRuns: () => `${prefix}:run-index:active`,
     reconcileLock: () => `${prefix}:reconcile:lock`,
+    tenantPendingApprovals: (tenant) => `${prefix}:approval-index:pending:tenant:${tenant}`,
+    threadTenant: (threadId) => `${prefix}:thread:${threadId}:tenant`,
     cancelChannel: () => `${prefix}:cancel`,
     finishedChannel: () => `${prefix}:finished`,
     readinessProbe: () => `${prefix}:readyz`,

@@ -88,7 +88,7 @@ return rev + 1
 /**
  * Parks a call: creates its approval record unless it exists, indexes it as pending and announces it on
  * the run's event stream, in one step, so that whoever reads `tool-call-parked` can decide the approval
- * at once. KEYS: approval, pendingIndex, runEvents, runPendingIndex. ARGV: recordJson, expiresAt,
+ * at once. KEYS: approval, pendingIndex, runEvents, runPendingIndex, tenantPendingIndex (the record's tenant's). ARGV: recordJson, expiresAt,
  * approvalId, eventJson, eventsMaxLen. Returns 1 when created (a re-dispatched step finds it and
  * announces nothing twice).
  */
@@ -97,6 +97,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'pending', 'record', ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[4], ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[5], ARGV[2], ARGV[3])
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[4])
 return 1
 `;
@@ -104,7 +105,7 @@ return 1
 /**
  * Exactly one decision wins: sets the decision only while the approval is pending (and, for a human's
  * decision, not past its expiry), and announces it on the run's events in the same step. KEYS: approval,
- * pendingIndex, runEvents, runPendingIndex. ARGV: status, decisionJson, approvalId, now, eventsMaxLen, approver (''),
+ * pendingIndex, runEvents, runPendingIndex, tenantPendingIndex (the record's tenant's). ARGV: status, decisionJson, approvalId, now, eventsMaxLen, approver (''),
  * checkExpiry ('1' or '0'). Returns {'ok', recordJson}, or {current status | 'expired' | 'missing'}.
  */
 export const decideApprovalScript = `
@@ -117,6 +118,7 @@ if ARGV[7] == '1' and tonumber(parsed.expiresAt) <= tonumber(ARGV[4]) then retur
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'decision', ARGV[2])
 redis.call('ZREM', KEYS[2], ARGV[3])
 redis.call('ZREM', KEYS[4], ARGV[3])
+redis.call('ZREM', KEYS[5], ARGV[3])
 local data = { approvalId = ARGV[3], callId = parsed.callId, toolName = parsed.toolName, decision = ARGV[1] }
 if ARGV[6] ~= '' then data.approver = ARGV[6] end
 local event = cjson.encode({ type = 'approval-decided', data = data, at = tonumber(ARGV[4]) })

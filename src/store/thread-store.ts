@@ -62,19 +62,20 @@ export class ThreadStore {
       force ? "1" : "",
     );
     if (waiting > 0 && !force) return { refusedWithRuns: waiting, runIds: [] };
-    if (runIds.length > 0) {
-      const keys = runIds.flatMap((runId) => [
-        this.keys.run(runId),
-        this.keys.runEvents(runId),
-        this.keys.runCancel(runId),
-      ]);
-      await this.redis
-        .multi()
-        .unlink(...keys)
-        .zrem(this.keys.activeRuns(), ...runIds)
-        .exec();
-    }
+    const keys = runIds.flatMap((runId) => [
+      this.keys.run(runId),
+      this.keys.runEvents(runId),
+      this.keys.runCancel(runId),
+    ]);
+    const deletion = this.redis.multi().unlink(this.keys.threadTenant(threadId), ...keys);
+    if (runIds.length > 0) deletion.zrem(this.keys.activeRuns(), ...runIds);
+    await deletion.exec();
     return { refusedWithRuns: 0, runIds };
+  }
+
+  /** The tenant the thread belongs to (that of its first run), if it is known. */
+  async tenantOf(threadId: string): Promise<string | undefined> {
+    return (await this.redis.get(this.keys.threadTenant(threadId))) ?? undefined;
   }
 
   /** The run at the head of the thread: the one allowed to execute now. */

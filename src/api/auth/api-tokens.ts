@@ -1,23 +1,39 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { defaultTenant, tenantNamePattern } from "../../contracts/index.js";
 import { TollgateError, toFieldIssues } from "../../errors/index.js";
+import { allTenants, apiRoles, type TApiRole } from "./principal.js";
 
-/** What a token may do. `admin` may do everything. */
-export const apiRoles = ["runs:write", "runs:read", "approvals:read", "approvals:decide", "admin"] as const;
-export type TApiRole = (typeof apiRoles)[number];
+export { apiRoles, type TApiRole } from "./principal.js";
+
+/** A token stored hashed: `sha256:` and the hex SHA-256 of the secret. */
+export const hashedTokenPattern = /^sha256:[0-9a-f]{64}$/;
 
 export interface IApiToken {
-  /** The bearer secret. Never logged. */
+  /** The bearer secret, or `sha256:<hex>` of it (then the file holds no secret). Never logged. */
   token: string;
   /** Who the token belongs to: recorded as the approver of the decisions it makes. */
   subject: string;
   roles: TApiRole[];
+  /** The tenant it acts in; `*` sees every tenant. @defaultValue "default" */
+  tenant?: string;
+  /** The approval profiles it may set; a request without `profile` gets the first. Absent: any. */
+  profiles?: string[];
 }
+
+const tenantSchema = z
+  .string()
+  .refine(
+    (value) => value === allTenants || tenantNamePattern.test(value),
+    "1 to 64 letters, digits, '_', '.', '-', or '*'",
+  );
 
 const apiTokenSchema = z.strictObject({
   token: z.string().min(1, "must not be empty"),
   subject: z.string().min(1).max(256),
   roles: z.array(z.enum(apiRoles)).min(1, "a token needs at least one role"),
+  tenant: tenantSchema.default(defaultTenant),
+  profiles: z.array(z.string().min(1).max(128)).min(1).optional(),
 });
 
 const apiTokensSchema = z.array(apiTokenSchema).superRefine((tokens, context) => {
@@ -32,8 +48,9 @@ const apiTokensSchema = z.array(apiTokenSchema).superRefine((tokens, context) =>
 });
 
 /**
- * Parses the token list (`[{"token":"…","subject":"alice","roles":["runs:write"]}]`). Errors name the
- * offending entries by index and field, never the token values, since the message may reach a log.
+ * Parses the token list (`[{"token":"…","subject":"alice","roles":["runs:write"],"tenant":"acme"}]`).
+ * Errors name the offending entries by index and field, never the token values, since the message may
+ * reach a log.
  */
 export function parseApiTokens(json: string): IApiToken[] {
   let raw: unknown;
@@ -51,10 +68,26 @@ export function parseApiTokens(json: string): IApiToken[] {
   return parsed.data;
 }
 
+/** Reads and parses a tokens file (also what a reload reads). */
+export async function readApiTokensFile(file: string): Promise<IApiToken[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new TollgateError(
+      "TG_INVALID_CONFIG",
+      `TOLLGATE_API_TOKENS_FILE cannot be read: ${file}.`,
+      { path: file },
+      { cause: error },
+    );
+  }
+  return parseApiTokens(text);
+}
+
 /**
  * Reads the tokens from `TOLLGATE_API_TOKENS` (the JSON itself) or `TOLLGATE_API_TOKENS_FILE` (a path
  * to it, e.g. a mounted secret). Setting both is refused: it is unclear which one the operator meant.
- * Neither set gives an empty list, which `buildApi` refuses unless started insecure.
+ * Neither set gives an empty list, which `buildApi` refuses unless started insecure or with JWT.
  */
 export async function loadApiTokens(environment: {
   TOLLGATE_API_TOKENS?: string;
@@ -70,16 +103,5 @@ export async function loadApiTokens(environment: {
   }
   if (inline) return parseApiTokens(inline);
   if (!file) return [];
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new TollgateError(
-      "TG_INVALID_CONFIG",
-      `TOLLGATE_API_TOKENS_FILE cannot be read: ${file}.`,
-      { path: file },
-      { cause: error },
-    );
-  }
-  return parseApiTokens(text);
+  return readApiTokensFile(file);
 }

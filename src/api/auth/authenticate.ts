@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { TollgateError } from "../../errors/index.js";
-import type { TApiRole } from "./api-tokens.js";
-import { hasRole, type IApiPrincipal, type TTokenVerifier } from "./token-verifier.js";
+import { allTenants, hasRole, type IApiPrincipal, type TApiRole } from "./principal.js";
+import type { TTokenVerifier } from "./token-verifier.js";
 
 /** Who may call a route: anyone, any valid token, or a token with this role (or admin). */
 export type TRouteAccess = "public" | "authenticated" | TApiRole;
@@ -9,10 +9,11 @@ export type TRouteAccess = "public" | "authenticated" | TApiRole;
 /** The realm named in `WWW-Authenticate`, so clients know which credentials to send. */
 const realm = 'Bearer realm="tollgate"';
 
-/** Every request in insecure mode acts as this principal. */
+/** Every request in insecure mode acts as this principal: it sees every tenant. */
 export const anonymousAdmin: IApiPrincipal = Object.freeze({
   subject: "anonymous",
   roles: new Set<TApiRole>(["admin"]),
+  tenant: allTenants,
 });
 
 /**
@@ -31,6 +32,7 @@ export function principalOf(request: FastifyRequest): IApiPrincipal {
 export interface IAuthenticator {
   /** Insecure mode: no tokens, every request is the anonymous admin. */
   insecure: boolean;
+  /** Static tokens first, then JWT. */
   verify: TTokenVerifier;
 }
 
@@ -38,24 +40,29 @@ export interface IAuthenticator {
  * An onRequest hook: it runs before the body is read, so an unauthenticated caller cannot make the
  * server parse (or buffer) its body.
  */
-export function authenticate(access: TRouteAccess, authenticator: IAuthenticator) {
+export function authenticate(
+  access: TRouteAccess,
+  authenticator: IAuthenticator,
+  onForbidden: (request: FastifyRequest, principal: IApiPrincipal) => void = () => {},
+) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (access === "public") return;
     const principal = authenticator.insecure
       ? anonymousAdmin
-      : recognise(request.headers.authorization, authenticator.verify, reply);
+      : await recognise(request.headers.authorization, authenticator.verify, reply);
     if (access !== "authenticated" && !hasRole(principal, access)) {
+      onForbidden(request, principal);
       throw new TollgateError("TG_FORBIDDEN", `This route needs the role "${access}".`, { role: access });
     }
     principals.set(request, principal);
   };
 }
 
-function recognise(
+async function recognise(
   authorization: string | undefined,
   verify: TTokenVerifier,
   reply: FastifyReply,
-): IApiPrincipal {
+): Promise<IApiPrincipal> {
   if (authorization === undefined || authorization.trim() === "") {
     reply.header("www-authenticate", realm);
     throw new TollgateError("TG_UNAUTHORIZED", "An Authorization: Bearer <token> header is required.");
@@ -66,7 +73,7 @@ function recognise(
     reply.header("www-authenticate", realm);
     throw new TollgateError("TG_UNAUTHORIZED", "The Authorization header must be 'Bearer <token>'.");
   }
-  const principal = verify(token);
+  const principal = await verify(token);
   if (!principal) {
     reply.header("www-authenticate", `${realm}, error="invalid_token"`);
     throw new TollgateError("TG_UNAUTHORIZED", "The bearer token is not valid.");

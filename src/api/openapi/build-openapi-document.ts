@@ -12,11 +12,13 @@ const errorSchemaRef = "#/components/schemas/ErrorResponse";
 const roleNotes: Record<IRouteSpec["access"], string> = {
   public: "No token needed.",
   authenticated: "Any valid bearer token.",
-  "runs:write": "Needs the role runs:write (or admin).",
-  "runs:read": "Needs the role runs:read (or admin).",
-  "approvals:read": "Needs the role approvals:read (or admin).",
-  "approvals:decide": "Needs the role approvals:decide (or admin).",
-  admin: "Needs the role admin.",
+  "runs:write": "Needs the role runs:write (or admin, or operator). Limited to the token's tenant.",
+  "runs:read": "Needs the role runs:read (or admin, or operator). Limited to the token's tenant.",
+  "approvals:read": "Needs the role approvals:read (or admin, or operator). Limited to the token's tenant.",
+  "approvals:decide":
+    "Needs the role approvals:decide (or admin, or operator). Limited to the token's tenant.",
+  admin: "Needs the role admin (or operator).",
+  operator: "Needs the role operator.",
 };
 
 /** Documents by the settings they describe: every app of one configuration shares one. */
@@ -68,7 +70,8 @@ function generate(settings: Pick<IApiSettings, "askMaxWaitMs">): object {
         bearerAuth: {
           type: "http",
           scheme: "bearer",
-          description: "An API token (TOLLGATE_API_TOKENS); its roles decide what it may call.",
+          description:
+            "An API token (TOLLGATE_API_TOKENS) or a JWT; its roles decide what it may call, its tenant what it sees.",
         },
       },
       schemas: {

@@ -1,4 +1,10 @@
+import type { FastifyRequest } from "fastify";
+import { TollgateError } from "../../errors/index.js";
+import { auditLog } from "../../observability/index.js";
+import type { IApproval } from "../../store/index.js";
 import { principalOf } from "../auth/authenticate.js";
+import { listingTenantOf, seesAllTenants } from "../auth/principal.js";
+import { visibleApproval } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
 import {
   approvalParamsSchema,
@@ -20,7 +26,10 @@ export const listApprovalsRoute = defineRoute(
     responses: { 200: { description: "The pending approvals that match.", schema: approvalListSchema } },
     errors: ["TG_REDIS_UNAVAILABLE"],
   },
-  async (request, _reply, { client }) => ({ approvals: await client.approvals.list(request.query) }),
+  async (request, _reply, { client }) => {
+    const { tenant, ...filter } = request.query;
+    return { approvals: await client.approvals.list({ ...filter, ...listingScopeOf(request, tenant) }) };
+  },
 );
 
 export const getApprovalRoute = defineRoute(
@@ -35,7 +44,7 @@ export const getApprovalRoute = defineRoute(
     responses: { 200: { description: "The approval.", schema: approvalSchema } },
     errors: ["TG_APPROVAL_NOT_FOUND", "TG_REDIS_UNAVAILABLE"],
   },
-  async (request, _reply, { client }) => client.approvals.get(request.params.approvalId),
+  async (request, _reply, { client }) => visibleApproval(client, request, request.params.approvalId),
 );
 
 export const approveRoute = defineRoute(
@@ -62,9 +71,12 @@ export const approveRoute = defineRoute(
     ],
   },
   async (request, _reply, { client }) =>
-    client.approvals.approve(request.params.approvalId, {
-      ...request.body,
-      approver: principalOf(request).subject,
+    audited(request, "approval.approve", async () => {
+      await visibleApproval(client, request, request.params.approvalId);
+      return client.approvals.approve(request.params.approvalId, {
+        ...request.body,
+        approver: principalOf(request).subject,
+      });
     }),
 );
 
@@ -82,8 +94,59 @@ export const rejectRoute = defineRoute(
     errors: ["TG_APPROVAL_NOT_FOUND", "TG_APPROVAL_DECIDED", "TG_REDIS_UNAVAILABLE"],
   },
   async (request, _reply, { client }) =>
-    client.approvals.reject(request.params.approvalId, {
-      ...request.body,
-      approver: principalOf(request).subject,
+    audited(request, "approval.reject", async () => {
+      await visibleApproval(client, request, request.params.approvalId);
+      return client.approvals.reject(request.params.approvalId, {
+        ...request.body,
+        approver: principalOf(request).subject,
+      });
     }),
 );
+
+/**
+ * The tenant a listing reads: a principal limited to one tenant reads its own (naming another is
+ * refused); one of every tenant reads the named tenant, or all.
+ */
+function listingScopeOf(request: FastifyRequest, requested: string | undefined): { tenant?: string } {
+  const principal = principalOf(request);
+  if (seesAllTenants(principal)) return requested !== undefined ? { tenant: requested } : {};
+  if (requested !== undefined && requested !== principal.tenant) {
+    auditLog(request.log, {
+      subject: principal.subject,
+      tenant: principal.tenant,
+      action: "access.denied-tenant",
+      targetId: requested,
+      outcome: "forbidden",
+      detail: { route: "/v1/approvals" },
+    });
+    throw new TollgateError("TG_FORBIDDEN", "The token may list only its own tenant's approvals.");
+  }
+  const tenant = listingTenantOf(principal);
+  return tenant !== undefined ? { tenant } : {};
+}
+
+/** A decision, audited whatever its outcome: the decided status, or the error code that refused it. */
+async function audited(
+  request: FastifyRequest,
+  action: string,
+  decide: () => Promise<IApproval>,
+): Promise<IApproval> {
+  const principal = principalOf(request);
+  const targetId = (request.params as { approvalId: string }).approvalId;
+  const audit = (outcome: string) =>
+    auditLog(request.log, {
+      subject: principal.subject,
+      tenant: principal.tenant,
+      action,
+      targetId,
+      outcome,
+    });
+  try {
+    const approval = await decide();
+    audit(approval.status);
+    return approval;
+  } catch (error) {
+    audit(error instanceof TollgateError ? error.code : "error");
+    throw error;
+  }
+}

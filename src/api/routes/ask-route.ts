@@ -1,5 +1,5 @@
 import { API_DEFAULTS } from "../api-options.js";
-import { principalOf } from "../auth/authenticate.js";
+import { runOwnershipOf } from "../auth/run-ownership.js";
 import { defineRoute } from "../http/route-definition.js";
 import { askBodySchema, idempotencyHeadersSchema } from "../schemas/request-schemas.js";
 import { gatewayResponseSchema } from "../schemas/response-schemas.js";
@@ -28,6 +28,7 @@ export const askRoute = defineRoute(
       "TG_UNKNOWN_TOOL",
       "TG_TOOL_NAME_CLASH",
       "TG_IDEMPOTENCY_CONFLICT",
+      "TG_THREAD_NOT_FOUND",
       "TG_WAIT_TIMEOUT",
       "TG_REDIS_UNAVAILABLE",
     ],
@@ -35,7 +36,8 @@ export const askRoute = defineRoute(
   async (request, reply, { client, settings }) => {
     // Over askMaxWaitMs is refused by the body's schema: the request would outlive what this server
     // (and the proxies before it) are set up to wait.
-    const { timeoutMs = settings.askMaxWaitMs, userContext, ...body } = request.body;
+    const { timeoutMs = settings.askMaxWaitMs, userContext, tenant, ...body } = request.body;
+    const ownership = runOwnershipOf(request, { tenant, userContext });
     const idempotencyKey = request.headers["idempotency-key"];
     // Asking is waiting on behalf of the caller: one who hangs up no longer wants the answer.
     const hangUp = new AbortController();
@@ -46,7 +48,7 @@ export const askRoute = defineRoute(
     try {
       return await client.ask({
         ...body,
-        userContext: userContext ?? { userId: principalOf(request).subject },
+        ...ownership,
         timeoutMs,
         abortSignal: hangUp.signal,
         ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),

@@ -1,6 +1,7 @@
 import type { FastifyReply } from "fastify";
 import type { IRunEvent } from "../../store/index.js";
 import { principalOf } from "../auth/authenticate.js";
+import { assertRunVisible } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
 import { runEventsHeadersSchema, runEventsQuerySchema, runParamsSchema } from "../schemas/request-schemas.js";
 import { eventStreamHeaders, formatRunEvent, heartbeatComment, writeChunk } from "../sse/sse-writer.js";
@@ -32,7 +33,10 @@ export const runEventsRoute = defineRoute(
     const { runId } = request.params;
     // The header wins: it is what a reconnecting EventSource sends.
     const afterId = request.headers["last-event-id"] ?? request.query.after ?? "0";
-    const place = eventStreams.admit(principalOf(request).subject);
+    await assertRunVisible(client, request, runId);
+    // Capped per principal: the same subject name in two tenants is two principals.
+    const principal = principalOf(request);
+    const place = eventStreams.admit(`${principal.tenant}/${principal.subject}`);
     const stop = new AbortController();
     let events: AsyncGenerator<IRunEvent>;
     try {

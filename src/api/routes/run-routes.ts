@@ -1,4 +1,8 @@
+import { TollgateError } from "../../errors/index.js";
+import { auditLog } from "../../observability/index.js";
 import { principalOf } from "../auth/authenticate.js";
+import { runOwnershipOf } from "../auth/run-ownership.js";
+import { assertRunVisible } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
 import { idempotencyHeadersSchema, runBodySchema, runParamsSchema } from "../schemas/request-schemas.js";
 import { cancelAcceptedSchema, enqueuedRunSchema, runViewSchema } from "../schemas/response-schemas.js";
@@ -16,14 +20,20 @@ export const createRunRoute = defineRoute(
     access: "runs:write",
     schemas: { body: runBodySchema, headers: idempotencyHeadersSchema },
     responses: { 202: { description: "The run is queued.", schema: enqueuedRunSchema } },
-    errors: ["TG_UNKNOWN_TOOL", "TG_TOOL_NAME_CLASH", "TG_IDEMPOTENCY_CONFLICT", "TG_REDIS_UNAVAILABLE"],
+    errors: [
+      "TG_UNKNOWN_TOOL",
+      "TG_TOOL_NAME_CLASH",
+      "TG_IDEMPOTENCY_CONFLICT",
+      "TG_THREAD_NOT_FOUND",
+      "TG_REDIS_UNAVAILABLE",
+    ],
   },
   async (request, reply, { client }) => {
     const idempotencyKey = request.headers["idempotency-key"];
-    const { userContext, ...body } = request.body;
+    const { userContext, tenant, ...body } = request.body;
     const enqueued = await client.run({
       ...body,
-      userContext: userContext ?? { userId: principalOf(request).subject },
+      ...runOwnershipOf(request, { tenant, userContext }),
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     });
     return reply.code(202).send(enqueued);
@@ -42,7 +52,10 @@ export const getRunRoute = defineRoute(
     responses: { 200: { description: "The run.", schema: runViewSchema } },
     errors: ["TG_RUN_NOT_FOUND", "TG_REDIS_UNAVAILABLE"],
   },
-  async (request, _reply, { client }) => client.getRun(request.params.runId),
+  async (request, _reply, { client }) => {
+    await assertRunVisible(client, request, request.params.runId);
+    return client.getRun(request.params.runId);
+  },
 );
 
 export const cancelRunRoute = defineRoute(
@@ -62,7 +75,23 @@ export const cancelRunRoute = defineRoute(
   },
   async (request, reply, { client }) => {
     const { runId } = request.params;
-    await client.cancel(runId);
+    await assertRunVisible(client, request, runId);
+    const principal = principalOf(request);
+    const audit = (outcome: string) =>
+      auditLog(request.log, {
+        subject: principal.subject,
+        tenant: principal.tenant,
+        action: "run.cancel",
+        targetId: runId,
+        outcome,
+      });
+    try {
+      await client.cancel(runId);
+    } catch (error) {
+      audit(error instanceof TollgateError ? error.code : "error");
+      throw error;
+    }
+    audit("ok");
     return reply.code(202).send({ runId, cancelRequested: true });
   },
 );

@@ -1,3 +1,4 @@
+import { assertThreadVisible } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
 import { deleteThreadQuerySchema, threadParamsSchema } from "../schemas/request-schemas.js";
 import { deletedThreadSchema } from "../schemas/response-schemas.js";
@@ -16,8 +17,11 @@ export const deleteThreadRoute = defineRoute(
     access: "runs:write",
     schemas: { params: threadParamsSchema, querystring: deleteThreadQuerySchema },
     responses: { 200: { description: "The thread is deleted.", schema: deletedThreadSchema } },
-    errors: ["TG_THREAD_BUSY", "TG_REDIS_UNAVAILABLE"],
+    errors: ["TG_THREAD_NOT_FOUND", "TG_THREAD_BUSY", "TG_REDIS_UNAVAILABLE"],
   },
-  async (request, _reply, { client }) =>
-    client.deleteThread(request.params.threadId, { force: request.query.force === "true" }),
+  async (request, _reply, { client }) => {
+    // Another tenant's thread answers as an unknown one would.
+    await assertThreadVisible(client, request, request.params.threadId);
+    return client.deleteThread(request.params.threadId, { force: request.query.force === "true" });
+  },
 );

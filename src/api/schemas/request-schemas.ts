@@ -16,7 +16,10 @@ import {
  * `POST /v1/runs`. Without `userContext` the run acts for the token's subject: a service that acts for
  * itself should not have to invent a user id.
  */
-export const runBodySchema = runInputSchema.omit({ idempotencyKey: true }).extend({
+export const runBodySchema = runInputSchema.omit({ idempotencyKey: true, createdBy: true }).extend({
+  tenant: runInputSchema.shape.tenant.describe(
+    "The run's tenant: the token's. Only an operator (or a token of tenant '*') may name another.",
+  ),
   userContext: userContextInputSchema
     .optional()
     .describe("Who the run acts for. Omitted: `{ userId: <the token's subject> }`."),
@@ -77,6 +80,9 @@ export const runEventsQuerySchema = z.strictObject({ after: streamIdSchema.optio
 export const runEventsHeadersSchema = z.looseObject({ "last-event-id": streamIdSchema.optional() });
 
 export const approvalsQuerySchema = z.strictObject({
+  tenant: idSchema
+    .optional()
+    .describe("Only this tenant's approvals; a token limited to one tenant may name only its own."),
   runId: idSchema.optional(),
   tool: idSchema.optional(),
   userId: idSchema.optional(),

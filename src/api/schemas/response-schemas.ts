@@ -46,6 +46,8 @@ export const runViewSchema = z.object({
   startedAt: z.number().optional(),
   finishedAt: z.number().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  tenant: z.string().optional().describe("The run's tenant; absent: default."),
+  createdBy: z.string().optional().describe("The subject that created the run."),
   pendingApprovals: z.array(approvalSchema),
   response: gatewayResponseSchema.optional().describe("Present once the run finished."),
 });

@@ -1,4 +1,12 @@
-import { type IRunningApi, loadApiTokens, startApi } from "../../api/index.js";
+import {
+  type IJwtVerifier,
+  type IRunningApi,
+  type ITokenReloader,
+  loadApiTokens,
+  StaticTokens,
+  startApi,
+  watchTokensFile,
+} from "../../api/index.js";
 import type { TEnv } from "../../config/env.js";
 import { parseRuntimeOptions } from "../../config/runtime-options.js";
 import { runtimeOptionsFromEnv } from "../../config/runtime-options-from-env.js";
@@ -9,6 +17,7 @@ import { CliError } from "../cli-errors.js";
 import type { ICliIo } from "../cli-io.js";
 import { loadGateway } from "../load-gateway.js";
 import { waitForStopSignal } from "../stop-signal.js";
+import { jwtVerifierFromEnv } from "./jwt-from-env.js";
 
 export interface IServeApiOptions {
   gatewayPath: string;
@@ -20,15 +29,18 @@ export interface IServeApiOptions {
 /** `tollgate api`: serves until SIGTERM/SIGINT, then stops accepting, drains and resolves with 0. */
 export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions): Promise<number> {
   const tokens = await loadApiTokens(env);
-  if (tokens.length === 0 && !options.insecure) {
+  const logger = createLogger({ level: env.LOG_LEVEL, name: "tollgate-api" });
+  const jwt = await jwtVerifierFromEnv(env, logger);
+  if (tokens.length === 0 && !jwt && !options.insecure) {
     // Said before the gateway loads (seconds): the fix is in the environment, not the gateway.
     throw new CliError(
-      "no API tokens: set TOLLGATE_API_TOKENS or TOLLGATE_API_TOKENS_FILE (docs/CONFIGURATION.md), " +
+      "no API tokens: set TOLLGATE_API_TOKENS or TOLLGATE_API_TOKENS_FILE or TOLLGATE_JWT_ISSUER (docs/CONFIGURATION.md), " +
         "or pass --insecure on a machine only you can reach",
     );
   }
   const gateway = await loadGateway(options.gatewayPath, io.cwd);
-  const logger = createLogger({ level: env.LOG_LEVEL, name: "tollgate-api" });
+  const tokenSet = new StaticTokens(tokens);
+  const reloader = reloaderOf(env, tokenSet, jwt, logger);
   const client = new GatewayClient({
     gateway,
     runtime: runtimeOptionsFromEnv(env),
@@ -39,6 +51,8 @@ export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions)
     const api = await startApi({
       client,
       tokens,
+      ...(tokens.length > 0 || reloader ? { tokenSet } : {}),
+      ...(jwt ? { jwt } : {}),
       insecure: options.insecure,
       logger,
       port: options.port,
@@ -58,8 +72,43 @@ export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions)
     logger.info("tollgate api stopped");
     return 0;
   } finally {
+    reloader?.close();
     await client.close();
   }
+}
+
+/**
+ * Tokens from a file are re-read on SIGHUP and when the file changes (with a JWKS file beside them);
+ * a JWKS file alone is re-read on SIGHUP. Inline tokens (an environment variable) cannot change.
+ */
+function reloaderOf(
+  env: TEnv,
+  tokenSet: StaticTokens,
+  jwt: IJwtVerifier | undefined,
+  logger: Logger,
+): ITokenReloader | undefined {
+  const reloadJwt = async () => {
+    await jwt?.reload();
+  };
+  if (env.TOLLGATE_API_TOKENS_FILE !== undefined) {
+    return watchTokensFile(env.TOLLGATE_API_TOKENS_FILE, tokenSet, logger, reloadJwt);
+  }
+  if (env.TOLLGATE_JWT_JWKS_FILE === undefined) {
+    // Handled all the same: a process manager that sends SIGHUP to reload must not end the API.
+    const onSignal = () =>
+      logger.warn("SIGHUP: nothing to reload (tokens from TOLLGATE_API_TOKENS change with a restart)");
+    process.on("SIGHUP", onSignal);
+    return { reload: async () => {}, close: () => process.off("SIGHUP", onSignal) };
+  }
+  const onSignal = () => {
+    reloadJwt().then(
+      () => logger.info("JWKS file reloaded"),
+      (error: unknown) =>
+        logger.error({ err: error }, "JWKS file not reloaded: the current keys stay in use"),
+    );
+  };
+  process.on("SIGHUP", onSignal);
+  return { reload: reloadJwt, close: () => process.off("SIGHUP", onSignal) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,10 +24,10 @@ function configError(run: () => unknown): TollgateError {
 }
 
 describe("parseApiTokens", () => {
-  it("parses tokens with their subjects and roles", () => {
+  it("parses tokens with their subjects and roles; a token without a tenant is of the default tenant", () => {
     expect(parseApiTokens(valid)).toEqual([
-      { token: secret, subject: "alice", roles: ["runs:write", "approvals:decide"] },
-      { token: "another-token-0123456789", subject: "ops", roles: ["admin"] },
+      { token: secret, subject: "alice", roles: ["runs:write", "approvals:decide"], tenant: "default" },
+      { token: "another-token-0123456789", subject: "ops", roles: ["admin"], tenant: "default" },
     ]);
   });
 
@@ -92,15 +93,38 @@ describe("loadApiTokens", () => {
 describe("createTokenVerifier", () => {
   const verify = createTokenVerifier(parseApiTokens(valid));
 
-  it("recognises each token and nothing else", () => {
-    expect(verify(secret)?.subject).toBe("alice");
-    expect([...(verify("another-token-0123456789")?.roles ?? [])]).toEqual(["admin"]);
-    expect(verify(`${secret}x`)).toBeUndefined();
-    expect(verify(secret.slice(0, -1))).toBeUndefined();
-    expect(verify("")).toBeUndefined();
+  it("recognises each token and nothing else; a token without a tenant is of the default tenant", async () => {
+    expect(await verify(secret)).toMatchObject({ subject: "alice", tenant: "default" });
+    expect([...((await verify("another-token-0123456789"))?.roles ?? [])]).toEqual(["admin"]);
+    expect(await verify(`${secret}x`)).toBeUndefined();
+    expect(await verify(secret.slice(0, -1))).toBeUndefined();
+    expect(await verify("")).toBeUndefined();
   });
 
-  it("recognises nothing when there are no tokens", () => {
-    expect(createTokenVerifier([])(secret)).toBeUndefined();
+  it("recognises nothing when there are no tokens", async () => {
+    expect(await createTokenVerifier([])(secret)).toBeUndefined();
+  });
+
+  it("recognises a token stored hashed (sha256:<hex>), with its tenant and profiles", async () => {
+    const hashed = `sha256:${createHash("sha256").update(secret).digest("hex")}`;
+    const tokens = parseApiTokens(
+      JSON.stringify([
+        { token: hashed, subject: "bob", roles: ["runs:read"], tenant: "acme", profiles: ["strict"] },
+      ]),
+    );
+    const verifyHashed = createTokenVerifier(tokens);
+    expect(await verifyHashed(secret)).toMatchObject({
+      subject: "bob",
+      tenant: "acme",
+      profiles: ["strict"],
+    });
+    // The stored digest is not itself a token.
+    expect(await verifyHashed(hashed)).toBeUndefined();
+  });
+
+  it("refuses a malformed tenant", () => {
+    expect(() =>
+      parseApiTokens(JSON.stringify([{ token: secret, subject: "a", roles: ["admin"], tenant: "a:b" }])),
+    ).toThrow(expect.objectContaining({ code: "TG_INVALID_CONFIG" }));
   });
 });

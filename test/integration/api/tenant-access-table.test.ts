@@ -1,0 +1,283 @@
+import { randomUUID } from "node:crypto";
+import type { LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRoutes, type IApiToken, type TApiRole } from "../../../src/api/index.js";
+import { script } from "../../helpers/script.js";
+import { waitUntil } from "../../helpers/wait-until.js";
+import { createApiFixture, type IApiFixture } from "./api-fixture.js";
+
+/*
+ * Every route × role × own/other tenant, generated from the route table: a route added to the table
+ * without a row here fails the "has a row" case, so no route can skip its tenant check.
+ */
+
+const ownTenant = "acme";
+const otherTenant = "globex";
+
+/** One principal per role in tenant "acme", an operator (of another tenant) and a token of every tenant. */
+const principals = {
+  "runs:write": { roles: ["runs:write"], tenant: ownTenant },
+  "runs:read": { roles: ["runs:read"], tenant: ownTenant },
+  "approvals:read": { roles: ["approvals:read"], tenant: ownTenant },
+  "approvals:decide": { roles: ["approvals:decide"], tenant: ownTenant },
+  admin: { roles: ["admin"], tenant: ownTenant },
+  operator: { roles: ["operator"], tenant: "platform" },
+  "tenant *": { roles: ["admin"], tenant: "*" },
+} satisfies Record<string, { roles: TApiRole[]; tenant: string }>;
+type TPrincipalName = keyof typeof principals;
+
+const tokens: IApiToken[] = Object.entries(principals).map(([name, principal]) => ({
+  token: `table-token-${name.replace(/[^a-z]/g, "-")}-0123456789`,
+  subject: `subject-${name}`,
+  ...principal,
+}));
+const tokenOf = (name: TPrincipalName) => tokens[Object.keys(principals).indexOf(name)]?.token as string;
+
+type TSide = "own" | "other";
+
+interface IRow {
+  /** The status of a call that is allowed. */
+  success: number;
+  /** The status when a tenant-limited principal reaches for the other tenant. @defaultValue 404 */
+  otherTenantStatus?: number;
+  /** The route reads nothing of a tenant (tools, probes): both sides answer alike. */
+  tenantFree?: boolean;
+  call(
+    fixture: IApiFixture,
+    headers: Record<string, string>,
+    tenant: string,
+    side: TSide,
+  ): Promise<LightMyRequestResponse>;
+}
+
+let fixture: IApiFixture;
+
+async function parkedRun(tenant: string): Promise<{ runId: string; approvalId: string }> {
+  const { runId } = await fixture.harness.client.run({
+    input: script(
+      { calls: [{ name: "send_email", input: { to: "x@example.com", subject: "Hi" } }] },
+      { text: "ok" },
+    ),
+    userContext: { userId: "user-table" },
+    tenant,
+  });
+  const approval = await waitUntil(async () => (await fixture.harness.client.approvals.list({ runId }))[0]);
+  return { runId, approvalId: approval.approvalId };
+}
+
+const finishedRuns = new Map<string, string>();
+/** A thread of this tenant with one finished run: deleting it needs a fresh one each time. */
+async function finishedThread(tenant: string): Promise<string> {
+  const threadId = `thread-table-${randomUUID()}`;
+  const { runId } = await fixture.harness.client.run({
+    input: script({ text: "done" }),
+    userContext: { userId: "user-table" },
+    tenant,
+    threadId,
+  });
+  await fixture.harness.client.wait(runId);
+  return threadId;
+}
+
+async function finishedRun(tenant: string): Promise<string> {
+  const known = finishedRuns.get(tenant);
+  if (known) return known;
+  const { runId } = await fixture.harness.client.run({
+    input: script({ text: "done" }),
+    userContext: { userId: "user-table" },
+    tenant,
+  });
+  await fixture.harness.client.wait(runId);
+  finishedRuns.set(tenant, runId);
+  return runId;
+}
+
+const runBody = (side: TSide) => ({
+  input: script({ text: "hello" }),
+  ...(side === "other" ? { tenant: otherTenant } : {}),
+});
+
+const rows: Record<string, IRow> = {
+  createRun: {
+    success: 202,
+    otherTenantStatus: 403,
+    call: (f, headers, _tenant, side) =>
+      f.app.inject({ method: "POST", url: "/v1/runs", headers, payload: runBody(side) }),
+  },
+  ask: {
+    success: 200,
+    otherTenantStatus: 403,
+    call: (f, headers, _tenant, side) =>
+      f.app.inject({
+        method: "POST",
+        url: "/v1/ask",
+        headers,
+        payload: { ...runBody(side), timeoutMs: 20_000 },
+      }),
+  },
+  getRun: {
+    success: 200,
+    call: async (f, headers, tenant) =>
+      f.app.inject({ method: "GET", url: `/v1/runs/${await finishedRun(tenant)}`, headers }),
+  },
+  streamRunEvents: {
+    success: 200,
+    call: async (f, headers, tenant) =>
+      f.app.inject({ method: "GET", url: `/v1/runs/${await finishedRun(tenant)}/events`, headers }),
+  },
+  deleteThread: {
+    success: 200,
+    call: async (f, headers, tenant) =>
+      f.app.inject({ method: "DELETE", url: `/v1/threads/${await finishedThread(tenant)}`, headers }),
+  },
+  cancelRun: {
+    success: 202,
+    call: async (f, headers, tenant) =>
+      f.app.inject({ method: "POST", url: `/v1/runs/${(await parkedRun(tenant)).runId}/cancel`, headers }),
+  },
+  listApprovals: {
+    success: 200,
+    otherTenantStatus: 403,
+    call: (f, headers, _tenant, side) =>
+      f.app.inject({
+        method: "GET",
+        url: side === "own" ? "/v1/approvals" : `/v1/approvals?tenant=${otherTenant}`,
+        headers,
+      }),
+  },
+  getApproval: {
+    success: 200,
+    call: async (f, headers, tenant) =>
+      f.app.inject({ method: "GET", url: `/v1/approvals/${(await parkedRun(tenant)).approvalId}`, headers }),
+  },
+  approve: {
+    success: 200,
+    call: async (f, headers, tenant) =>
+      f.app.inject({
+        method: "POST",
+        url: `/v1/approvals/${(await parkedRun(tenant)).approvalId}/approve`,
+        headers,
+      }),
+  },
+  reject: {
+    success: 200,
+    call: async (f, headers, tenant) =>
+      f.app.inject({
+        method: "POST",
+        url: `/v1/approvals/${(await parkedRun(tenant)).approvalId}/reject`,
+        headers,
+      }),
+  },
+  listTools: {
+    success: 200,
+    tenantFree: true,
+    call: (f, headers) => f.app.inject({ method: "GET", url: "/v1/tools", headers }),
+  },
+  openApiDocument: {
+    success: 200,
+    tenantFree: true,
+    call: (f, headers) => f.app.inject({ method: "GET", url: "/v1/openapi.json", headers }),
+  },
+  metrics: {
+    success: 200,
+    tenantFree: true,
+    call: (f, headers) => f.app.inject({ method: "GET", url: "/metrics", headers }),
+  },
+  health: {
+    success: 200,
+    tenantFree: true,
+    call: (f, headers) => f.app.inject({ method: "GET", url: "/healthz", headers }),
+  },
+  ready: {
+    success: 200,
+    tenantFree: true,
+    call: (f, headers) => f.app.inject({ method: "GET", url: "/readyz", headers }),
+  },
+};
+
+/** What a principal should get: the route's success, 403 without its role, 404 (or 403) across tenants. */
+function expectedStatus(routeAccess: string, row: IRow, name: TPrincipalName, side: TSide): number {
+  if (routeAccess === "public") return row.success;
+  const { roles, tenant } = principals[name];
+  const held = new Set<string>(roles);
+  const allowed =
+    routeAccess === "authenticated" || held.has(routeAccess) || held.has("admin") || held.has("operator");
+  if (!allowed) return 403;
+  const seesAll = tenant === "*" || held.has("operator");
+  if (side === "other" && !seesAll && !row.tenantFree) return row.otherTenantStatus ?? 404;
+  return row.success;
+}
+
+describe("route × role × tenant", () => {
+  beforeAll(async () => {
+    fixture = await createApiFixture("tenant-table", { tokens });
+  }, 60_000);
+  afterAll(() => fixture.close());
+
+  it.each(apiRoutes.map((route) => [route.spec.operationId]))("%s has a row in the table", (operationId) => {
+    expect(Object.keys(rows)).toContain(operationId);
+  });
+
+  const cases = apiRoutes.flatMap((route) =>
+    (Object.keys(principals) as TPrincipalName[]).flatMap((name) =>
+      (["own", "other"] as const).map((side) => ({ route, name, side })),
+    ),
+  );
+
+  it.each(cases)("$route.spec.operationId as $name on the $side tenant", async ({ route, name, side }) => {
+    const row = rows[route.spec.operationId];
+    if (!row) throw new Error(`no row for ${route.spec.operationId}`);
+    const tenant = side === "own" ? ownTenant : otherTenant;
+    const response = await row.call(fixture, { authorization: `Bearer ${tokenOf(name)}` }, tenant, side);
+    const expected = expectedStatus(route.spec.access, row, name, side);
+    expect({
+      status: response.statusCode,
+      body: response.statusCode === expected ? "" : response.body,
+    }).toEqual({
+      status: expected,
+      body: "",
+    });
+    if (expected === 404) {
+      // Another tenant's id reads exactly as an unknown one.
+      expect(response.json().error.code).toMatch(/^TG_(RUN|APPROVAL|THREAD)_NOT_FOUND$/);
+    }
+  });
+
+  it("a tenant's listing holds its own approvals only, and an operator's holds both", async () => {
+    const own = await parkedRun(ownTenant);
+    const other = await parkedRun(otherTenant);
+    const idsListedBy = async (name: TPrincipalName) =>
+      (
+        await fixture.app.inject({
+          method: "GET",
+          url: "/v1/approvals",
+          headers: { authorization: `Bearer ${tokenOf(name)}` },
+        })
+      )
+        .json()
+        .approvals.map((approval: { approvalId: string; tenant?: string }) => approval.approvalId);
+    const listedByReader = await idsListedBy("approvals:read");
+    expect(listedByReader).toContain(own.approvalId);
+    expect(listedByReader).not.toContain(other.approvalId);
+    expect(await idsListedBy("operator")).toEqual(expect.arrayContaining([own.approvalId, other.approvalId]));
+  });
+
+  it("records the tenant and creator on the run and its approval", async () => {
+    const created = await fixture.app.inject({
+      method: "POST",
+      url: "/v1/runs",
+      headers: { authorization: `Bearer ${tokenOf("admin")}` },
+      payload: {
+        input: script(
+          { calls: [{ name: "send_email", input: { to: "y@example.com", subject: "Hi" } }] },
+          { text: "ok" },
+        ),
+      },
+    });
+    const { runId } = created.json();
+    const stored = await fixture.harness.client.runtime.runs.load(runId);
+    expect(stored?.state.request).toMatchObject({ tenant: ownTenant, createdBy: "subject-admin" });
+    const approval = await waitUntil(async () => (await fixture.harness.client.approvals.list({ runId }))[0]);
+    expect(approval).toMatchObject({ tenant: ownTenant, createdBy: "subject-admin" });
+  });
+});
