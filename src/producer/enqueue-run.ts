@@ -46,6 +46,9 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
     ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
     ...(input.metadata ? { metadata: input.metadata } : {}),
     ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
+    ...(input.tenant !== undefined ? { tenant: input.tenant } : {}),
+    ...budgetOf(input.maxTotalTokens, gateway.settings.maxTotalTokens, "maxTotalTokens"),
+    ...budgetOf(input.maxToolCalls, gateway.settings.maxToolCalls, "maxToolCalls"),
   };
   const threadId = input.threadId ?? `thread_${randomUUID()}`;
   const runId = input.idempotencyKey
@@ -95,6 +98,16 @@ async function addRunJobs(runtime: ITollgateRuntime, state: TRunState): Promise<
       delay: Math.max(0, state.request.timeoutMs - elapsed),
     });
   }
+}
+
+/** A request's budget is at most the gateway's: the lower of the two, or whichever is set. */
+function budgetOf<TKey extends "maxTotalTokens" | "maxToolCalls">(
+  requested: number | undefined,
+  gatewayLimit: number | undefined,
+  key: TKey,
+): Partial<Record<TKey, number>> {
+  const limits = [requested, gatewayLimit].filter((limit): limit is number => limit !== undefined);
+  return limits.length === 0 ? {} : ({ [key]: Math.min(...limits) } as Partial<Record<TKey, number>>);
 }
 
 function sha256(text: string): string {

@@ -2,6 +2,7 @@ export { defineTool } from "../contracts/index.js";
 export { type IClock, systemClock } from "./clock.js";
 export { dynaError, type IDynaError, type IErrorConfig } from "./dyna-error.js";
 export {
+  budgetExhaustedFailure,
   cancelledFailure,
   deniedFailure,
   describeDuration,
