@@ -2,7 +2,7 @@ import { z } from "zod";
 import { TollgateError, toFieldIssues } from "../errors/index.js";
 import { DEFAULT_WORKER_METRICS_PORT } from "../observability/constants.js";
 import { allQueueNames, type TQueueName } from "../queue/queue-names.js";
-import { runtimeOptionsSchema } from "./runtime-options.js";
+import { runtimeOptionsSchema, tenantLimitsSchema } from "./runtime-options.js";
 
 /*
  * Every environment variable Tollgate reads, in one schema (STYLE: one zod schema for configuration,
@@ -10,6 +10,16 @@ import { runtimeOptionsSchema } from "./runtime-options.js";
  * Runtime settings (locks, stalls, retention, ...) reuse the constraints of runtimeOptionsSchema so that
  * a limit is written once, and they have no default here: unset means the runtime's own default.
  */
+
+/** JSON in text; the shape comes from the schema it is piped into. */
+const jsonText = z.string().transform((text, context) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    context.addIssue({ code: "custom", message: "must be JSON" });
+    return z.NEVER;
+  }
+});
 
 /** A decimal integer in text; the range comes from the schema it is piped into. */
 const integerText = z
@@ -118,6 +128,10 @@ export const envSchema = z.object({
   TOLLGATE_REDIS_COMMAND_TIMEOUT_MS: runtimeInteger("commandTimeoutMs"),
   /** After cancelling, how long `ask` waits for the final state. @defaultValue 10000 */
   TOLLGATE_CANCEL_GRACE_MS: runtimeInteger("cancelGraceMs"),
+  /** Limits per tenant, JSON: `{ "default": { "maxRunning": 50, "runsPerMinute": 600 }, ... }`. Unset: none. */
+  TOLLGATE_TENANT_LIMITS: jsonText.pipe(tenantLimitsSchema).optional(),
+  /** How long a running run's slot lasts without an activation. @defaultValue 600000 */
+  TOLLGATE_RUN_SLOT_LEASE_MS: runtimeInteger("runSlotLeaseMs"),
 });
 
 export type TEnv = Readonly<z.output<typeof envSchema>>;

@@ -18,6 +18,8 @@ const runtimeOptionVariables = {
   connectTimeoutMs: "TOLLGATE_REDIS_CONNECT_TIMEOUT_MS",
   commandTimeoutMs: "TOLLGATE_REDIS_COMMAND_TIMEOUT_MS",
   cancelGraceMs: "TOLLGATE_CANCEL_GRACE_MS",
+  tenantLimits: "TOLLGATE_TENANT_LIMITS",
+  runSlotLeaseMs: "TOLLGATE_RUN_SLOT_LEASE_MS",
 } as const satisfies { [TKey in keyof Required<TRuntimeOptionsInput>]: keyof TEnv };
 
 /**
@@ -25,7 +27,7 @@ const runtimeOptionVariables = {
  * defaults (runtimeOptionsSchema) stay the single place where they are written.
  */
 export function runtimeOptionsFromEnv(env: TEnv): TRuntimeOptionsInput {
-  const options: Record<string, string | number> = {};
+  const options: Record<string, unknown> = {};
   for (const [option, variable] of Object.entries(runtimeOptionVariables)) {
     const value = env[variable];
     if (value !== undefined) options[option] = value;

@@ -6,6 +6,22 @@ import { z } from "zod";
  * second stall) take about a minute to recover a killed worker's job and then fail it. With 10 s / 5 s a
  * killed worker's job is back in about 15 s at worst, and three stalls are allowed before a job fails.
  */
+/** One tenant's limits; a limit left out is no limit. */
+export const tenantLimitSchema = z.strictObject({
+  /** Runs of the tenant running at once (started, not finished); more wait in the queue. */
+  maxRunning: z.number().int().min(1).optional(),
+  /** Runs the tenant may create per minute (a sliding minute); more are refused with 429. */
+  runsPerMinute: z.number().int().min(1).optional(),
+});
+
+/**
+ * Limits per tenant name; the `default` entry applies to every tenant without an entry of its own (and
+ * an entry's missing limits are taken from `default`). No entry at all: no limits.
+ */
+export const tenantLimitsSchema = z.record(z.string().min(1).max(128), tenantLimitSchema);
+
+export type TTenantLimit = z.infer<typeof tenantLimitSchema>;
+
 export const runtimeOptionsSchema = z.object({
   /** Redis connection URL. */
   redisUrl: z.string().min(1).default("redis://127.0.0.1:6379"),
@@ -49,6 +65,18 @@ export const runtimeOptionsSchema = z.object({
   commandTimeoutMs: z.number().int().min(50).max(600_000).default(2_000),
   /** After cancelling, how long `ask` waits for the worker to record the final state. */
   cancelGraceMs: z.number().int().min(0).default(10_000),
+  /** Limits per tenant (runs at once, runs created per minute). */
+  tenantLimits: tenantLimitsSchema.default({}),
+  /**
+   * How long a running run's slot lasts without an activation of the run. Each activation renews it; a
+   * slot whose lease ran out (its worker died after the run ended, before the release) is reclaimed. A run
+   * waiting longer than this for a human stops counting until it resumes.
+   */
+  runSlotLeaseMs: z
+    .number()
+    .int()
+    .min(1_000)
+    .default(10 * 60 * 1000),
 });
 
 export type TRuntimeOptions = Readonly<z.infer<typeof runtimeOptionsSchema>>;

@@ -4,6 +4,7 @@ import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/ind
 import { runToolRegistry } from "../gateway/index.js";
 import { deadlineJobIdOf, runJobNames, type TRunJob } from "../queue/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
+import { defaultTenant } from "../store/index.js";
 import { runInputSchema } from "./run-input-schema.js";
 
 export interface IEnqueuedRun {
@@ -37,6 +38,7 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
     );
   }
   runToolRegistry(gateway, input);
+  await takeRunRate(runtime, input.tenant ?? defaultTenant);
   const request: TRunRequest = {
     input: input.input,
     userContext: input.userContext,
@@ -98,6 +100,20 @@ async function addRunJobs(runtime: ITollgateRuntime, state: TRunState): Promise<
       delay: Math.max(0, state.request.timeoutMs - elapsed),
     });
   }
+}
+
+/**
+ * Counts the run against its tenant's runs per minute, after validation (a refused request costs no
+ * place) and before anything is stored. A retried idempotent request counts again.
+ */
+async function takeRunRate(runtime: ITollgateRuntime, tenant: string): Promise<void> {
+  const retryAfterMs = await runtime.limits.takeRunRate(tenant);
+  if (retryAfterMs === undefined) return;
+  throw new TollgateError(
+    "TG_RATE_LIMITED",
+    `The tenant ${JSON.stringify(tenant)} created as many runs as it may this minute; retry later.`,
+    { tenant, retryAfterMs },
+  );
 }
 
 /** A request's budget is at most the gateway's: the lower of the two, or whichever is set. */

@@ -17,6 +17,7 @@ import {
   keysFor,
   RunStore,
   type TConnectionRole,
+  TenantLimits,
   ThreadStore,
 } from "../store/index.js";
 
@@ -37,6 +38,8 @@ export interface ITollgateRuntime {
   readonly events: EventStore;
   readonly threads: ThreadStore;
   readonly approvals: ApprovalStore;
+  /** Per-tenant limits: runs running at once, runs created per minute. */
+  readonly limits: TenantLimits;
   now(): number;
   /**
    * Resolves once the main connection is ready. A client connection does not queue commands while
@@ -93,6 +96,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     events: new EventStore(redis, keys),
     threads: new ThreadStore(redis, keys, { maxHistoryMessages: options.maxHistoryMessages }),
     approvals: new ApprovalStore(redis, keys, { eventsMaxLength: options.eventsMaxLength, now }),
+    limits: new TenantLimits(redis, keys, options.tenantLimits, options.runSlotLeaseMs),
     now,
     ready: () => whenReady(redis, options.connectTimeoutMs),
     duplicateConnection() {

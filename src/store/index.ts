@@ -15,4 +15,5 @@ export { isRedisUnavailableError } from "./redis-failure.js";
 export { eventJson, type IRunEvent, type IRunEventInput, type TRunEventType } from "./run-events.js";
 export { type IRunStoreOptions, type IStoredRun, RunStore, type TCancelReason } from "./run-store.js";
 export { compareStreamIds, parseStreamId } from "./stream-ids.js";
+export { defaultTenant, TenantLimits } from "./tenant-limits.js";
 export { ThreadStore } from "./thread-store.js";

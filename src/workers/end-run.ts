@@ -3,13 +3,15 @@ import { type IThreadRelease, isTerminal, responseOf, type TRunState } from "../
 import { deadlineJobIdOf } from "../queue/index.js";
 import { promoteJob } from "../runtime/promote-job.js";
 import type { IStoredRun } from "../store/index.js";
+import { tenantOfRun } from "./run-slot.js";
 import type { IWorkerContext } from "./worker-context.js";
 
 /**
  * Every ending of a run goes through here, whatever ended it (an answer, a failure, a cancellation, a job
  * that failed for good, a head of a thread found finished): the final state is saved with `run-finished`
  * and the run leaves its thread in one atomic step, then the thread's next run is woken and the run's
- * deadline job, if any, is removed. Safe to repeat: a finish retried after a crash appends nothing twice.
+ * deadline job, if any, is removed, and its tenant's running slot is given back (waking a run that waits
+ * for one). Safe to repeat: a finish retried after a crash appends nothing twice.
  */
 export async function endRun(
   context: IWorkerContext,
@@ -26,9 +28,17 @@ export async function endRun(
     state.request.timeoutMs !== undefined
       ? runtime.queues.runs.remove(deadlineJobIdOf(state.runId)).catch(() => 0)
       : undefined;
-  await Promise.all([wakeNext, dropDeadline]);
+  const freeSlot = releaseSlot(context, state);
+  await Promise.all([wakeNext, dropDeadline, freeSlot]);
   if (save && isTerminal(state) && !isTerminal(stored.state)) recordFinished(context, state);
   return finished.stored;
+}
+
+/** Gives the run's tenant slot back (or takes it off the waiting list) and wakes the run waiting for it. */
+async function releaseSlot(context: IWorkerContext, state: TRunState): Promise<void> {
+  const { runtime } = context;
+  const next = await runtime.limits.releaseSlot(tenantOfRun(state), state.runId);
+  if (next !== undefined) await promoteJob(runtime.queues.runs, next);
 }
 
 function recordFinished(context: IWorkerContext, state: TRunState): void {

@@ -5,6 +5,7 @@ import { jobLogger } from "../observability/index.js";
 import { runJobNames, runJobSchema } from "../queue/index.js";
 import { requestCancel } from "../runtime/request-cancel.js";
 import { runEffectHandlers } from "./run-effect-handlers.js";
+import { tenantOfRun, waitForRunSlot } from "./run-slot.js";
 import { waitForThreadTurn } from "./thread-turn.js";
 import { approvalTtlMsOf, type IWorkerContext, runToolsOf } from "./worker-context.js";
 
@@ -36,7 +37,11 @@ export function createRunProcessor(workerContext: IWorkerContext) {
       // A run on a thread of its own is its head: no check, and no history to read.
       if (!state.ownsThread && !(await waitForThreadTurn(context, job, token, state)))
         throw new DelayedError();
+      if (!(await waitForRunSlot(context, job, token, state))) throw new DelayedError();
       history = state.ownsThread ? [] : await context.runtime.threads.history(state.threadId);
+    } else if (!isTerminal(state)) {
+      // A started run keeps its tenant's slot: each activation renews the slot's lease.
+      await context.runtime.limits.renewSlot(tenantOfRun(state), runId);
     }
     const cancellation = context.cancelBus.register(runId);
     try {

@@ -12,12 +12,15 @@ export interface IApiToken {
   /** Who the token belongs to: recorded as the approver of the decisions it makes. */
   subject: string;
   roles: TApiRole[];
+  /** The tenant whose limits and usage the token's runs count against; `default` when absent. */
+  tenant?: string;
 }
 
 const apiTokenSchema = z.strictObject({
   token: z.string().min(1, "must not be empty"),
   subject: z.string().min(1).max(256),
   roles: z.array(z.enum(apiRoles)).min(1, "a token needs at least one role"),
+  tenant: z.string().min(1).max(128).optional(),
 });
 
 const apiTokensSchema = z.array(apiTokenSchema).superRefine((tokens, context) => {

@@ -5,6 +5,8 @@ import type { IApiToken, TApiRole } from "./api-tokens.js";
 export interface IApiPrincipal {
   subject: string;
   roles: ReadonlySet<TApiRole>;
+  /** The token's tenant: the runs it creates count against this tenant's limits. */
+  tenant?: string;
 }
 
 /** Finds the principal of a presented token; undefined for an unknown one. */
@@ -22,7 +24,11 @@ function digestOf(text: string): Buffer {
 export function createTokenVerifier(tokens: readonly IApiToken[]): TTokenVerifier {
   const entries = tokens.map((entry) => ({
     digest: digestOf(entry.token),
-    principal: Object.freeze({ subject: entry.subject, roles: new Set(entry.roles) }),
+    principal: Object.freeze({
+      subject: entry.subject,
+      roles: new Set(entry.roles),
+      ...(entry.tenant !== undefined ? { tenant: entry.tenant } : {}),
+    }),
   }));
   return (presentedToken) => {
     const presentedDigest = digestOf(presentedToken);

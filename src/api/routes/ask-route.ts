@@ -1,5 +1,5 @@
 import { API_DEFAULTS } from "../api-options.js";
-import { principalOf } from "../auth/authenticate.js";
+import { principalOf, tenantOf } from "../auth/authenticate.js";
 import { defineRoute } from "../http/route-definition.js";
 import { askBodySchema, idempotencyHeadersSchema } from "../schemas/request-schemas.js";
 import { gatewayResponseSchema } from "../schemas/response-schemas.js";
@@ -29,6 +29,7 @@ export const askRoute = defineRoute(
       "TG_TOOL_NAME_CLASH",
       "TG_IDEMPOTENCY_CONFLICT",
       "TG_WAIT_TIMEOUT",
+      "TG_RATE_LIMITED",
       "TG_REDIS_UNAVAILABLE",
     ],
   },
@@ -47,6 +48,7 @@ export const askRoute = defineRoute(
       return await client.ask({
         ...body,
         userContext: userContext ?? { userId: principalOf(request).subject },
+        ...tenantOf(principalOf(request)),
         timeoutMs,
         abortSignal: hangUp.signal,
         ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),

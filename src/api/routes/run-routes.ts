@@ -1,4 +1,4 @@
-import { principalOf } from "../auth/authenticate.js";
+import { principalOf, tenantOf } from "../auth/authenticate.js";
 import { defineRoute } from "../http/route-definition.js";
 import { idempotencyHeadersSchema, runBodySchema, runParamsSchema } from "../schemas/request-schemas.js";
 import { cancelAcceptedSchema, enqueuedRunSchema, runViewSchema } from "../schemas/response-schemas.js";
@@ -16,7 +16,13 @@ export const createRunRoute = defineRoute(
     access: "runs:write",
     schemas: { body: runBodySchema, headers: idempotencyHeadersSchema },
     responses: { 202: { description: "The run is queued.", schema: enqueuedRunSchema } },
-    errors: ["TG_UNKNOWN_TOOL", "TG_TOOL_NAME_CLASH", "TG_IDEMPOTENCY_CONFLICT", "TG_REDIS_UNAVAILABLE"],
+    errors: [
+      "TG_UNKNOWN_TOOL",
+      "TG_TOOL_NAME_CLASH",
+      "TG_IDEMPOTENCY_CONFLICT",
+      "TG_RATE_LIMITED",
+      "TG_REDIS_UNAVAILABLE",
+    ],
   },
   async (request, reply, { client }) => {
     const idempotencyKey = request.headers["idempotency-key"];
@@ -24,6 +30,7 @@ export const createRunRoute = defineRoute(
     const enqueued = await client.run({
       ...body,
       userContext: userContext ?? { userId: principalOf(request).subject },
+      ...tenantOf(principalOf(request)),
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     });
     return reply.code(202).send(enqueued);
