@@ -15,10 +15,12 @@ import {
   type IKeys,
   type ITollgateRedis,
   keysFor,
+  ModelPauses,
   RunStore,
   type TConnectionRole,
   TenantLimits,
   ThreadStore,
+  UsageStore,
 } from "../store/index.js";
 
 export interface IQueues {
@@ -40,6 +42,10 @@ export interface ITollgateRuntime {
   readonly approvals: ApprovalStore;
   /** Per-tenant limits: runs running at once, runs created per minute. */
   readonly limits: TenantLimits;
+  /** Fleet-wide pauses of model calls after a 429 with retry-after. */
+  readonly modelPauses: ModelPauses;
+  /** Tokens per tenant and model, per day. */
+  readonly usage: UsageStore;
   now(): number;
   /**
    * Resolves once the main connection is ready. A client connection does not queue commands while
@@ -97,6 +103,8 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     threads: new ThreadStore(redis, keys, { maxHistoryMessages: options.maxHistoryMessages }),
     approvals: new ApprovalStore(redis, keys, { eventsMaxLength: options.eventsMaxLength, now }),
     limits: new TenantLimits(redis, keys, options.tenantLimits, options.runSlotLeaseMs),
+    modelPauses: new ModelPauses(redis, keys),
+    usage: new UsageStore(redis, keys),
     now,
     ready: () => whenReady(redis, options.connectTimeoutMs),
     duplicateConnection() {

@@ -10,6 +10,7 @@ export {
 export { ApprovalStore, type IApprovalFilter } from "./approval-store.js";
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
 export { type IKeys, keysFor } from "./keys.js";
+export { ModelPauses } from "./model-pauses.js";
 export { createRedis, defineScripts, type ITollgateRedis, type TConnectionRole } from "./redis-client.js";
 export { isRedisUnavailableError } from "./redis-failure.js";
 export { eventJson, type IRunEvent, type IRunEventInput, type TRunEventType } from "./run-events.js";
@@ -17,3 +18,4 @@ export { type IRunStoreOptions, type IStoredRun, RunStore, type TCancelReason } 
 export { compareStreamIds, parseStreamId } from "./stream-ids.js";
 export { defaultTenant, TenantLimits } from "./tenant-limits.js";
 export { ThreadStore } from "./thread-store.js";
+export { type IUsageCount, UsageStore, usageDayOf } from "./usage-store.js";

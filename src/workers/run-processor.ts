@@ -1,9 +1,11 @@
 import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from "bullmq";
 import type { TChatMessage } from "../contracts/index.js";
 import { interpretRun, isTerminal } from "../engine/index.js";
+import { ModelRateLimitedError } from "../model/index.js";
 import { jobLogger } from "../observability/index.js";
 import { runJobNames, runJobSchema } from "../queue/index.js";
 import { requestCancel } from "../runtime/request-cancel.js";
+import { maxModelPauseMs } from "./model-pacing.js";
 import { runEffectHandlers } from "./run-effect-handlers.js";
 import { tenantOfRun, waitForRunSlot } from "./run-slot.js";
 import { waitForThreadTurn } from "./thread-turn.js";
@@ -68,6 +70,13 @@ export function createRunProcessor(workerContext: IWorkerContext) {
       });
       if (outcome.type === "waiting") throw new WaitingChildrenError();
       return { runId, status: outcome.state.status };
+    } catch (error) {
+      if (!ModelRateLimitedError.isInstance(error)) throw error;
+      // The model is paused fleet-wide: the run (saved before the call) waits as a delayed job, holding
+      // no worker, and asks the model again when the pause ends.
+      context.metrics?.modelPausedRun(error.model);
+      await job.moveToDelayed(context.runtime.now() + Math.min(error.retryAfterMs, maxModelPauseMs), token);
+      throw new DelayedError();
     } finally {
       cancellation.release();
     }

@@ -1,6 +1,7 @@
 import type { Job } from "bullmq";
 import type { TRunState } from "../engine/index.js";
 import { defaultTenant } from "../store/index.js";
+import { tenantLabelOf } from "./model-pacing.js";
 import type { IWorkerContext } from "./worker-context.js";
 
 export function tenantOfRun(state: TRunState): string {
@@ -24,6 +25,7 @@ export async function waitForRunSlot(
   const { limits } = context.runtime;
   const tenant = tenantOfRun(state);
   if (await limits.acquireSlot(tenant, state.runId)) return true;
+  context.metrics?.tenantRunWaited(tenantLabelOf(context, tenant));
   await job.moveToDelayed(context.runtime.now() + context.runtime.options.threadRecheckMs, token);
   if (await limits.acquireSlot(tenant, state.runId)) await job.promote().catch(() => undefined);
   return false;
