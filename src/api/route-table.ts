@@ -5,6 +5,7 @@ import { healthRoute, metricsRoute, openApiRoute, readyRoute } from "./routes/op
 import { runEventsRoute } from "./routes/run-events-route.js";
 import { cancelRunRoute, createRunRoute, getRunRoute } from "./routes/run-routes.js";
 import { listToolsRoute } from "./routes/tool-routes.js";
+import { usageRoute } from "./routes/usage-route.js";
 
 /** Every route of the API: what the app registers and what the OpenAPI document describes. */
 export const apiRoutes: readonly IApiRoute[] = Object.freeze([
@@ -18,6 +19,7 @@ export const apiRoutes: readonly IApiRoute[] = Object.freeze([
   approveRoute,
   rejectRoute,
   listToolsRoute,
+  usageRoute,
   openApiRoute,
   metricsRoute,
   healthRoute,
