@@ -82,13 +82,70 @@ describe("tenant limits across processes", () => {
     const work = readLedger(ledgerFile).filter((entry) => entry.tool === "work");
     expect(work.filter((entry) => entry.event === "start")).toHaveLength(6);
     expect(maxOverlap(work)).toBeLessThanOrEqual(2);
-    // Every slot was given back.
-    const redis = new Redis(testRedisUrl);
+    // Every slot was given back (just after the final save that wakes the waiters).
+    const redis = client.runtime.redis;
+    await waitUntil(async () => (await redis.zcard(keysFor(harness.prefix).tenantRunning("acme"))) === 0, {
+      message: "a slot was not given back",
+    });
+    expect(await redis.zcard(keysFor(harness.prefix).tenantWaiting("acme"))).toBe(0);
+  });
+
+  it("maxRunning 1: a worker killed while the running run's tool runs leaks no slot; the waiting run runs after it", async () => {
+    const ledgerFile = newLedgerFile();
+    const limits = { solo: { maxRunning: 1 } };
+    const soloClient = new GatewayClient({
+      gateway: testGateway,
+      runtime: { ...harness.runtimeOptions, tenantLimits: limits },
+    });
+    const start = async () => {
+      const child = spawnChildWorker({
+        prefix: harness.prefix,
+        modelUrl: harness.model.url,
+        ledgerFile,
+        env: { TENANT_LIMITS: JSON.stringify(limits) },
+      });
+      children.push(child);
+      await child.ready;
+      return child;
+    };
     try {
-      expect(await redis.zcard(keysFor(harness.prefix).tenantRunning("acme"))).toBe(0);
-      expect(await redis.zcard(keysFor(harness.prefix).tenantWaiting("acme"))).toBe(0);
+      const first = await start();
+      const running = await soloClient.run({
+        input: script({ calls: [{ name: "long_running", input: { ms: 1_500 } }] }, { text: "first" }),
+        userContext: user,
+        tenant: "solo",
+      });
+      await waitUntil(() => readLedger(ledgerFile).some((entry) => entry.tool === "long_running"));
+      const waiting = await soloClient.run({
+        input: script({ calls: [{ name: "work", input: { label: "second", ms: 0 } }] }, { text: "second" }),
+        userContext: user,
+        tenant: "solo",
+      });
+      first.child.kill("SIGKILL");
+      expect(await first.exited).toBe("SIGKILL");
+      await start();
+      const [firstResponse, secondResponse] = await Promise.all([
+        soloClient.wait(running.runId, { timeoutMs: 30_000 }),
+        soloClient.wait(waiting.runId, { timeoutMs: 30_000 }),
+      ]);
+      expect([firstResponse.text, secondResponse.text]).toEqual(["first", "second"]);
+      // The waiting run ran only once the first one had finished.
+      const ledger = readLedger(ledgerFile);
+      const firstEnded = Math.max(
+        ...ledger
+          .filter((entry) => entry.tool === "long_running" && entry.event === "end")
+          .map((entry) => entry.at),
+      );
+      const secondStarted = ledger.find((entry) => entry.note === "second" && entry.event === "start")!.at;
+      expect(secondStarted).toBeGreaterThanOrEqual(firstEnded);
+      // The slot is given back just after the final save that wakes the waiters.
+      await waitUntil(
+        async () =>
+          (await soloClient.runtime.redis.zcard(keysFor(harness.prefix).tenantRunning("solo"))) === 0,
+        { message: "the slot was not given back" },
+      );
     } finally {
-      redis.disconnect();
+      await soloClient.close();
     }
   });
 
