@@ -6,6 +6,7 @@ import { runEventsRoute } from "./routes/run-events-route.js";
 import { cancelRunRoute, createRunRoute, getRunRoute } from "./routes/run-routes.js";
 import { deleteThreadRoute } from "./routes/thread-routes.js";
 import { listToolsRoute } from "./routes/tool-routes.js";
+import { usageRoute } from "./routes/usage-route.js";
 
 /** Every route of the API: what the app registers and what the OpenAPI document describes. */
 export const apiRoutes: readonly IApiRoute[] = Object.freeze([
@@ -20,6 +21,7 @@ export const apiRoutes: readonly IApiRoute[] = Object.freeze([
   approveRoute,
   rejectRoute,
   listToolsRoute,
+  usageRoute,
   openApiRoute,
   metricsRoute,
   healthRoute,

@@ -2,7 +2,17 @@ import { z } from "zod";
 import { TollgateError, toFieldIssues } from "../errors/index.js";
 import { DEFAULT_WORKER_METRICS_PORT } from "../observability/constants.js";
 import { allQueueNames, type TQueueName } from "../queue/queue-names.js";
-import { runtimeOptionsSchema } from "./runtime-options.js";
+import { runtimeOptionsSchema, tenantLimitsSchema } from "./runtime-options.js";
+
+/** JSON in text; the shape comes from the schema it is piped into. */
+const jsonText = z.string().transform((text, context) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    context.addIssue({ code: "custom", message: "must be JSON" });
+    return z.NEVER;
+  }
+});
 
 /*
  * Every environment variable Tollgate reads, in one schema (STYLE: one zod schema for configuration,
@@ -196,6 +206,10 @@ export const envSchema = z
     TOLLGATE_RECONCILE_INTERVAL_MS: runtimeInteger("reconcileIntervalMs"),
     /** Age (and time since its last check) at which the reconciler checks a run. @defaultValue 60000 */
     TOLLGATE_RECONCILE_AFTER_MS: runtimeInteger("reconcileAfterMs"),
+    /** Limits per tenant, JSON: `{ "default": { "maxRunning": 50, "runsPerMinute": 600 }, ... }`. Unset: none. */
+    TOLLGATE_TENANT_LIMITS: jsonText.pipe(tenantLimitsSchema).optional(),
+    /** How long a running run's slot lasts without an activation. @defaultValue 600000 */
+    TOLLGATE_RUN_SLOT_LEASE_MS: runtimeInteger("runSlotLeaseMs"),
     /** After cancelling, how long `ask` waits for the final state. @defaultValue 10000 */
     TOLLGATE_CANCEL_GRACE_MS: runtimeInteger("cancelGraceMs"),
   })

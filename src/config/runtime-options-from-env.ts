@@ -29,6 +29,8 @@ const runtimeOptionVariables = {
   connectTimeoutMs: "TOLLGATE_REDIS_CONNECT_TIMEOUT_MS",
   commandTimeoutMs: "TOLLGATE_REDIS_COMMAND_TIMEOUT_MS",
   cancelGraceMs: "TOLLGATE_CANCEL_GRACE_MS",
+  tenantLimits: "TOLLGATE_TENANT_LIMITS",
+  runSlotLeaseMs: "TOLLGATE_RUN_SLOT_LEASE_MS",
 } as const satisfies { [TKey in keyof Required<TRuntimeOptionsInput>]: keyof TEnv };
 
 /**

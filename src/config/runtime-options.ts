@@ -12,6 +12,22 @@ const hostPort = z
   .trim()
   .regex(/^(\[[^\]]+\]|[^:\s[\]]+):\d{1,5}$/, "must be host:port");
 
+/** One tenant's limits; a limit left out is no limit. */
+export const tenantLimitSchema = z.strictObject({
+  /** Runs of the tenant running at once (started, not finished); more wait in the queue. */
+  maxRunning: z.number().int().min(1).optional(),
+  /** Runs the tenant may create per minute (a sliding minute); more are refused with 429. */
+  runsPerMinute: z.number().int().min(1).optional(),
+});
+
+/**
+ * Limits per tenant name; the `default` entry applies to every tenant without an entry of its own (and
+ * an entry's missing limits are taken from `default`). No entry at all: no limits.
+ */
+export const tenantLimitsSchema = z.record(z.string().min(1).max(128), tenantLimitSchema);
+
+export type TTenantLimit = z.infer<typeof tenantLimitSchema>;
+
 export const runtimeOptionsSchema = z
   .object({
     /** Redis connection URL of a single node (ignored when `redisClusterNodes` or `redisSentinels` is set). */
@@ -95,6 +111,18 @@ export const runtimeOptionsSchema = z
      * its last check: younger runs may still be between storing and queueing.
      */
     reconcileAfterMs: z.number().int().min(100).default(60_000),
+    /** Limits per tenant (runs at once, runs created per minute). */
+    tenantLimits: tenantLimitsSchema.default({}),
+    /**
+     * How long a running run's slot lasts without an activation of the run. Each activation renews it; a
+     * slot whose lease ran out (its worker died after the run ended, before the release) is reclaimed. A
+     * run waiting longer than this for a human stops counting until it resumes.
+     */
+    runSlotLeaseMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .default(10 * 60 * 1000),
     /** After cancelling, how long `ask` waits for the worker to record the final state. */
     cancelGraceMs: z.number().int().min(0).default(10_000),
   })

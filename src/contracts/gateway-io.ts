@@ -19,6 +19,13 @@ export interface IGatewayRunInput<TToolName extends string = string> {
   maxSteps?: number;
   /** The run's deadline from enqueue: past it the run ends as `timed_out`. */
   timeoutMs?: number;
+  /**
+   * The run's token budget (prompt + completion over all model calls); the gateway's `maxTotalTokens`
+   * caps it. Once spent, the run gets one last step without tools and stops as `budget_exhausted`.
+   */
+  maxTotalTokens?: number;
+  /** The run's tool-call budget; the gateway's `maxToolCalls` caps it. Calls past it are refused. */
+  maxToolCalls?: number;
   /** Free JSON kept with the run. */
   metadata?: Record<string, unknown>;
   /** A retried enqueue with the same key returns the same run. */
@@ -57,6 +64,8 @@ export type TRunStopReason =
   | "answered"
   | "ended_by_tool"
   | "max_steps"
+  /** The run's token or tool-call budget was spent: one last step without tools answered. */
+  | "budget_exhausted"
   | "cancelled"
   | "timed_out"
   | "failed";

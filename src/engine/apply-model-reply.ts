@@ -1,9 +1,10 @@
 import type { IChatToolCall, ITokenUsage } from "../contracts/index.js";
-import { hiddenToolFailure, unknownToolFailure } from "../tools/index.js";
+import { budgetExhaustedFailure, hiddenToolFailure, unknownToolFailure } from "../tools/index.js";
 import { callIdOf } from "./call-ids.js";
 import { finishRun } from "./finish-run.js";
 import { type IRunTools, visibleToolsOf } from "./model-request.js";
 import { resultPartOf } from "./result-part.js";
+import { toolCallsLeft } from "./run-budget.js";
 import type { TPlannedCall, TRunState } from "./run-state.js";
 
 export interface IModelReplyEvent {
@@ -16,7 +17,7 @@ export interface IModelReplyEvent {
  * The model answered. No tool calls, or the last step without tools: the run is finished. Otherwise the
  * calls become the step's plan, each checked in order: an unknown name, a tool hidden at this step
  * (D72), or arguments that are not JSON or fail the schema are settled at once as errors the model reads;
- * the others wait for their verdict.
+ * the others wait for their verdict. Calls past the run's tool-call budget are refused at once, unrun.
  */
 export async function applyModelReply(
   state: TRunState,
@@ -41,9 +42,10 @@ export async function applyModelReply(
     return finishRun(answered, "completed", now);
   }
   const visibleNames = new Set(visibleToolsOf(state, tools).map((tool) => tool.name));
+  const callsLeft = toolCallsLeft(state);
   const calls: TPlannedCall[] = [];
   for (const [index, toolCall] of reply.toolCalls.entries()) {
-    calls.push(await planCall(state, toolCall, index, visibleNames, tools));
+    calls.push(await planCall(state, toolCall, index, visibleNames, tools, index >= callsLeft));
   }
   return {
     ...counted,
@@ -59,6 +61,7 @@ async function planCall(
   index: number,
   visibleNames: ReadonlySet<string>,
   tools: IRunTools,
+  overBudget: boolean,
 ): Promise<TPlannedCall> {
   const call: TPlannedCall = {
     index,
@@ -73,6 +76,7 @@ async function planCall(
     state: "settled",
     result: resultPartOf(call, state.stepIndex, failure),
   });
+  if (overBudget) return settle(budgetExhaustedFailure());
   if (!tools.registry.has(toolCall.name)) return settle(unknownToolFailure(toolCall.name));
   if (!visibleNames.has(toolCall.name)) return settle(hiddenToolFailure(toolCall.name));
   // Checked now so that a call the schema refuses settles at once (D72); the parsed value is not kept.

@@ -82,6 +82,10 @@ export const runRequestSchema = z.object({
   tenant: z.string().optional(),
   /** The subject (token or library caller) that created the run. */
   createdBy: z.string().optional(),
+  /** The most tokens (prompt + completion, all model calls) before the run's last step without tools. */
+  maxTotalTokens: z.number().int().min(1).optional(),
+  /** The most tool calls the model may ask for; calls past it are refused, then one last step. */
+  maxToolCalls: z.number().int().min(1).optional(),
 });
 
 /** One call of the current step and how far it got. */
@@ -155,7 +159,7 @@ export const runStateSchema = z.object({
   toolResults: z.array(toolResultPartSchema),
   endedByTool: z.string().optional(),
   stopReason: z
-    .enum(["answered", "ended_by_tool", "max_steps", "cancelled", "timed_out", "failed"])
+    .enum(["answered", "ended_by_tool", "max_steps", "budget_exhausted", "cancelled", "timed_out", "failed"])
     .optional(),
   finalText: z.string().optional(),
   usage: tokenUsageSchema,

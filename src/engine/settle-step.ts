@@ -1,11 +1,13 @@
 import type { IChatToolCall, IToolResultPart, TChatMessage } from "../contracts/index.js";
+import { budgetSpent } from "./run-budget.js";
 import type { TRunState } from "./run-state.js";
 
 /**
  * Every call of the step has settled: the assistant message and one tool message per call join the
  * transcript (with the input that actually ran, so an edit a human made is what the model sees), the
  * executed tools are recorded for visibleWhen/requires, and the next phase is chosen: a call that ended
- * the run (D86) or the step limit leads to one last model call without tools.
+ * the run (D86), a spent budget (tokens or tool calls) or the step limit leads to one last model call
+ * without tools.
  */
 export function settleStep(state: TRunState, now: number): TRunState {
   const step = state.step;
@@ -49,6 +51,7 @@ export function settleStep(state: TRunState, now: number): TRunState {
   };
   if (endingCall)
     return { ...next, phase: "final-model", endedByTool: endingCall.toolName, stopReason: "ended_by_tool" };
+  if (budgetSpent(next)) return { ...next, phase: "final-model", stopReason: "budget_exhausted" };
   if (stepIndex >= state.request.maxSteps) return { ...next, phase: "final-model", stopReason: "max_steps" };
   return next;
 }

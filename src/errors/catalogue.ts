@@ -71,7 +71,8 @@ export const errorCatalogue = {
   TG_ROUTE_NOT_FOUND: { status: 404, summary: "No such route." },
   TG_RATE_LIMITED: {
     status: 429,
-    summary: "Too many requests or open streams for this token or server; retry later.",
+    summary:
+      "Too many requests or open streams for this token or server, or runs for this tenant; retry after `Retry-After`.",
   },
   TG_INTERNAL: { status: 500, summary: "An internal error; the detail is in the server log." },
 } as const satisfies Record<string, { status: number; summary: string }>;

@@ -36,6 +36,24 @@ export const gatewaySettingsSchema = z.object({
     .int()
     .min(1)
     .default(24 * 60 * 60 * 1000),
+  /**
+   * A run's token budget (prompt + completion over its model calls); a request may ask for less, never
+   * more. Once spent, the run gets one last step without tools and stops as `budget_exhausted`.
+   * No budget when absent.
+   */
+  maxTotalTokens: z.number().int().min(1).optional(),
+  /** A run's tool-call budget; a request may ask for less, never more. No budget when absent. */
+  maxToolCalls: z.number().int().min(1).optional(),
+  /**
+   * Prices per model name, in any currency per million tokens: `GET /v1/usage` turns counted tokens into
+   * cost with them. A model without a price has no cost.
+   */
+  prices: z
+    .record(
+      z.string().min(1),
+      z.object({ promptPerMillion: z.number().min(0), completionPerMillion: z.number().min(0) }),
+    )
+    .default({}),
   /** The longest user input accepted at enqueue, in characters. */
   maxInputChars: z.number().int().min(1).default(100_000),
   /** The model used when the environment names none. */

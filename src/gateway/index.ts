@@ -5,3 +5,4 @@ export {
   type TGatewaySettingsInput,
 } from "./gateway-options.js";
 export { type IRunToolSelection, runToolRegistry } from "./run-tools.js";
+export { type IUsageCost, usageCostOf } from "./usage-cost.js";

@@ -6,6 +6,7 @@ export {
   PLACEHOLDER_API_KEY,
 } from "./model-defaults.js";
 export { isModelAbortError } from "./model-errors.js";
+export { ModelRateLimitedError, retryAfterMsOf } from "./model-rate-limited.js";
 export { type IModelReply, type IModelToolCall, toTokenUsage } from "./model-reply.js";
 export { toModelTools } from "./model-tools.js";
 export type { IRecordedModelRequest } from "./scripted/recorded-requests.js";

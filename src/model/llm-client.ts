@@ -15,6 +15,7 @@ import {
 } from "./llm-client-config.js";
 import { OPENAI_BASE_URL, PLACEHOLDER_API_KEY } from "./model-defaults.js";
 import { isModelAbortError, toModelFailedError } from "./model-errors.js";
+import { ModelRateLimitedError, retryAfterMsOf } from "./model-rate-limited.js";
 import { type IModelReply, toModelReply } from "./model-reply.js";
 import { toModelTools } from "./model-tools.js";
 
@@ -24,6 +25,21 @@ export interface ILLMClientOptions {
   now?: () => number;
   /** @defaultValue globalThis.fetch */
   fetch?: typeof fetch;
+  /**
+   * A 429 that says how long to wait (`retry-after`, `retry-after-ms`) stops the call at once with a
+   * ModelRateLimitedError instead of the SDK sleeping and retrying: the run worker then pauses the model
+   * for the whole fleet and parks the run, holding no worker. A 429 without a delay is retried as usual.
+   * @defaultValue false
+   */
+  pauseOnRateLimit?: boolean;
+}
+
+/** What the fetch wrapper records of the call it serves. */
+interface ICallAttempts {
+  count: number;
+  lastStatus?: number;
+  /** Set with `pauseOnRateLimit`: aborted when the endpoint asks to wait. */
+  rateLimit?: { controller: AbortController; retryAfterMs?: number };
 }
 
 export interface IModelCompleteRequest {
@@ -47,7 +63,8 @@ export class LLMClient {
    * The HTTP attempts of the call in progress: the SDK retries inside one promise and does not say how
    * many requests it made, so one client's fetch counts them for whichever call it serves.
    */
-  readonly #attempts = new AsyncLocalStorage<{ count: number; lastStatus?: number }>();
+  readonly #attempts = new AsyncLocalStorage<ICallAttempts>();
+  readonly #pauseOnRateLimit: boolean;
 
   constructor(config: ILLMClientConfig, options: ILLMClientOptions = {}) {
     this.#config = resolveLLMClientConfig(config);
@@ -58,8 +75,16 @@ export class LLMClient {
       if (call) call.count += 1;
       const response = await baseFetch(input, init);
       if (call) call.lastStatus = response.status;
+      if (call?.rateLimit && response.status === 429) {
+        const retryAfterMs = retryAfterMsOf(response.headers);
+        if (retryAfterMs !== undefined) {
+          call.rateLimit.retryAfterMs = retryAfterMs;
+          call.rateLimit.controller.abort();
+        }
+      }
       return response;
     };
+    this.#pauseOnRateLimit = options.pauseOnRateLimit ?? false;
     // Every option the SDK would otherwise read from the environment is given explicitly.
     this.#client = new OpenAI({
       apiKey: this.#config.apiKey ?? PLACEHOLDER_API_KEY,
@@ -83,14 +108,17 @@ export class LLMClient {
   async complete(request: IModelCompleteRequest): Promise<IModelReply> {
     const body = this.#requestBody(request);
     const startedAt = this.#now();
-    const call: { count: number; lastStatus?: number } = { count: 0 };
+    const call: ICallAttempts = { count: 0 };
     const attemptsOf = () => call.count;
+    let signal = request.abortSignal;
+    if (this.#pauseOnRateLimit) {
+      call.rateLimit = { controller: new AbortController() };
+      const signals = [call.rateLimit.controller.signal];
+      signal = AbortSignal.any(request.abortSignal ? [request.abortSignal, ...signals] : signals);
+    }
     try {
       const { data, response } = await this.#attempts.run(call, () =>
-        raceWithAbort(
-          this.#client.chat.completions.create(body, { signal: request.abortSignal }).withResponse(),
-          request.abortSignal,
-        ),
+        raceWithAbort(this.#client.chat.completions.create(body, { signal }).withResponse(), signal),
       );
       const attempts = attemptsOf();
       const durationMs = this.#now() - startedAt;
@@ -101,6 +129,11 @@ export class LLMClient {
       const durationMs = this.#now() - startedAt;
       const attempts = attemptsOf();
       const lastStatus = call.lastStatus;
+      const retryAfterMs = call.rateLimit?.retryAfterMs;
+      if (retryAfterMs !== undefined && request.abortSignal?.aborted !== true) {
+        this.#report({ outcome: "error", durationMs, status: 429, attempts });
+        throw new ModelRateLimitedError(this.#config.model, retryAfterMs);
+      }
       if (isModelAbortError(error)) {
         this.#report({ outcome: "aborted", durationMs, status: lastStatus, attempts });
         throw error;

@@ -37,6 +37,8 @@ export const HISTOGRAM_BUCKETS = {
   /** Runs include approval waits, so the tail reaches hours. */
   runDurationSeconds: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200],
   runSteps: [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50],
+  /** What a 429's retry-after asks: a second to minutes. */
+  modelPauseSeconds: [0.1, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600],
   modelRequestSeconds: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120],
   /** A job waits milliseconds on an idle system and seconds to minutes under backlog. */
   runQueueWaitSeconds: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],

@@ -3,7 +3,12 @@ export { DEFAULT_WORKER_METRICS_PORT, UNKNOWN_TOOL_LABEL } from "./constants.js"
 export { createLogger, type ICreateLoggerOptions, type Logger } from "./create-logger.js";
 export { createMetrics, type ICreateMetricsOptions, type TCollectorName } from "./create-metrics.js";
 export { type IJobLogFields, jobLogger, logContent } from "./job-logger.js";
-export type { TModelRequestOutcome, TTokenKind } from "./metric-labels.js";
+export {
+  OTHER_TENANT_LABEL,
+  type TModelRequestOutcome,
+  type TTokenKind,
+  tenantLabel,
+} from "./metric-labels.js";
 export { allMetricNames, METRIC_PREFIX, METRICS, PROCESS_METRIC_NAMES } from "./metric-names.js";
 export {
   type IMetricsServer,

@@ -68,6 +68,11 @@ export function createInstruments(registry: Registry, awaitScrapeTimeReads: () =
     modelRequestDuration: histogram(registry, "modelRequestDuration", HISTOGRAM_BUCKETS.modelRequestSeconds),
     modelRequestErrors: counter(registry, "modelRequestErrors"),
     modelTokens: counter(registry, "modelTokens"),
+    modelPauses: counter(registry, "modelPauses"),
+    modelPauseDuration: histogram(registry, "modelPauseDuration", HISTOGRAM_BUCKETS.modelPauseSeconds),
+    modelPausedRuns: counter(registry, "modelPausedRuns"),
+    tenantRunsWaited: counter(registry, "tenantRunsWaited"),
+    tenantTokens: counter(registry, "tenantTokens"),
     toolCalls: counter(registry, "toolCalls"),
     toolScheduleToStart: histogram(
       registry,

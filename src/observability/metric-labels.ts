@@ -33,3 +33,15 @@ export function observableValue(value: number | undefined): number | undefined {
   }
   return Math.max(0, value);
 }
+
+/** The label of every tenant that is not named in the configuration. */
+export const OTHER_TENANT_LABEL = "other";
+
+/**
+ * The tenant label: a tenant named in the configuration (`TOLLGATE_TENANT_LIMITS`, and `default`) keeps
+ * its name; any other is "other". Tenants come from requests, so a label taken from them unchecked would
+ * let callers create unbounded series.
+ */
+export function tenantLabel(tenant: string, configuredTenants: ReadonlySet<string>): string {
+  return configuredTenants.has(tenant) ? tenant : OTHER_TENANT_LABEL;
+}

@@ -73,6 +73,36 @@ export const METRICS = {
     "Tokens the model API reported as used, by model and kind (prompt, completion).",
     ["model", "kind"],
   ),
+  modelPauses: define(
+    "tollgate_model_pauses_total",
+    "counter",
+    "Fleet-wide pauses of a model's calls started or lengthened after a 429 with retry-after, by model.",
+    ["model"],
+  ),
+  modelPauseDuration: define(
+    "tollgate_model_pause_seconds",
+    "histogram",
+    "Length of each fleet-wide model pause (what the 429's retry-after asked), by model.",
+    ["model"],
+  ),
+  modelPausedRuns: define(
+    "tollgate_model_paused_runs_total",
+    "counter",
+    "Run activations parked (as delayed jobs, holding no worker) because their model was paused, by model.",
+    ["model"],
+  ),
+  tenantRunsWaited: define(
+    "tollgate_tenant_runs_waited_total",
+    "counter",
+    'Runs parked because their tenant was at its maxRunning, by tenant ("other" for unconfigured tenants).',
+    ["tenant"],
+  ),
+  tenantTokens: define(
+    "tollgate_tenant_tokens_total",
+    "counter",
+    'Tokens the model API reported, by tenant ("other" for unconfigured tenants), model and kind.',
+    ["tenant", "model", "kind"],
+  ),
   toolCalls: define(
     "tollgate_tool_calls_total",
     "counter",

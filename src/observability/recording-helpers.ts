@@ -28,6 +28,20 @@ export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
       increase(instruments.modelTokens, { model, kind: "prompt" }, usage?.promptTokens);
       increase(instruments.modelTokens, { model, kind: "completion" }, usage?.completionTokens);
     },
+    modelPaused(model, pauseSeconds) {
+      instruments.modelPauses.inc({ model });
+      observe(instruments.modelPauseDuration, { model }, pauseSeconds);
+    },
+    modelPausedRun(model) {
+      instruments.modelPausedRuns.inc({ model });
+    },
+    tenantRunWaited(tenant) {
+      instruments.tenantRunsWaited.inc({ tenant });
+    },
+    tenantTokens(tenant, model, usage) {
+      increase(instruments.tenantTokens, { tenant, model, kind: "prompt" }, usage.promptTokens);
+      increase(instruments.tenantTokens, { tenant, model, kind: "completion" }, usage.completionTokens);
+    },
     toolCall({ tool, outcome }) {
       instruments.toolCalls.inc({ tool: toolLabel(tool, outcome), outcome });
     },

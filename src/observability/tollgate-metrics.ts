@@ -53,6 +53,18 @@ export interface ITollgateMetrics {
   /** A run reached a terminal status; `durationSeconds` from enqueue, `steps` = model calls made. */
   runFinished(status: TTerminalRunStatus, durationSeconds: number, steps: number): void;
   modelRequest(observation: IModelRequestObservation): void;
+  /** This worker started or lengthened a fleet-wide pause of `model` (a 429 with retry-after). */
+  modelPaused(model: string, pauseSeconds: number): void;
+  /** A run activation parked itself because its model was paused. */
+  modelPausedRun(model: string): void;
+  /** A run parked itself because its tenant was at its maxRunning; `tenant` is already a bounded label. */
+  tenantRunWaited(tenant: string): void;
+  /** Tokens of one model reply, by tenant (already a bounded label) and model. */
+  tenantTokens(
+    tenant: string,
+    model: string,
+    usage: { promptTokens: number; completionTokens: number },
+  ): void;
   /** Every tool call the model asked for, once, with how it ended (including never-run outcomes). */
   toolCall(observation: IToolCallObservation): void;
   /** A tool job ran (or timed out) on a tool worker. */

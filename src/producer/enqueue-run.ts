@@ -38,6 +38,7 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
     );
   }
   runToolRegistry(gateway, input);
+  await takeRunRate(runtime, input.tenant ?? defaultTenant);
   const request: TRunRequest = {
     input: input.input,
     userContext: input.userContext,
@@ -49,6 +50,8 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
     ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
     ...(input.tenant !== undefined ? { tenant: input.tenant } : {}),
     ...(input.createdBy !== undefined ? { createdBy: input.createdBy } : {}),
+    ...budgetOf(input.maxTotalTokens, gateway.settings.maxTotalTokens, "maxTotalTokens"),
+    ...budgetOf(input.maxToolCalls, gateway.settings.maxToolCalls, "maxToolCalls"),
   };
   const tenant = tenantOf(input);
   if (input.threadId !== undefined) await claimThread(runtime, input.threadId, tenant);
@@ -105,6 +108,30 @@ async function claimThread(runtime: ITollgateRuntime, threadId: string, tenant: 
   if (owner !== null && owner !== tenant) {
     throw new TollgateError("TG_THREAD_NOT_FOUND", `No thread has id ${threadId}.`, { threadId });
   }
+}
+
+/**
+ * Counts the run against its tenant's runs per minute, after validation (a refused request costs no
+ * place) and before anything is stored. A retried idempotent request counts again.
+ */
+async function takeRunRate(runtime: ITollgateRuntime, tenant: string): Promise<void> {
+  const retryAfterMs = await runtime.limits.takeRunRate(tenant);
+  if (retryAfterMs === undefined) return;
+  throw new TollgateError(
+    "TG_RATE_LIMITED",
+    `The tenant ${JSON.stringify(tenant)} created as many runs as it may this minute; retry later.`,
+    { tenant, retryAfterMs },
+  );
+}
+
+/** A request's budget is at most the gateway's: the lower of the two, or whichever is set. */
+function budgetOf<TKey extends "maxTotalTokens" | "maxToolCalls">(
+  requested: number | undefined,
+  gatewayLimit: number | undefined,
+  key: TKey,
+): Partial<Record<TKey, number>> {
+  const limits = [requested, gatewayLimit].filter((limit): limit is number => limit !== undefined);
+  return limits.length === 0 ? {} : ({ [key]: Math.min(...limits) } as Partial<Record<TKey, number>>);
 }
 
 function sha256(text: string): string {

@@ -9,7 +9,14 @@ import { EventFollowers } from "../runtime/event-followers.js";
 import { FinishedRuns } from "../runtime/finished-runs.js";
 import { requestCancel, type TCancelReason } from "../runtime/request-cancel.js";
 import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
-import { connectionUsable, type IApproval, type IApprovalFilter, type IRunEvent } from "../store/index.js";
+import {
+  connectionUsable,
+  type IApproval,
+  type IApprovalFilter,
+  type IRunEvent,
+  type IUsageCount,
+  usageDayOf,
+} from "../store/index.js";
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
 import { type IRunEventsOptions, openRunEvents } from "./run-event-reader.js";
@@ -181,6 +188,35 @@ export class GatewayClient<TToolName extends string = string> {
   async deleteThread(threadId: string, options: { force?: boolean } = {}): Promise<IDeletedThread> {
     await this.runtime.ready();
     return deleteThread(this.runtime, threadId, options.force === true);
+  }
+
+  /**
+   * Tokens per tenant and model counted over the UTC days `from` to `to` (YYYY-MM-DD, both included;
+   * default today), for one tenant or all.
+   */
+  async usage(range: { from?: string; to?: string; tenant?: string } = {}): Promise<{
+    from: string;
+    to: string;
+    counts: IUsageCount[];
+  }> {
+    await this.runtime.ready();
+    const to = range.to ?? range.from ?? usageDayOf(this.runtime.now());
+    const from = range.from ?? to;
+    const counts = await this.runtime.usage.read({
+      fromDay: from,
+      toDay: to,
+      ...(range.tenant !== undefined ? { tenant: range.tenant } : {}),
+    });
+    return { from, to, counts };
+  }
+
+  /** Who a run belongs to (its tenant and creator), undefined for a run it does not know. */
+  async runOwner(runId: string): Promise<{ tenant?: string; createdBy?: string } | undefined> {
+    await this.runtime.ready();
+    const stored = await this.runtime.runs.load(runId);
+    if (!stored) return undefined;
+    const { tenant, createdBy } = stored.state.request;
+    return { ...(tenant !== undefined ? { tenant } : {}), ...(createdBy !== undefined ? { createdBy } : {}) };
   }
 
   /** The tenant a thread belongs to (that of its first run), undefined for a thread it does not know. */

@@ -37,6 +37,8 @@ export const runInputSchema = z.strictObject({
     .min(1)
     .max(7 * 24 * 60 * 60 * 1000)
     .optional(),
+  maxTotalTokens: z.number().int().min(1).optional(),
+  maxToolCalls: z.number().int().min(1).max(10_000).optional(),
   metadata: boundedJsonRecord.optional(),
   idempotencyKey: z.string().min(1).max(256).optional(),
   instructions: z.string().max(100_000).optional(),

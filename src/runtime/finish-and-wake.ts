@@ -1,4 +1,4 @@
-import type { TRunEventInput } from "../contracts/index.js";
+import { type TRunEventInput, tenantOf } from "../contracts/index.js";
 import type { IThreadRelease, TRunState } from "../engine/index.js";
 import { deadlineJobIdOf } from "../queue/index.js";
 import type { IStoredRun } from "../store/index.js";
@@ -7,7 +7,8 @@ import type { ITollgateRuntime } from "./runtime.js";
 
 /**
  * The Redis side of every ending: the final save and the release from the thread in one atomic step,
- * then the thread's next run woken and the run's deadline job removed. Safe to repeat.
+ * then the thread's next run woken, the run's deadline job removed, and its tenant's running slot given
+ * back (waking a run that waits for one). Safe to repeat.
  */
 export async function finishAndWake(
   runtime: ITollgateRuntime,
@@ -23,6 +24,12 @@ export async function finishAndWake(
     state.request.timeoutMs !== undefined
       ? runtime.queues.runs.remove(deadlineJobIdOf(state.runId)).catch(() => 0)
       : undefined;
-  await Promise.all([wakeNext, dropDeadline]);
+  const freeSlot = releaseTenantSlot(runtime, state);
+  await Promise.all([wakeNext, dropDeadline, freeSlot]);
   return finished.stored;
+}
+
+async function releaseTenantSlot(runtime: ITollgateRuntime, state: TRunState): Promise<void> {
+  const next = await runtime.limits.releaseSlot(tenantOf(state.request), state.runId);
+  if (next !== undefined) await promoteJob(runtime.queues.runs, next);
 }

@@ -15,12 +15,15 @@ import {
   type IKeys,
   type ITollgateRedis,
   keysFor,
+  ModelPauses,
   prefixHasHashTag,
   RunStore,
   redisTargetFrom,
   type TConnectionRole,
+  TenantLimits,
   ThreadStore,
   type TRedisTarget,
+  UsageStore,
 } from "../store/index.js";
 
 export interface IQueues {
@@ -42,6 +45,12 @@ export interface ITollgateRuntime {
   readonly events: EventStore;
   readonly threads: ThreadStore;
   readonly approvals: ApprovalStore;
+  /** Per-tenant limits: runs running at once, runs created per minute. */
+  readonly limits: TenantLimits;
+  /** Fleet-wide pauses of model calls after a 429 with retry-after. */
+  readonly modelPauses: ModelPauses;
+  /** Tokens per tenant and model, per day. */
+  readonly usage: UsageStore;
   now(): number;
   /**
    * Resolves once the main connection is ready. A client connection does not queue commands while
@@ -116,6 +125,9 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
       threadRetentionMs: options.threadRetentionMs,
     }),
     approvals: new ApprovalStore(redis, keys, { eventsMaxLength: options.eventsMaxLength, now }),
+    limits: new TenantLimits(redis, keys, options.tenantLimits, options.runSlotLeaseMs),
+    modelPauses: new ModelPauses(redis, keys),
+    usage: new UsageStore(redis, keys),
     now,
     ready: () => whenReady(redis, options.connectTimeoutMs),
     duplicateConnection() {

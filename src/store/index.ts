@@ -10,6 +10,7 @@ export {
 export { ApprovalStore, type IApprovalFilter } from "./approval-store.js";
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
 export { type IKeys, keysFor } from "./keys.js";
+export { ModelPauses } from "./model-pauses.js";
 export {
   connectionUsable,
   createRedis,
@@ -30,4 +31,6 @@ export {
 export { eventJson, type IRunEvent, type IRunEventInput, type TRunEventType } from "./run-events.js";
 export { type IRunStoreOptions, type IStoredRun, RunStore, type TCancelReason } from "./run-store.js";
 export { compareStreamIds, parseStreamId } from "./stream-ids.js";
+export { defaultTenant, TenantLimits } from "./tenant-limits.js";
 export { ThreadStore } from "./thread-store.js";
+export { type IUsageCount, UsageStore, usageDayOf } from "./usage-store.js";

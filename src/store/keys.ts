@@ -33,6 +33,15 @@ export interface IKeys {
   cancelChannel(): string;
   /** The pub/sub channel on which a run's id is published when it finishes (waiters listen). */
   finishedChannel(): string;
+  /** A tenant's running runs (sorted set: runId → lease expiry) and runs waiting for a slot (→ parked at). */
+  tenantRunning(tenant: string): string;
+  tenantWaiting(tenant: string): string;
+  /** A tenant's runs created in the last minute (sorted set: a unique member → created at). */
+  tenantRunRate(tenant: string): string;
+  /** Set while the model endpoint asked to slow down for this model (a 429 with retry-after). */
+  modelPause(model: string): string;
+  /** Tokens counted on one UTC day (hash: `<tenant>|<model>|prompt` / `completion` → tokens). */
+  usageDay(day: string): string;
 }
 
 export function keysFor(prefix: string): IKeys {
@@ -53,6 +62,11 @@ export function keysFor(prefix: string): IKeys {
     threadTenant: (threadId) => `${prefix}:thread:${threadId}:tenant`,
     cancelChannel: () => `${prefix}:cancel`,
     finishedChannel: () => `${prefix}:finished`,
+    tenantRunning: (tenant) => `${prefix}:tenant:${tenant}:running`,
+    tenantWaiting: (tenant) => `${prefix}:tenant:${tenant}:waiting`,
+    tenantRunRate: (tenant) => `${prefix}:tenant:${tenant}:run-rate`,
+    modelPause: (model) => `${prefix}:model-pause:${model}`,
+    usageDay: (day) => `${prefix}:usage:${day}`,
     readinessProbe: () => `${prefix}:readyz`,
   };
 }

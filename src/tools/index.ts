@@ -3,6 +3,7 @@ export { type IClock, systemClock } from "./clock.js";
 export { dynaError, type IDynaError, type IErrorConfig } from "./dyna-error.js";
 export { jsonTextNestsDeeperThan, maxArgumentsDepth } from "./json-text-depth.js";
 export {
+  budgetExhaustedFailure,
   cancelledFailure,
   deniedFailure,
   describeDuration,

@@ -19,6 +19,7 @@ export const gatewayToolCodes = {
   APPROVAL_EXPIRED: "TG_APPROVAL_EXPIRED",
   CALL_CANCELLED: "TG_CALL_CANCELLED",
   TOOL_JOB_FAILED: "TG_TOOL_JOB_FAILED",
+  TOOL_BUDGET_EXHAUSTED: "TG_TOOL_BUDGET_EXHAUSTED",
   /** Stamped on a tool's dynaError that has a userMessage but no code of its own. */
   TOOL_ERROR: "TG_TOOL_ERROR",
 } as const;
@@ -98,6 +99,17 @@ export function hiddenToolFailure(toolName: string): IToolCallFailure {
     status: 403,
     outcome: "hidden",
     userMessage: `The tool ${quoteName(toolName)} is not available at this step. Call only the tools you were offered.`,
+  });
+}
+
+/** The run's tool-call budget was spent before this call: it does not run, and no further call will. */
+export function budgetExhaustedFailure(): IToolCallFailure {
+  return failure({
+    code: gatewayToolCodes.TOOL_BUDGET_EXHAUSTED,
+    status: 429,
+    outcome: "denied",
+    userMessage: "This run has used all the tool calls it may make. Answer with what you have.",
+    canRetry: false,
   });
 }
 

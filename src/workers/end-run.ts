@@ -8,7 +8,8 @@ import type { IWorkerContext } from "./worker-context.js";
  * Every ending of a run goes through here, whatever ended it (an answer, a failure, a cancellation, a job
  * that failed for good, a head of a thread found finished): the final state is saved with `run-finished`
  * and the run leaves its thread in one atomic step, then the thread's next run is woken and the run's
- * deadline job, if any, is removed. Safe to repeat: a finish retried after a crash appends nothing twice.
+ * deadline job, if any, is removed, and its tenant's running slot is given back (waking a run that waits
+ * for one). Safe to repeat: a finish retried after a crash appends nothing twice.
  */
 export async function endRun(
   context: IWorkerContext,

@@ -1,12 +1,14 @@
 import type { Job } from "bullmq";
 import type { IRunEffectHandlers, TModelOutcome, TStopReason } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
-import { isModelAbortError } from "../model/index.js";
+import { isModelAbortError, ModelRateLimitedError } from "../model/index.js";
 import { logContent } from "../observability/index.js";
 import { addToolJobs, parkCalls, toolJobRunOf } from "../runtime/child-jobs.js";
 import type { IStoredRun } from "../store/index.js";
 import { readChildOutcomes } from "./child-outcomes.js";
 import { endRun } from "./end-run.js";
+import { countUsage, pauseModel } from "./model-pacing.js";
+import { tenantOfRun } from "./run-slot.js";
 import { toModelMessages } from "./to-model-messages.js";
 import { approvalTtlMsOf, type IWorkerContext } from "./worker-context.js";
 
@@ -59,6 +61,10 @@ export function runEffectHandlers(args: {
       return { stop: (await runtime.runs.cancelReason(ref.current.state.runId)) ?? "cancelled" };
     },
     async callModel(plan): Promise<TModelOutcome> {
+      const model = context.llm.model;
+      // Another worker saw the endpoint ask to slow down: the run parks until then (run-processor.ts).
+      const pausedMs = await runtime.modelPauses.remainingMs(model);
+      if (pausedMs > 0) throw new ModelRateLimitedError(model, pausedMs);
       try {
         const reply = await context.llm.complete({
           messages: toModelMessages(plan.messages),
@@ -66,11 +72,20 @@ export function runEffectHandlers(args: {
           abortSignal: cancelSignal,
         });
         logContent(context.logger, { text: reply.text, toolCalls: reply.toolCalls }, "model replied");
+        await countUsage(context, tenantOfRun(ref.current.state), model, reply.usage).catch(
+          (error: unknown) =>
+            // Counting is not worth the reply: a run must not fail, nor call the model again, for it.
+            context.logger.warn({ err: error }, "the reply's tokens could not be counted in the usage"),
+        );
         return {
           type: "replied",
           reply: { text: reply.text, toolCalls: reply.toolCalls, usage: reply.usage },
         };
       } catch (error) {
+        if (ModelRateLimitedError.isInstance(error)) {
+          await pauseModel(context, error);
+          throw error;
+        }
         if (cancelSignal.aborted || isModelAbortError(error)) return { type: "aborted" };
         context.logger.warn({ err: error }, "model request failed; the run fails");
         return {

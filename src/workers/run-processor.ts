@@ -1,11 +1,14 @@
 import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from "bullmq";
 import type { TChatMessage } from "../contracts/index.js";
 import { interpretRun, isTerminal } from "../engine/index.js";
+import { ModelRateLimitedError } from "../model/index.js";
 import { jobLogger } from "../observability/index.js";
 import { runJobNames, runJobSchema } from "../queue/index.js";
 import { requestCancel } from "../runtime/request-cancel.js";
+import { maxModelPauseMs } from "./model-pacing.js";
 import { reconcileRuns } from "./reconcile-runs.js";
 import { runEffectHandlers } from "./run-effect-handlers.js";
+import { tenantOfRun, waitForRunSlot } from "./run-slot.js";
 import { waitForThreadTurn } from "./thread-turn.js";
 import { approvalTtlMsOf, type IWorkerContext, runToolsOf } from "./worker-context.js";
 
@@ -38,7 +41,11 @@ export function createRunProcessor(workerContext: IWorkerContext) {
       // A run on a thread of its own is its head: no check, and no history to read.
       if (!state.ownsThread && !(await waitForThreadTurn(context, job, token, state)))
         throw new DelayedError();
+      if (!(await waitForRunSlot(context, job, token, state))) throw new DelayedError();
       history = state.ownsThread ? [] : await context.runtime.threads.history(state.threadId);
+    } else if (!isTerminal(state)) {
+      // A started run keeps its tenant's slot: each activation renews the slot's lease.
+      await context.runtime.limits.renewSlot(tenantOfRun(state), runId);
     }
     const cancellation = context.cancelBus.register(runId);
     try {
@@ -66,6 +73,13 @@ export function createRunProcessor(workerContext: IWorkerContext) {
       });
       if (outcome.type === "waiting") throw new WaitingChildrenError();
       return { runId, status: outcome.state.status };
+    } catch (error) {
+      if (!ModelRateLimitedError.isInstance(error)) throw error;
+      // The model is paused fleet-wide: the run (saved before the call) waits as a delayed job, holding
+      // no worker, and asks the model again when the pause ends.
+      context.metrics?.modelPausedRun(error.model);
+      await job.moveToDelayed(context.runtime.now() + Math.min(error.retryAfterMs, maxModelPauseMs), token);
+      throw new DelayedError();
     } finally {
       cancellation.release();
     }

@@ -84,21 +84,25 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
       })
     : undefined;
   const modelName = options.model?.model ?? options.gateway.settings.model.name;
-  const llm = new LLMClient({
-    ...options.model,
-    model: modelName,
-    ...(options.gateway.settings.model.temperature !== undefined && options.model?.temperature === undefined
-      ? { temperature: options.gateway.settings.model.temperature }
-      : {}),
-    onRequestFinished: (event) =>
-      metrics?.modelRequest({
-        model: event.model,
-        outcome: event.outcome === "aborted" ? "cancelled" : event.outcome,
-        durationSeconds: event.durationMs / 1000,
-        ...(event.status !== undefined ? { status: event.status } : {}),
-        ...(event.usage ? { usage: event.usage } : {}),
-      }),
-  });
+  const llm = new LLMClient(
+    {
+      ...options.model,
+      model: modelName,
+      ...(options.gateway.settings.model.temperature !== undefined && options.model?.temperature === undefined
+        ? { temperature: options.gateway.settings.model.temperature }
+        : {}),
+      onRequestFinished: (event) =>
+        metrics?.modelRequest({
+          model: event.model,
+          outcome: event.outcome === "aborted" ? "cancelled" : event.outcome,
+          durationSeconds: event.durationMs / 1000,
+          ...(event.status !== undefined ? { status: event.status } : {}),
+          ...(event.usage ? { usage: event.usage } : {}),
+        }),
+    },
+    // A 429 with retry-after pauses the model fleet-wide and parks the run (model-pacing.ts).
+    { pauseOnRateLimit: true },
+  );
   const cancelBus = await CancelBus.start(runtime);
   const context: IWorkerContext = { runtime, llm, cancelBus, logger, metrics };
   const concurrency = options.concurrency ?? 8;

@@ -2,7 +2,7 @@
 export type TScriptEntry =
   | { calls: Array<{ name: string; input?: unknown; arguments?: string }>; delayMs?: number }
   | { text: string; delayMs?: number }
-  | { status: number; repeat?: boolean; times?: number };
+  | { status: number; repeat?: boolean; times?: number; retryAfterMs?: number };
 
 export function script(...entries: TScriptEntry[]): string {
   return JSON.stringify({ script: entries });

@@ -29,6 +29,11 @@ export function principalOf(request: FastifyRequest): IApiPrincipal {
   return principal;
 }
 
+/** The tenant a principal's runs count against: its token's, overriding what the body says. */
+export function tenantOf(principal: IApiPrincipal): { tenant?: string } {
+  return principal.tenant === undefined ? {} : { tenant: principal.tenant };
+}
+
 export interface IAuthenticator {
   /** Insecure mode: no tokens, every request is the anonymous admin. */
   insecure: boolean;

@@ -4,7 +4,7 @@ import { auditLog } from "../../observability/index.js";
 import type { GatewayClient } from "../../producer/index.js";
 import type { IApproval } from "../../store/index.js";
 import { principalOf } from "./authenticate.js";
-import { type IApiPrincipal, reaches } from "./principal.js";
+import { type IApiPrincipal, listingTenantOf, reaches, seesAllTenants } from "./principal.js";
 
 /*
  * Every route that takes a run or approval id checks here that the record is in the caller's tenant.
@@ -35,10 +35,9 @@ export async function assertRunVisible(
   runId: string,
 ): Promise<void> {
   const principal = principalOf(request);
-  await client.runtime.ready();
-  const stored = await client.runtime.runs.load(runId);
-  if (stored && reaches(principal, stored.state.request)) return;
-  if (stored) auditTenantDenied(request, principal, runId, stored.state.request.tenant);
+  const owner = await client.runOwner(runId);
+  if (owner && reaches(principal, owner)) return;
+  if (owner) auditTenantDenied(request, principal, runId, owner.tenant);
   throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
 }
 
@@ -66,4 +65,30 @@ export async function visibleApproval(
   if (reaches(principal, approval)) return approval;
   auditTenantDenied(request, principal, approvalId, approval.tenant);
   throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`);
+}
+
+/**
+ * The tenant a listing reads (approvals, usage): a principal limited to one tenant reads its own (naming
+ * another is refused, and audited); one of every tenant reads the named tenant, or all.
+ */
+export function listingScopeOf(
+  request: FastifyRequest,
+  requested: string | undefined,
+  route: string,
+): { tenant?: string } {
+  const principal = principalOf(request);
+  if (seesAllTenants(principal)) return requested !== undefined ? { tenant: requested } : {};
+  if (requested !== undefined && requested !== principal.tenant) {
+    auditLog(request.log, {
+      subject: principal.subject,
+      tenant: principal.tenant,
+      action: "access.denied-tenant",
+      targetId: requested,
+      outcome: "forbidden",
+      detail: { route },
+    });
+    throw new TollgateError("TG_FORBIDDEN", "The token may read only its own tenant's records.");
+  }
+  const tenant = listingTenantOf(principal);
+  return tenant !== undefined ? { tenant } : {};
 }

@@ -115,8 +115,19 @@ export function createErrorHandler(redisReachable: () => boolean) {
     if (status === 401 && !reply.hasHeader("www-authenticate")) {
       reply.header("www-authenticate", 'Bearer realm="tollgate"');
     }
+    const retryAfterMs = retryAfterMsOf(error);
+    if (status === 429 && retryAfterMs !== undefined) {
+      reply.header("retry-after", String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
+    }
     return reply.code(status).type("application/json; charset=utf-8").send(body);
   };
+}
+
+/** A rate limit's `details.retryAfterMs`: the `Retry-After` header says it in whole seconds. */
+function retryAfterMsOf(error: unknown): number | undefined {
+  if (!TollgateError.isInstance(error)) return undefined;
+  const value = (error.details as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
 /** Unknown routes: 404 in the same shape. */

@@ -4,7 +4,7 @@ import { auditLog } from "../../observability/index.js";
 import type { IApproval } from "../../store/index.js";
 import { principalOf } from "../auth/authenticate.js";
 import { listingTenantOf, seesAllTenants } from "../auth/principal.js";
-import { visibleApproval } from "../auth/tenant-access.js";
+import { listingScopeOf, visibleApproval } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
 import {
   approvalParamsSchema,
@@ -28,7 +28,12 @@ export const listApprovalsRoute = defineRoute(
   },
   async (request, _reply, { client }) => {
     const { tenant, ...filter } = request.query;
-    return { approvals: await client.approvals.list({ ...filter, ...listingScopeOf(request, tenant) }) };
+    return {
+      approvals: await client.approvals.list({
+        ...filter,
+        ...listingScopeOf(request, tenant, "/v1/approvals"),
+      }),
+    };
   },
 );
 
@@ -102,28 +107,6 @@ export const rejectRoute = defineRoute(
       });
     }),
 );
-
-/**
- * The tenant a listing reads: a principal limited to one tenant reads its own (naming another is
- * refused); one of every tenant reads the named tenant, or all.
- */
-function listingScopeOf(request: FastifyRequest, requested: string | undefined): { tenant?: string } {
-  const principal = principalOf(request);
-  if (seesAllTenants(principal)) return requested !== undefined ? { tenant: requested } : {};
-  if (requested !== undefined && requested !== principal.tenant) {
-    auditLog(request.log, {
-      subject: principal.subject,
-      tenant: principal.tenant,
-      action: "access.denied-tenant",
-      targetId: requested,
-      outcome: "forbidden",
-      detail: { route: "/v1/approvals" },
-    });
-    throw new TollgateError("TG_FORBIDDEN", "The token may list only its own tenant's approvals.");
-  }
-  const tenant = listingTenantOf(principal);
-  return tenant !== undefined ? { tenant } : {};
-}
 
 /** A decision, audited whatever its outcome: the decided status, or the error code that refused it. */
 async function audited(

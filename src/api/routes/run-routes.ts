@@ -25,6 +25,7 @@ export const createRunRoute = defineRoute(
       "TG_TOOL_NAME_CLASH",
       "TG_IDEMPOTENCY_CONFLICT",
       "TG_THREAD_NOT_FOUND",
+      "TG_RATE_LIMITED",
       "TG_REDIS_UNAVAILABLE",
     ],
   },

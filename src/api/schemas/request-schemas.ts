@@ -91,3 +91,27 @@ export const approvalsQuerySchema = z.strictObject({
 export const approveBodySchema = approveInputSchema.omit({ approver: true });
 
 export const rejectBodySchema = rejectInputSchema.omit({ approver: true });
+
+const daySchema = z.iso.date().describe("A UTC day, YYYY-MM-DD.");
+
+/** The longest range `GET /v1/usage` reads at once, in days (its day buckets are kept about as long). */
+export const maxUsageDays = 400;
+
+/** `GET /v1/usage`: a range of UTC days, both included (default: today), for one tenant or all. */
+export const usageQuerySchema = z
+  .strictObject({
+    tenant: z.string().min(1).max(128).optional(),
+    from: daySchema.optional(),
+    to: daySchema.optional(),
+  })
+  .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, {
+    message: "from must not be after to",
+    path: ["from"],
+  })
+  .refine(
+    (query) =>
+      query.from === undefined ||
+      query.to === undefined ||
+      Date.parse(query.to) - Date.parse(query.from) < maxUsageDays * 24 * 60 * 60 * 1000,
+    { message: `the range is at most ${maxUsageDays} days`, path: ["to"] },
+  );

@@ -103,3 +103,22 @@ export const runEventSchema = z.object({
 export const healthSchema = z.object({ status: z.literal("ok") });
 
 export const readySchema = z.object({ status: z.literal("ready") });
+
+const costSchema = z.object({ prompt: z.number(), completion: z.number(), total: z.number() });
+
+/** `GET /v1/usage`: tokens per tenant and model over the days asked, with their cost where priced. */
+export const usageReportSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  usage: z.array(
+    z.object({
+      tenant: z.string(),
+      model: z.string(),
+      promptTokens: z.number().int(),
+      completionTokens: z.number().int(),
+      totalTokens: z.number().int(),
+      replies: z.number().int(),
+      cost: costSchema.optional().describe("At the gateway's `prices`; absent for a model without a price."),
+    }),
+  ),
+});

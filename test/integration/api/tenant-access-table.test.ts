@@ -125,6 +125,16 @@ const rows: Record<string, IRow> = {
     call: async (f, headers, tenant) =>
       f.app.inject({ method: "GET", url: `/v1/runs/${await finishedRun(tenant)}/events`, headers }),
   },
+  getUsage: {
+    success: 200,
+    otherTenantStatus: 403,
+    call: (f, headers, _tenant, side) =>
+      f.app.inject({
+        method: "GET",
+        url: side === "own" ? "/v1/usage" : `/v1/usage?tenant=${otherTenant}`,
+        headers,
+      }),
+  },
   deleteThread: {
     success: 200,
     call: async (f, headers, tenant) =>

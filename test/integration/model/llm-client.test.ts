@@ -9,6 +9,7 @@ import {
   type IScriptedModel,
   isModelAbortError,
   LLMClient,
+  ModelRateLimitedError,
   startScriptedModel,
 } from "../../../src/model/index.js";
 
@@ -206,6 +207,40 @@ describe("LLMClient against the scripted model", () => {
     expect(model.requests()).toHaveLength(2);
     expect(model.requests()[1]).toEqual(model.requests()[0]);
     expect(events).toMatchObject([{ outcome: "ok", status: 200, attempts: 2 }]);
+  });
+
+  it("pauseOnRateLimit: a 429 with retry-after stops the call at once with ModelRateLimitedError, no retry", async () => {
+    const messages = userScript([{ status: 429, retryAfterMs: 60_000 }, { text: "later" }]);
+    const error = await rejectionOf(
+      client({ maxRetries: 3 }, { pauseOnRateLimit: true }).complete({ messages, tools: [refund] }),
+    );
+    expect(ModelRateLimitedError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ model: "scripted-test", retryAfterMs: 60_000 });
+    expect(model.requests()).toHaveLength(1);
+    expect(events).toMatchObject([{ outcome: "error", status: 429, attempts: 1 }]);
+  });
+
+  it("pauseOnRateLimit: a 429 without a delay is retried by the SDK as usual", async () => {
+    const messages = userScript([{ status: 429 }, { text: "after the rate limit" }]);
+    const reply = await client({ maxRetries: 2 }, { pauseOnRateLimit: true }).complete({
+      messages,
+      tools: [refund],
+    });
+    expect(reply.text).toBe("after the rate limit");
+    expect(model.requests()).toHaveLength(2);
+  });
+
+  it("pauseOnRateLimit: the caller's abort is still an abort, not a rate limit", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const error = await rejectionOf(
+      client({}, { pauseOnRateLimit: true }).complete({
+        messages: userScript([{ text: "never" }]),
+        tools: [],
+        abortSignal: controller.signal,
+      }),
+    );
+    expect(isModelAbortError(error)).toBe(true);
   });
 
   it("fails with TG_MODEL_FAILED, status 500, after maxRetries + 1 requests when the endpoint keeps failing", async () => {

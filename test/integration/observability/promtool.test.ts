@@ -35,6 +35,12 @@ async function textWithEveryMetricTouched(): Promise<string> {
     { name: "tools", queue: { getJobCounts: async () => Promise.reject(new Error("redis down")) } },
   ]);
   metrics.runStarted();
+  metrics.runQueueWait(0.2);
+  metrics.runReconciled("requeued");
+  metrics.modelPaused("gpt-4o-mini", 12);
+  metrics.modelPausedRun("gpt-4o-mini");
+  metrics.tenantRunWaited("acme");
+  metrics.tenantTokens("acme", "gpt-4o-mini", { promptTokens: 9, completionTokens: 4 });
   metrics.runFinished("completed", 4.2, 3);
   metrics.runFinished("failed", 1, 1);
   metrics.modelRequest({

@@ -64,6 +64,33 @@ describe("how runs end", () => {
     expect(response.toolResults).toHaveLength(2);
   });
 
+  it.each([
+    ["the token budget", { maxTotalTokens: 1 }, ["ok"]],
+    ["the tool-call budget", { maxToolCalls: 1 }, ["ok", "denied"]],
+  ])(
+    "%s spent: the step's calls settle, then one last request without tools; budget_exhausted",
+    async (name, budget, outcomes) => {
+      const marker = `marker-budget-${name}`;
+      const calls = outcomes.map((_outcome, index) => ({
+        name: "work",
+        input: { label: `b${index}`, ms: 0 },
+      }));
+      const response = await harness.client.ask({
+        input: script({ calls }, { calls }, { calls }),
+        userContext: user,
+        instructions: marker,
+        ...budget,
+      });
+      expect(response).toMatchObject({ status: "completed", stopReason: "budget_exhausted", steps: 2 });
+      expect(response.toolResults.map((part) => part.outcome)).toEqual(outcomes);
+      const requests = requestsWithMarker(harness.model, marker);
+      expect(requests).toHaveLength(2);
+      expect(offeredTools(requests[0]!)).toContain("work");
+      expect(requests[1]!.tools).toBeUndefined();
+      expect(response.text.startsWith("[no-tools]")).toBe(true);
+    },
+  );
+
   it("D89: the tools offered follow visibleWhen at each step", async () => {
     const marker = "marker-visibility";
     await harness.client.ask({

@@ -1,0 +1,46 @@
+import type { Redis } from "ioredis";
+import type { IKeys } from "./keys.js";
+
+/**
+ * Starts or lengthens a model's pause; never shortens one. KEYS: pause. ARGV: pauseMs.
+ * Returns 1 when this call started or lengthened the pause.
+ */
+const pauseModelScript = `
+if redis.call('PTTL', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[1])
+return 1
+`;
+
+interface IPauseCommands {
+  tgPauseModel(pause: string, pauseMs: string): Promise<number>;
+}
+
+/**
+ * Fleet-wide pauses of model calls, one key per model with the pause as its TTL: a 429 with `retry-after`
+ * seen by one worker holds back every worker's calls to that model, instead of each job backing off on
+ * its own and hitting the endpoint again.
+ */
+export class ModelPauses {
+  private readonly redis: Redis & IPauseCommands;
+
+  constructor(
+    redis: Redis,
+    private readonly keys: IKeys,
+  ) {
+    const commands = redis as Redis & IPauseCommands;
+    if (typeof commands.tgPauseModel !== "function") {
+      redis.defineCommand("tgPauseModel", { numberOfKeys: 1, lua: pauseModelScript });
+    }
+    this.redis = commands;
+  }
+
+  /** How long calls to `model` must still wait; 0 when it is not paused. */
+  async remainingMs(model: string): Promise<number> {
+    return Math.max(0, await this.redis.pttl(this.keys.modelPause(model)));
+  }
+
+  /** Pauses `model` for `pauseMs` unless a longer pause is on; true when this call set it. */
+  async pause(model: string, pauseMs: number): Promise<boolean> {
+    return (await this.redis.tgPauseModel(this.keys.modelPause(model), String(Math.ceil(pauseMs)))) === 1;
+  }
+}

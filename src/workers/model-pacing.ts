@@ -1,0 +1,38 @@
+import type { ITokenUsage } from "../contracts/index.js";
+import type { ModelRateLimitedError } from "../model/index.js";
+import { tenantLabel } from "../observability/index.js";
+import { defaultTenant } from "../store/index.js";
+import type { IWorkerContext } from "./worker-context.js";
+
+/** The longest pause a `retry-after` may impose: a garbled header must not stop the fleet for a day. */
+export const maxModelPauseMs = 10 * 60 * 1000;
+
+/**
+ * The endpoint answered 429 with a delay: every worker's calls to this model wait for it (one key in
+ * Redis whose TTL is the pause), rather than each job sleeping in its worker slot and trying again on
+ * its own. Counted once per pause started or lengthened.
+ */
+export async function pauseModel(context: IWorkerContext, error: ModelRateLimitedError): Promise<void> {
+  const pauseMs = Math.min(error.retryAfterMs, maxModelPauseMs);
+  const started = await context.runtime.modelPauses.pause(error.model, pauseMs);
+  if (!started) return;
+  context.metrics?.modelPaused(error.model, pauseMs / 1000);
+  context.logger.warn({ model: error.model, pauseMs }, "the model endpoint asked to slow down; model paused");
+}
+
+/** The tenant label of metrics: configured tenants by name, any other as "other". */
+export function tenantLabelOf(context: IWorkerContext, tenant: string): string {
+  const configured = new Set([defaultTenant, ...Object.keys(context.runtime.options.tenantLimits)]);
+  return tenantLabel(tenant, configured);
+}
+
+/** Counts a reply's tokens for the tenant and model: in Redis (the usage API) and in the metrics. */
+export async function countUsage(
+  context: IWorkerContext,
+  tenant: string,
+  model: string,
+  usage: ITokenUsage,
+): Promise<void> {
+  context.metrics?.tenantTokens(tenantLabelOf(context, tenant), model, usage);
+  await context.runtime.usage.record(tenant, model, usage, context.runtime.now());
+}
