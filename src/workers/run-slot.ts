@@ -1,6 +1,7 @@
 import type { Job } from "bullmq";
 import { tenantOf } from "../contracts/index.js";
 import type { TRunState } from "../engine/index.js";
+import { auditLog } from "../observability/index.js";
 import { tenantLabelOf } from "./model-pacing.js";
 import type { IWorkerContext } from "./worker-context.js";
 
@@ -26,6 +27,14 @@ export async function waitForRunSlot(
   const tenant = tenantOfRun(state);
   if (await limits.acquireSlot(tenant, state.runId)) return true;
   context.metrics?.tenantRunWaited(tenantLabelOf(context, tenant));
+  auditLog(context.logger, {
+    subject: state.request.createdBy ?? state.request.userContext.userId,
+    tenant,
+    action: "limit.hit",
+    targetId: state.runId,
+    outcome: "waiting",
+    detail: { limit: "maxRunning" },
+  });
   await job.moveToDelayed(context.runtime.now() + context.runtime.options.threadRecheckMs, token);
   if (await limits.acquireSlot(tenant, state.runId)) await job.promote().catch(() => undefined);
   return false;

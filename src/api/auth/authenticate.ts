@@ -29,6 +29,11 @@ export function principalOf(request: FastifyRequest): IApiPrincipal {
   return principal;
 }
 
+/** The principal of a request, if the auth hook recognised one (undefined on public routes). */
+export function principalIfAny(request: FastifyRequest): IApiPrincipal | undefined {
+  return principals.get(request);
+}
+
 /** The tenant a principal's runs count against: its token's, overriding what the body says. */
 export function tenantOf(principal: IApiPrincipal): { tenant?: string } {
   return principal.tenant === undefined ? {} : { tenant: principal.tenant };

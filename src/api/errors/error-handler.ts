@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { describeFieldIssues, type IFieldIssue, TollgateError } from "../../errors/index.js";
+import { auditLog } from "../../observability/index.js";
 import { isRedisUnavailableError } from "../../store/index.js";
+import { principalIfAny } from "../auth/authenticate.js";
 import { errorReply, type IErrorReply } from "./error-envelope.js";
 
 /** What a caller reads for any fault of ours: the detail stays in the log, found by the request id. */
@@ -69,7 +71,22 @@ function fromTollgateError(error: TollgateError, request: FastifyRequest): IErro
     };
   }
   if (error.httpStatus >= 500) request.log.warn({ err: error }, "request failed");
+  if (error.code === "TG_RATE_LIMITED") auditLimitHit(error, request);
   return { status: error.httpStatus, body: { error: error.toJSON() } };
+}
+
+/** A limit a caller ran into (runs per minute, open streams) is an audit line: who, which limit. */
+function auditLimitHit(error: TollgateError, request: FastifyRequest): void {
+  const principal = principalIfAny(request);
+  const details = (error.details ?? {}) as { scope?: unknown };
+  auditLog(request.log, {
+    subject: principal?.subject ?? "(anonymous)",
+    tenant: principal?.tenant ?? "default",
+    action: "limit.hit",
+    targetId: typeof details.scope === "string" ? details.scope : (request.routeOptions.url ?? request.url),
+    outcome: "refused",
+    detail: { route: request.routeOptions.url ?? request.url, ...error.details },
+  });
 }
 
 type TValidationError = FastifyError & {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApi } from "../../../src/api/index.js";
 import { GatewayClient } from "../../../src/producer/index.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
-import { apiTestGateway, silentLogger, userContext } from "./api-fixture.js";
+import { apiTestGateway, userContext } from "./api-fixture.js";
+import { captureLogger, type ICapturedLogger } from "./capture-logger.js";
 
 const tokens = [
   {
@@ -19,13 +20,15 @@ describe("API: runs per minute per tenant", () => {
   let harness: IHarness;
   let client: GatewayClient;
   let app: FastifyInstance;
+  let log: ICapturedLogger;
   beforeAll(async () => {
+    log = captureLogger();
     harness = await createHarness(apiTestGateway, "api-tenant-rate");
     client = new GatewayClient({
       gateway: apiTestGateway,
       runtime: { ...harness.runtimeOptions, tenantLimits: { acme: { runsPerMinute: 2 } } },
     });
-    app = await buildApi({ client, tokens, logger: silentLogger() });
+    app = await buildApi({ client, tokens, logger: log.logger });
   });
   afterAll(async () => {
     await app.close();
@@ -54,6 +57,10 @@ describe("API: runs per minute per tenant", () => {
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(60);
     }
+    // Each refusal is an audit line: who ran into which limit.
+    const hits = log.lines().filter((line) => line.audit === true && line.action === "limit.hit");
+    expect(hits).toHaveLength(2);
+    expect(hits[0]).toMatchObject({ subject: "acme-svc", tenant: "acme", outcome: "refused" });
     // A token without a tenant is the default tenant, which has no limit here.
     expect((await post("/v1/runs", tokens[1]!.token)).statusCode).toBe(202);
   });
