@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { approvalDecisions, EToolCallVerdict, toolCallOutcomes } from "../contracts/index.js";
+import { toolCallOutcomes } from "../contracts/index.js";
+import { approvalDecisionSchema } from "../store/index.js";
 
 /**
  * What the child jobs return, validated when the run reads them back (never cast): a value written by
@@ -27,17 +28,8 @@ export const toolJobResultSchema = z.object({
   finishedAt: z.number(),
 });
 
-const approvalOutcomeSchema = z.object({
-  approvalId: z.string(),
-  decision: z.enum(approvalDecisions),
-  approver: z.string().optional(),
-  comment: z.string().optional(),
-  decidedAt: z.number(),
-  editedInput: z.unknown().optional(),
-  verdictOnEdit: z.enum(EToolCallVerdict).optional(),
-  rejectionText: z.string().optional(),
-  reason: z.string().optional(),
-});
+/** The approval job reports the decision as the record keeps it, with the approval's id. */
+const approvalOutcomeSchema = approvalDecisionSchema.extend({ approvalId: z.string() });
 
 export const approvalJobResultSchema = z.object({
   schemaVersion: z.literal(1),
