@@ -72,10 +72,11 @@ export function runEffectHandlers(args: {
           abortSignal: cancelSignal,
         });
         logContent(context.logger, { text: reply.text, toolCalls: reply.toolCalls }, "model replied");
-        await countUsage(context, tenantOfRun(ref.current.state), model, reply.usage).catch(
-          (error: unknown) =>
-            // Counting is not worth the reply: a run must not fail, nor call the model again, for it.
-            context.logger.warn({ err: error }, "the reply's tokens could not be counted in the usage"),
+        // Not awaited: the count rides on the connection ahead of the next checkpoint instead of costing
+        // the run a round trip of its own; and counting is not worth the reply (a run must not fail, nor
+        // call the model again, for it).
+        void countUsage(context, tenantOfRun(ref.current.state), model, reply.usage).catch((error: unknown) =>
+          context.logger.warn({ err: error }, "the reply's tokens could not be counted in the usage"),
         );
         return {
           type: "replied",
