@@ -52,11 +52,3 @@ export async function requestCancel(
   await promoteJob(runtime.queues.runs, runId);
   return { alreadyFinished: false };
 }
-
-/** The reason a run was cancelled, if it was. */
-export async function cancelReasonOf(
-  runtime: ITollgateRuntime,
-  runId: string,
-): Promise<TCancelReason | undefined> {
-  return runtime.runs.cancelReason(runId);
-}

@@ -1,24 +1,19 @@
 import type { Job } from "bullmq";
 import type { IApprovalOutcome, TChildOutcome } from "../engine/index.js";
-import { approvalJobResultSchema, queueNames, toolJobResultSchema } from "../queue/index.js";
+import {
+  approvalJobResultSchema,
+  queueNames,
+  type TApprovalJobResult,
+  type TToolJobResult,
+  toolJobResultSchema,
+} from "../queue/index.js";
 import type { IToolExecution } from "../tools/index.js";
 
-/** What a tool job returns (its BullMQ return value). */
-export interface IToolJobResult {
-  schemaVersion: 1;
-  callId: string;
-  execution: IToolExecution;
-  scheduledAt: number;
-  startedAt: number;
-  finishedAt: number;
-}
+/** What a tool job returns (its BullMQ return value): the shape the run validates when it reads it. */
+export type IToolJobResult = TToolJobResult;
 
 /** What an approval job returns. */
-export interface IApprovalJobResult {
-  schemaVersion: 1;
-  callId: string;
-  approval: IApprovalOutcome;
-}
+export type IApprovalJobResult = TApprovalJobResult;
 
 /**
  * Reads the finished children of a run job: their return values, and the failures of children that
