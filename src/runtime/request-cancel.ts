@@ -35,9 +35,13 @@ export async function requestCancel(
     if (decided.won) await promoteJob(runtime.queues.approvals, approval.approvalId);
   }
   if (!(await runJobHold(runtime, runId)).held) {
-    const ref = { current: stored };
+    // Read again after the job: a run whose worker finished it since the first read is seen finished
+    // here (ending it from the stale read would lose the revision race to the worker's final save).
+    const current = await runtime.runs.load(runId);
+    if (!current || isTerminal(current.state)) return { alreadyFinished: false };
+    const ref = { current };
     await endRunOutsideLoop(
-      stored.state,
+      current.state,
       { stop: reason },
       {
         async finish(state, events, release, save) {
