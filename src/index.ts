@@ -51,9 +51,12 @@ export {
   type IUserContext,
   type TAnyToolDef,
   type TApprovalDecision,
+  type TApprovalEvent,
+  type TApprovalEventType,
   type TChatMessage,
   type TRunStatus,
   type TRunStopReason,
+  type TStoredApprovalEvent,
   type TTerminalRunStatus,
   type TToolCallOutcome,
   type TToolCallPolicyResult,
@@ -98,6 +101,7 @@ export {
 } from "./observability/index.js";
 export {
   GatewayClient,
+  type IApprovalEventsOptions,
   type IApproveInput,
   type IEnqueuedRun,
   type IGatewayClientOptions,

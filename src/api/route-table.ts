@@ -1,4 +1,5 @@
 import type { IApiRoute } from "./http/route-definition.js";
+import { approvalEventsRoute } from "./routes/approval-events-route.js";
 import { approveRoute, getApprovalRoute, listApprovalsRoute, rejectRoute } from "./routes/approval-routes.js";
 import { askRoute } from "./routes/ask-route.js";
 import { healthRoute, metricsRoute, openApiRoute, readyRoute } from "./routes/operations-routes.js";
@@ -17,6 +18,7 @@ export const apiRoutes: readonly IApiRoute[] = Object.freeze([
   cancelRunRoute,
   deleteThreadRoute,
   listApprovalsRoute,
+  approvalEventsRoute,
   getApprovalRoute,
   approveRoute,
   rejectRoute,

@@ -190,6 +190,8 @@ export const envSchema = z
     TOLLGATE_RETENTION_MS: runtimeInteger("retentionMs"),
     /** Events kept per run. @defaultValue 10000 */
     TOLLGATE_EVENTS_MAX_LENGTH: runtimeInteger("eventsMaxLength"),
+    /** Entries kept on the stream of approval events. @defaultValue 100000 */
+    TOLLGATE_APPROVAL_EVENTS_MAX_LENGTH: runtimeInteger("approvalEventsMaxLength"),
     /** Messages of a thread kept as history. @defaultValue 200 */
     TOLLGATE_MAX_HISTORY_MESSAGES: runtimeInteger("maxHistoryMessages"),
     /** A run waiting for its thread checks again after this long. @defaultValue 30000 */

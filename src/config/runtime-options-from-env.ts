@@ -23,6 +23,7 @@ const runtimeOptionVariables = {
   reconcileIntervalMs: "TOLLGATE_RECONCILE_INTERVAL_MS",
   reconcileAfterMs: "TOLLGATE_RECONCILE_AFTER_MS",
   eventsMaxLength: "TOLLGATE_EVENTS_MAX_LENGTH",
+  approvalEventsMaxLength: "TOLLGATE_APPROVAL_EVENTS_MAX_LENGTH",
   maxHistoryMessages: "TOLLGATE_MAX_HISTORY_MESSAGES",
   threadRecheckMs: "TOLLGATE_THREAD_RECHECK_MS",
   shutdownTimeoutMs: "TOLLGATE_SHUTDOWN_TIMEOUT_MS",

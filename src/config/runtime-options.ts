@@ -78,6 +78,11 @@ export const runtimeOptionsSchema = z
       .default(7 * 24 * 60 * 60 * 1000),
     /** Events kept per run. */
     eventsMaxLength: z.number().int().min(100).default(10_000),
+    /**
+     * Entries kept on the stream of approval events (one stream for every approval under the prefix),
+     * trimmed approximately: a follower that was away longer resumes from the oldest kept.
+     */
+    approvalEventsMaxLength: z.number().int().min(100).default(100_000),
     /** Messages of a thread kept as history. */
     maxHistoryMessages: z.number().int().min(2).default(200),
     /** A run waiting for its thread checks again after this long even if nobody wakes it. */

@@ -1,3 +1,10 @@
+export {
+  approvalEventSchema,
+  approvalEventTypes,
+  type TApprovalEvent,
+  type TApprovalEventType,
+  type TStoredApprovalEvent,
+} from "./approval-events.js";
 export type { IChatToolCall, TChatMessage } from "./chat.js";
 export type {
   IGatewayAskInput,

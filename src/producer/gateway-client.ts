@@ -1,5 +1,10 @@
 import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
-import type { IGatewayAskInput, IGatewayResponse, IGatewayRunInput } from "../contracts/index.js";
+import type {
+  IGatewayAskInput,
+  IGatewayResponse,
+  IGatewayRunInput,
+  TStoredApprovalEvent,
+} from "../contracts/index.js";
 import { isTerminal, responseOf, type TRunState } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
@@ -17,6 +22,7 @@ import {
   type IUsageCount,
   usageDayOf,
 } from "../store/index.js";
+import { type IApprovalEventsOptions, openApprovalEvents } from "./approval-event-reader.js";
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
 import { type IRunEventsOptions, openRunEvents } from "./run-event-reader.js";
@@ -76,6 +82,13 @@ export class GatewayClient<TToolName extends string = string> {
     get(approvalId: string): Promise<IApproval>;
     approve(approvalId: string, input: IApproveInput): Promise<IApproval>;
     reject(approvalId: string, input: IRejectInput): Promise<IApproval>;
+    /**
+     * Approval events (requested, decided, expired, cancelled, and the types other features add), as
+     * they are appended, until `signal` aborts; followed on connections shared with the runs' followers.
+     */
+    events(options?: IApprovalEventsOptions): AsyncGenerator<TStoredApprovalEvent>;
+    /** As `events`, but refuses a bad `afterId` at once (TG_BAD_REQUEST): the SSE route opens with it. */
+    openEvents(options?: IApprovalEventsOptions): Promise<AsyncGenerator<TStoredApprovalEvent>>;
   };
 
   constructor(options: IGatewayClientOptions<TToolName>) {
@@ -88,11 +101,12 @@ export class GatewayClient<TToolName extends string = string> {
     });
     const runtime = this.runtime;
     this.finishedRuns = new FinishedRuns(runtime);
-    this.followers = new EventFollowers(runtime, {
+    const followers = new EventFollowers(runtime, {
       ...(options.eventFollowersPerConnection !== undefined
         ? { followersPerConnection: options.eventFollowersPerConnection }
         : {}),
     });
+    this.followers = followers;
     this.approvals = {
       list: async (filter = {}) => {
         await runtime.ready();
@@ -111,6 +125,10 @@ export class GatewayClient<TToolName extends string = string> {
       reject: async (approvalId, input) => {
         await runtime.ready();
         return reject(runtime, approvalId, input);
+      },
+      openEvents: (eventsOptions = {}) => openApprovalEvents(runtime, followers, eventsOptions),
+      events: async function* (this: void, eventsOptions: IApprovalEventsOptions = {}) {
+        yield* await openApprovalEvents(runtime, followers, eventsOptions);
       },
     };
   }

@@ -1,3 +1,4 @@
+export type { IApprovalEventsOptions } from "./approval-event-reader.js";
 export type { IApproveInput, IRejectInput } from "./decide-approval.js";
 export type { IEnqueuedRun } from "./enqueue-run.js";
 export { GatewayClient, type IGatewayClientOptions, type IRunView } from "./gateway-client.js";

@@ -1,6 +1,15 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { IRunEvent, ITollgateRedis } from "../store/index.js";
 import { compareStreamIds, type TStreamEntry, toRunEvent } from "../store/index.js";
+
+/** How a follower reads the entries of its stream. */
+export interface IStreamReading<TEvent extends { id: string }> {
+  /** The event an entry holds, or undefined to pass over it (an event the follower may not see). */
+  toEvent(entry: TStreamEntry): TEvent | undefined;
+  /** Whether this event ends the follower's stream (a run's `run-finished`); never, for endless ones. */
+  isLast(event: TEvent): boolean;
+}
+
 import type { ITollgateRuntime } from "./runtime.js";
 
 export interface IEventFollowersOptions {
@@ -18,24 +27,24 @@ export function followerConnectionName(prefix: string): string {
   return `tollgate-event-followers:${prefix.replace(/[^\x21-\x7e]/g, "_")}`;
 }
 
-/** One reader of one run's stream. */
-class Follower {
-  readonly buffered: IRunEvent[] = [];
+/** One reader of one stream (a run's events, the approval events). */
+class Follower<TEvent extends { id: string } = { id: string }> {
+  readonly buffered: TEvent[] = [];
   error: unknown;
-  /** Set at `run-finished`, or when the followers close. */
+  /** Set at its last event (a run's `run-finished`), or when the followers close. */
   ended = false;
   /** Left out of the reads because its reader is behind by `maxBufferedEvents`. */
   paused = false;
   private wake: (() => void) | undefined;
 
   constructor(
-    readonly runId: string,
     readonly key: string,
-    /** The id of the last event handed to this follower (buffered or read). */
+    readonly reading: IStreamReading<TEvent>,
+    /** The id of the last entry handed to this follower or passed over (buffered or read). */
     public lastId: string,
   ) {}
 
-  push(event: IRunEvent): void {
+  push(event: TEvent): void {
     this.buffered.push(event);
     this.lastId = event.id;
     this.notify();
@@ -191,9 +200,13 @@ class FollowerGroup {
       if (follower.key !== key || follower.ended) continue;
       for (const entry of entries) {
         if (compareStreamIds(entry[0], follower.lastId) <= 0) continue;
-        const event = toRunEvent(follower.runId, entry);
+        const event = follower.reading.toEvent(entry);
+        if (event === undefined) {
+          follower.lastId = entry[0];
+          continue;
+        }
         follower.push(event);
-        if (event.type === "run-finished") {
+        if (follower.reading.isLast(event)) {
           follower.ended = true;
           break;
         }
@@ -203,9 +216,10 @@ class FollowerGroup {
 }
 
 /**
- * Follows live runs' event streams for a whole process, on a few shared connections: each connection
- * serves up to `followersPerConnection` followers, so 1,000 SSE streams cost 10 connections, not
- * 1,000. A follower reads until its run's `run-finished` event, or until its signal aborts.
+ * Follows live streams for a whole process (runs' events, the approval events), on a few shared
+ * connections: each connection serves up to `followersPerConnection` followers, so 1,000 SSE streams
+ * cost 10 connections, not 1,000. A follower reads until its stream's last event (a run's
+ * `run-finished`), or until its signal aborts.
  */
 export class EventFollowers {
   private readonly settings: Required<IEventFollowersOptions>;
@@ -223,8 +237,23 @@ export class EventFollowers {
   }
 
   /** Events of `runId` after `afterId`, as they are appended, up to `run-finished`. */
-  async *follow(runId: string, afterId: string, signal: AbortSignal): AsyncGenerator<IRunEvent> {
-    const follower = new Follower(runId, this.runtime.keys.runEvents(runId), afterId);
+  follow(runId: string, afterId: string, signal: AbortSignal): AsyncGenerator<IRunEvent> {
+    return this.followStream(
+      this.runtime.keys.runEvents(runId),
+      afterId,
+      { toEvent: (entry) => toRunEvent(runId, entry), isLast: (event) => event.type === "run-finished" },
+      signal,
+    );
+  }
+
+  /** The events of the stream at `key` after `afterId`, as they are appended, up to its last one. */
+  async *followStream<TEvent extends { id: string }>(
+    key: string,
+    afterId: string,
+    reading: IStreamReading<TEvent>,
+    signal: AbortSignal,
+  ): AsyncGenerator<TEvent> {
+    const follower = new Follower<TEvent>(key, reading, afterId);
     const group = this.groupWithRoom();
     group.add(follower);
     try {
@@ -236,7 +265,7 @@ export class EventFollowers {
             group.wakeReader();
           }
           yield event;
-          if (event.type === "run-finished") return;
+          if (reading.isLast(event)) return;
           continue;
         }
         if (follower.error !== undefined) throw follower.error;

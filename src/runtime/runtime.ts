@@ -8,6 +8,7 @@ import { TollgateError } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
 import { queueNames } from "../queue/index.js";
 import {
+  ApprovalEventLog,
   ApprovalStore,
   createRedis,
   defineScripts,
@@ -45,6 +46,8 @@ export interface ITollgateRuntime {
   readonly events: EventStore;
   readonly threads: ThreadStore;
   readonly approvals: ApprovalStore;
+  /** The stream of approval events: read by followers, appended to by features with types of their own. */
+  readonly approvalEvents: ApprovalEventLog;
   /** Per-tenant limits: runs running at once, runs created per minute. */
   readonly limits: TenantLimits;
   /** Fleet-wide pauses of model calls after a 429 with retry-after. */
@@ -124,7 +127,12 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
       maxHistoryMessages: options.maxHistoryMessages,
       threadRetentionMs: options.threadRetentionMs,
     }),
-    approvals: new ApprovalStore(redis, keys, { eventsMaxLength: options.eventsMaxLength, now }),
+    approvals: new ApprovalStore(redis, keys, {
+      eventsMaxLength: options.eventsMaxLength,
+      approvalEventsMaxLength: options.approvalEventsMaxLength,
+      now,
+    }),
+    approvalEvents: new ApprovalEventLog(redis, keys, { maxLength: options.approvalEventsMaxLength }),
     limits: new TenantLimits(redis, keys, options.tenantLimits, options.runSlotLeaseMs),
     modelPauses: new ModelPauses(redis, keys),
     usage: new UsageStore(redis, keys),

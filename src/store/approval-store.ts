@@ -1,5 +1,6 @@
 import { type TRunEventInput, tenantOf } from "../contracts/index.js";
 import { runIdOfApprovalId } from "../engine/index.js";
+import { approvalEventJson, approvalEventTypeOf } from "./approval-event-log.js";
 import {
   approvalDecisionSchema,
   approvalRequestSchema,
@@ -25,7 +26,7 @@ export class ApprovalStore {
   constructor(
     private readonly redis: ITollgateRedis,
     private readonly keys: IKeys,
-    private readonly options: { eventsMaxLength: number; now: () => number },
+    private readonly options: { eventsMaxLength: number; approvalEventsMaxLength: number; now: () => number },
   ) {}
 
   /**
@@ -39,11 +40,23 @@ export class ApprovalStore {
       this.keys.runEvents(request.runId),
       this.keys.runPendingApprovals(request.runId),
       this.keys.tenantPendingApprovals(tenantOf(request)),
+      this.keys.approvalEvents(),
       JSON.stringify(request),
       String(request.expiresAt),
       request.approvalId,
       eventJson(announce, this.options.now()),
       String(this.options.eventsMaxLength),
+      approvalEventJson({
+        type: "approval-requested",
+        approvalId: request.approvalId,
+        runId: request.runId,
+        tenant: tenantOf(request),
+        toolName: request.toolName,
+        at: request.requestedAt,
+        status: "pending",
+        expiresAt: request.expiresAt,
+      }),
+      String(this.options.approvalEventsMaxLength),
     );
     return created === 1;
   }
@@ -67,23 +80,39 @@ export class ApprovalStore {
     const runId = runIdOfApprovalId(approvalId);
     if (runId === undefined) return { won: false, status: "missing" };
     // The script removes the id from its tenant's index, a key it must be given: the tenant is read first
-    // (it never changes once the record exists).
+    // (it never changes once the record exists), with the tool the approval event names.
     const stored = await this.redis.hget(this.keys.approval(approvalId), "record");
     if (stored === null) return { won: false, status: "missing" };
-    const tenant = tenantOf(approvalRequestSchema.pick({ tenant: true }).parse(JSON.parse(stored)));
+    const { tenant: storedTenant, toolName } = approvalRequestSchema
+      .pick({ tenant: true, toolName: true })
+      .parse(JSON.parse(stored));
+    const tenant = tenantOf({ tenant: storedTenant });
+    const now = this.options.now();
     const [result, recordJson] = await this.redis.tgDecideApproval(
       this.keys.approval(approvalId),
       this.keys.pendingApprovals(),
       this.keys.runEvents(runId),
       this.keys.runPendingApprovals(runId),
       this.keys.tenantPendingApprovals(tenant),
+      this.keys.approvalEvents(),
       decision.decision,
       JSON.stringify(decision),
       approvalId,
-      String(this.options.now()),
+      String(now),
       String(this.options.eventsMaxLength),
       decision.approver ?? "",
       options.checkExpiry ? "1" : "0",
+      approvalEventJson({
+        type: approvalEventTypeOf(decision.decision),
+        approvalId,
+        runId,
+        tenant,
+        toolName,
+        at: decision.decidedAt,
+        status: decision.decision,
+        ...(decision.approver !== undefined ? { approver: decision.approver } : {}),
+      }),
+      String(this.options.approvalEventsMaxLength),
     );
     if (result !== "ok" || recordJson === undefined) return { won: false, status: result };
     return {

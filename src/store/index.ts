@@ -1,4 +1,10 @@
 export {
+  ApprovalEventLog,
+  approvalEventJson,
+  approvalEventTypeOf,
+  toStoredApprovalEvent,
+} from "./approval-event-log.js";
+export {
   approvalDecisionSchema,
   approvalRecordVersion,
   approvalRequestSchema,

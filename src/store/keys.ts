@@ -27,6 +27,11 @@ export interface IKeys {
   reconcileLock(): string;
   /** The pending approvals of one tenant, so that a tenant's listing is exact (not a filtered page). */
   tenantPendingApprovals(tenant: string): string;
+  /**
+   * Every approval's lifecycle events under this prefix, one stream (entries: `event` → JSON), trimmed
+   * to `approvalEventsMaxLength`: the live inbox, webhooks and auditors follow it.
+   */
+  approvalEvents(): string;
   /** The tenant a thread belongs to (that of its first run). */
   threadTenant(threadId: string): string;
   /** The pub/sub channel on which cancellations are broadcast to every worker. */
@@ -59,6 +64,7 @@ export function keysFor(prefix: string): IKeys {
     activeRuns: () => `${prefix}:run-index:active`,
     reconcileLock: () => `${prefix}:reconcile:lock`,
     tenantPendingApprovals: (tenant) => `${prefix}:approval-index:pending:tenant:${tenant}`,
+    approvalEvents: () => `${prefix}:approval-events`,
     threadTenant: (threadId) => `${prefix}:thread:${threadId}:tenant`,
     cancelChannel: () => `${prefix}:cancel`,
     finishedChannel: () => `${prefix}:finished`,

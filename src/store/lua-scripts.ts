@@ -87,10 +87,11 @@ return rev + 1
 
 /**
  * Parks a call: creates its approval record unless it exists, indexes it as pending and announces it on
- * the run's event stream, in one step, so that whoever reads `tool-call-parked` can decide the approval
- * at once. KEYS: approval, pendingIndex, runEvents, runPendingIndex, tenantPendingIndex (the record's tenant's). ARGV: recordJson, expiresAt,
- * approvalId, eventJson, eventsMaxLen. Returns 1 when created (a re-dispatched step finds it and
- * announces nothing twice).
+ * the run's event stream and on the stream of approval events, in one step, so that whoever reads
+ * `tool-call-parked` (or `approval-requested`) can decide the approval at once. KEYS: approval,
+ * pendingIndex, runEvents, runPendingIndex, tenantPendingIndex (the record's tenant's), approvalEvents.
+ * ARGV: recordJson, expiresAt, approvalId, eventJson, eventsMaxLen, approvalEventJson,
+ * approvalEventsMaxLen. Returns 1 when created (a re-dispatched step finds it and announces nothing twice).
  */
 export const createApprovalScript = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -99,14 +100,17 @@ redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[4], ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[5], ARGV[2], ARGV[3])
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[4])
+redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[7], '*', 'event', ARGV[6])
 return 1
 `;
 
 /**
  * Exactly one decision wins: sets the decision only while the approval is pending (and, for a human's
- * decision, not past its expiry), and announces it on the run's events in the same step. KEYS: approval,
- * pendingIndex, runEvents, runPendingIndex, tenantPendingIndex (the record's tenant's). ARGV: status, decisionJson, approvalId, now, eventsMaxLen, approver (''),
- * checkExpiry ('1' or '0'). Returns {'ok', recordJson}, or {current status | 'expired' | 'missing'}.
+ * decision, not past its expiry), and announces it on the run's events and on the stream of approval
+ * events in the same step. KEYS: approval, pendingIndex, runEvents, runPendingIndex, tenantPendingIndex
+ * (the record's tenant's), approvalEvents. ARGV: status, decisionJson, approvalId, now, eventsMaxLen,
+ * approver (''), checkExpiry ('1' or '0'), approvalEventJson, approvalEventsMaxLen. Returns
+ * {'ok', recordJson}, or {current status | 'expired' | 'missing'}.
  */
 export const decideApprovalScript = `
 local status = redis.call('HGET', KEYS[1], 'status')
@@ -123,6 +127,7 @@ local data = { approvalId = ARGV[3], callId = parsed.callId, toolName = parsed.t
 if ARGV[6] ~= '' then data.approver = ARGV[6] end
 local event = cjson.encode({ type = 'approval-decided', data = data, at = tonumber(ARGV[4]) })
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], '*', 'event', event)
+redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[9], '*', 'event', ARGV[8])
 return {'ok', record}
 `;
 

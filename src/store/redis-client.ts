@@ -45,6 +45,7 @@ export interface ITollgateRedis extends Redis {
     eventsKey: string,
     runPendingKey: string,
     tenantPendingKey: string,
+    approvalEventsKey: string,
     ...args: string[]
   ): Promise<number>;
   tgDecideApproval(
@@ -53,6 +54,7 @@ export interface ITollgateRedis extends Redis {
     eventsKey: string,
     runPendingKey: string,
     tenantPendingKey: string,
+    approvalEventsKey: string,
     ...args: string[]
   ): Promise<[string, string?]>;
   tgFinishThreadRun(
@@ -129,8 +131,8 @@ export function defineScripts(redis: Redis): ITollgateRedis {
   redis.defineCommand("tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
   redis.defineCommand("tgFinishRun", { numberOfKeys: 5, lua: finishRunScript });
   redis.defineCommand("tgRequestCancel", { numberOfKeys: 2, lua: requestCancelScript });
-  redis.defineCommand("tgCreateApproval", { numberOfKeys: 5, lua: createApprovalScript });
-  redis.defineCommand("tgDecideApproval", { numberOfKeys: 5, lua: decideApprovalScript });
+  redis.defineCommand("tgCreateApproval", { numberOfKeys: 6, lua: createApprovalScript });
+  redis.defineCommand("tgDecideApproval", { numberOfKeys: 6, lua: decideApprovalScript });
   redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 3, lua: finishThreadRunScript });
   redis.defineCommand("tgDeleteThread", { numberOfKeys: 3, lua: deleteThreadScript });
   return withScripts;

@@ -79,6 +79,13 @@ export const runEventsQuerySchema = z.strictObject({ after: streamIdSchema.optio
 
 export const runEventsHeadersSchema = z.looseObject({ "last-event-id": streamIdSchema.optional() });
 
+export const approvalEventsQuerySchema = z.strictObject({
+  tenant: idSchema
+    .optional()
+    .describe("Only this tenant's events; a token limited to one tenant may name only its own."),
+  after: streamIdSchema.optional().describe("Resume after this event id; `0`: every event still kept."),
+});
+
 export const approvalsQuerySchema = z.strictObject({
   tenant: idSchema
     .optional()

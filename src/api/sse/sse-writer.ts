@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
+import type { TStoredApprovalEvent } from "../../contracts/index.js";
 import type { IRunEvent } from "../../store/index.js";
 
 /** The headers of an event stream; `x-accel-buffering` stops nginx from holding events back. */
@@ -14,6 +15,12 @@ export const eventStreamHeaders = {
 export function formatRunEvent(event: IRunEvent): string {
   const data = JSON.stringify({ id: event.id, runId: event.runId, type: event.type, data: event.data });
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${data}\n\n`;
+}
+
+/** An approval event: `data` is the stream entry's JSON (without the id, which is the SSE `id:`). */
+export function formatApprovalEvent(event: TStoredApprovalEvent): string {
+  const { id, ...data } = event;
+  return `id: ${id}\nevent: ${event.type}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 /** A comment line: ignored by EventSource, but it keeps proxies from closing an idle connection. */

@@ -65,6 +65,12 @@ async function parkedRun(tenant: string): Promise<{ runId: string; approvalId: s
   return { runId, approvalId: approval.approvalId };
 }
 
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = "";
+  for await (const chunk of stream) text += String(chunk);
+  return text;
+}
+
 const finishedRuns = new Map<string, string>();
 /** A thread of this tenant with one finished run: deleting it needs a fresh one each time. */
 async function finishedThread(tenant: string): Promise<string> {
@@ -154,6 +160,26 @@ const rows: Record<string, IRow> = {
         url: side === "own" ? "/v1/approvals" : `/v1/approvals?tenant=${otherTenant}`,
         headers,
       }),
+  },
+  streamApprovalEvents: {
+    success: 200,
+    otherTenantStatus: 403,
+    call: async (f, headers, _tenant, side) => {
+      // The stream never ends by itself: the headers are enough, then the stream is let go.
+      const response = await f.app.inject({
+        method: "GET",
+        url: side === "own" ? "/v1/approvals/events" : `/v1/approvals/events?tenant=${otherTenant}`,
+        headers,
+        payloadAsStream: true,
+      });
+      const body = response.statusCode === 200 ? "" : await readAll(response.stream());
+      response.stream().destroy();
+      return {
+        statusCode: response.statusCode,
+        body,
+        json: () => JSON.parse(body),
+      } as LightMyRequestResponse;
+    },
   },
   getApproval: {
     success: 200,
