@@ -188,6 +188,8 @@ export const envSchema = z
     TOLLGATE_JOB_BACKOFF_MS: runtimeInteger("jobBackoffMs"),
     /** How long finished runs, events and jobs are kept. @defaultValue 7 days */
     TOLLGATE_RETENTION_MS: runtimeInteger("retentionMs"),
+    /** How long decided approvals stay listable. @defaultValue 90 days */
+    TOLLGATE_APPROVAL_RETENTION_MS: runtimeInteger("approvalRetentionMs"),
     /** Events kept per run. @defaultValue 10000 */
     TOLLGATE_EVENTS_MAX_LENGTH: runtimeInteger("eventsMaxLength"),
     /** Entries kept on the stream of approval events. @defaultValue 100000 */

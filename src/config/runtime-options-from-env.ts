@@ -19,6 +19,7 @@ const runtimeOptionVariables = {
   toolJobAttempts: "TOLLGATE_TOOL_JOB_ATTEMPTS",
   jobBackoffMs: "TOLLGATE_JOB_BACKOFF_MS",
   retentionMs: "TOLLGATE_RETENTION_MS",
+  approvalRetentionMs: "TOLLGATE_APPROVAL_RETENTION_MS",
   threadRetentionMs: "TOLLGATE_THREAD_RETENTION_MS",
   reconcileIntervalMs: "TOLLGATE_RECONCILE_INTERVAL_MS",
   reconcileAfterMs: "TOLLGATE_RECONCILE_AFTER_MS",

@@ -76,6 +76,15 @@ export const runtimeOptionsSchema = z
       .int()
       .min(1_000)
       .default(7 * 24 * 60 * 60 * 1000),
+    /**
+     * How long a decided approval stays listable (its record and its place in the decided indexes),
+     * independent of the run's retention: the decision history auditors read.
+     */
+    approvalRetentionMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .default(90 * 24 * 60 * 60 * 1000),
     /** Events kept per run. */
     eventsMaxLength: z.number().int().min(100).default(10_000),
     /**

@@ -5,6 +5,7 @@
 export { approvalIdOf, callIdOf, runIdOfApprovalId } from "./call-ids.js";
 export type { IApprovalOutcome, TChildOutcome } from "./child-outcome.js";
 export { createRunState } from "./create-run.js";
+export { diffInputs, type IInputChange } from "./input-diff.js";
 export {
   endRunOutsideLoop,
   type IInterpretArgs,

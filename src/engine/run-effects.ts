@@ -7,6 +7,8 @@ export interface IToolJobSpec {
   toolName: string;
   /** What `execute` receives once its schema parsed it: the model's arguments or the human's edit. */
   rawInput: unknown;
+  /** The approval that let the call run: its record gets the call's outcome when the tool job ends. */
+  approvalId?: string;
 }
 
 /** A call to park for a human: its approval record and its delayed job. */

@@ -131,7 +131,12 @@ async function record(
   const run = toolJobRunOfRecord(approval);
   if (decision.decision === "approved" && run) {
     await addToolJobs(runtime, run, [
-      { callId: approval.callId, toolName: approval.toolName, rawInput: approvedRawInputOf(approval) },
+      {
+        callId: approval.callId,
+        toolName: approval.toolName,
+        rawInput: approvedRawInputOf(approval),
+        approvalId: approval.approvalId,
+      },
     ]);
   }
   await promoteJob(runtime.queues.approvals, approvalId);

@@ -17,7 +17,8 @@ import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
 import {
   connectionUsable,
   type IApproval,
-  type IApprovalFilter,
+  type IApprovalPage,
+  type IApprovalQuery,
   type IRunEvent,
   type IUsageCount,
   usageDayOf,
@@ -78,7 +79,10 @@ export class GatewayClient<TToolName extends string = string> {
   private readonly finishedRuns: FinishedRuns;
   private readonly followers: EventFollowers;
   readonly approvals: {
-    list(filter?: IApprovalFilter): Promise<IApproval[]>;
+    /** The first page of `query` (pending by default, up to `limit`, 1000 unless given). */
+    list(query?: IApprovalQuery): Promise<IApproval[]>;
+    /** One page of approvals, pending or decided, every filter exact; pass `nextCursor` for the next. */
+    page(query?: IApprovalQuery): Promise<IApprovalPage>;
     get(approvalId: string): Promise<IApproval>;
     approve(approvalId: string, input: IApproveInput): Promise<IApproval>;
     reject(approvalId: string, input: IRejectInput): Promise<IApproval>;
@@ -108,9 +112,13 @@ export class GatewayClient<TToolName extends string = string> {
     });
     this.followers = followers;
     this.approvals = {
-      list: async (filter = {}) => {
+      list: async (query = {}) => {
         await runtime.ready();
-        return runtime.approvals.listPending(filter);
+        return (await runtime.approvals.page({ limit: 1000, ...query })).approvals;
+      },
+      page: async (query = {}) => {
+        await runtime.ready();
+        return runtime.approvals.page(query);
       },
       get: async (approvalId) => {
         await runtime.ready();

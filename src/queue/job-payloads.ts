@@ -19,6 +19,8 @@ const toolJobFields = {
   additionalTools: z.array(z.string()).default([]),
   /** Epoch ms when the job was added: schedule-to-start latency. */
   scheduledAt: z.number(),
+  /** Set when a human approved the call: the approval's record gets the call's outcome. */
+  approvalId: z.string().optional(),
 };
 
 /** Version 2: the input as sent (the model's arguments or a human's edit); the tool job parses it once. */

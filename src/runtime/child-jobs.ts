@@ -79,6 +79,7 @@ export async function addToolJobs(
         additionalTools: run.additionalTools,
         scheduledAt,
         ...(run.tools ? { tools: run.tools } : {}),
+        ...(call.approvalId !== undefined ? { approvalId: call.approvalId } : {}),
       };
       return {
         name: call.toolName,

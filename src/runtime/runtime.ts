@@ -130,6 +130,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     approvals: new ApprovalStore(redis, keys, {
       eventsMaxLength: options.eventsMaxLength,
       approvalEventsMaxLength: options.approvalEventsMaxLength,
+      approvalRetentionMs: options.approvalRetentionMs,
       now,
     }),
     approvalEvents: new ApprovalEventLog(redis, keys, { maxLength: options.approvalEventsMaxLength }),

@@ -49,10 +49,37 @@ export const approvalDecisionSchema = z.object({
   reason: z.string().optional(),
 });
 
+/** How the approved call ended, written on the record when its tool job finished. */
+export const approvalOutcomeSchema = z.object({
+  /** The tool returned a result (not an error, a timeout or a cancellation). */
+  ok: z.boolean(),
+  /** The tool's error status, when it gave one. */
+  status: z.number().optional(),
+  /** The tool's error code, else the kind of failure (error, timeout, invalid_input, cancelled, ...). */
+  code: z.string().optional(),
+  finishedAt: z.number(),
+});
+
+/** One change of an edit, as a JSON pointer operation (original input → edited input). */
+export const inputChangeSchema = z.object({
+  op: z.enum(["add", "remove", "replace"]),
+  path: z.string(),
+  from: z.unknown().optional(),
+  value: z.unknown().optional(),
+});
+
 export type TApprovalRequest = z.infer<typeof approvalRequestSchema>;
+export type TApprovalOutcome = z.infer<typeof approvalOutcomeSchema>;
 export type TApprovalDecisionRecord = z.infer<typeof approvalDecisionSchema>;
 
-export interface IApproval extends TApprovalRequest {
-  status: TApprovalStatus;
-  decision?: TApprovalDecisionRecord;
-}
+/** An approval as read (`GET /v1/approvals/:id`, listings, the export). */
+export const approvalViewSchema = approvalRequestSchema.extend({
+  status: approvalStatusSchema,
+  decision: approvalDecisionSchema.optional(),
+  /** What the edit changed, original input → edited input (derived when read, not stored). */
+  diff: z.array(inputChangeSchema).optional(),
+  /** How the approved call ended, once its tool job finished. */
+  outcome: approvalOutcomeSchema.optional(),
+});
+
+export type IApproval = z.infer<typeof approvalViewSchema>;

@@ -1,12 +1,15 @@
 import { type TRunEventInput, tenantOf } from "../contracts/index.js";
-import { runIdOfApprovalId } from "../engine/index.js";
+import { diffInputs, runIdOfApprovalId } from "../engine/index.js";
 import { approvalEventJson, approvalEventTypeOf } from "./approval-event-log.js";
+import { type IApprovalPage, type IApprovalQuery, pageApprovals } from "./approval-listing.js";
 import {
   approvalDecisionSchema,
+  approvalOutcomeSchema,
   approvalRequestSchema,
   approvalStatusSchema,
   type IApproval,
   type TApprovalDecisionRecord,
+  type TApprovalOutcome,
   type TApprovalRequest,
 } from "./approval-record.js";
 import type { IKeys } from "./keys.js";
@@ -21,12 +24,27 @@ export interface IApprovalFilter {
   userId?: string;
 }
 
-/** Approval records: created when a call parks, decided exactly once (atomically, in Lua). */
+export interface IApprovalStoreOptions {
+  eventsMaxLength: number;
+  approvalEventsMaxLength: number;
+  /** How long a decided approval (its record and its place in the decided indexes) is kept. */
+  approvalRetentionMs: number;
+  now: () => number;
+}
+
+/** The fields of a record that place it in the indexes. */
+const indexedFieldsSchema = approvalRequestSchema.pick({ tenant: true, toolName: true, userContext: true });
+
+/**
+ * Approval records: created when a call parks, decided exactly once (atomically, in Lua), listed through
+ * secondary indexes (all, run, tenant, user, tool; decided ones also by status and approver) that the
+ * same scripts keep, so every filter is exact at any size.
+ */
 export class ApprovalStore {
   constructor(
     private readonly redis: ITollgateRedis,
     private readonly keys: IKeys,
-    private readonly options: { eventsMaxLength: number; approvalEventsMaxLength: number; now: () => number },
+    private readonly options: IApprovalStoreOptions,
   ) {}
 
   /**
@@ -34,13 +52,12 @@ export class ApprovalStore {
    * one atomic step. Idempotent: a re-dispatched step finds the record there and announces nothing.
    */
   async create(request: TApprovalRequest, announce: TRunEventInput): Promise<boolean> {
+    const tenant = tenantOf(request);
     const created = await this.redis.tgCreateApproval(
       this.keys.approval(request.approvalId),
-      this.keys.pendingApprovals(),
       this.keys.runEvents(request.runId),
-      this.keys.runPendingApprovals(request.runId),
-      this.keys.tenantPendingApprovals(tenantOf(request)),
       this.keys.approvalEvents(),
+      ...this.pendingIndexes(request.runId, tenant, request.userContext.userId, request.toolName),
       JSON.stringify(request),
       String(request.expiresAt),
       request.approvalId,
@@ -50,7 +67,7 @@ export class ApprovalStore {
         type: "approval-requested",
         approvalId: request.approvalId,
         runId: request.runId,
-        tenant: tenantOf(request),
+        tenant,
         toolName: request.toolName,
         at: request.requestedAt,
         status: "pending",
@@ -66,11 +83,24 @@ export class ApprovalStore {
     return fields.record ? parseApproval(fields) : undefined;
   }
 
+  /** Several records at once (one round trip); undefined for ids no longer kept. */
+  async getMany(approvalIds: readonly string[]): Promise<Array<IApproval | undefined>> {
+    if (approvalIds.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of approvalIds) pipeline.hgetall(this.keys.approval(id));
+    const results = (await pipeline.exec()) ?? [];
+    return results.map(([, fields]) => {
+      const found = fields as Record<string, string> | undefined;
+      return found?.record !== undefined ? parseApproval(found) : undefined;
+    });
+  }
+
   /**
-   * Records a decision while the approval is pending, with its `approval-decided` event, in one atomic
-   * step. With `checkExpiry`, an approval past its expiry is refused (`expired`) even before its job
-   * expired it. Returns the record as it is now for the one decision that wins; otherwise the status it
-   * already had, `expired`, or `missing`.
+   * Records a decision while the approval is pending, with its events, in one atomic step: the record
+   * moves from the pending indexes to the decided ones and is kept for the approval retention. With
+   * `checkExpiry`, an approval past its expiry is refused (`expired`) even before its job expired it.
+   * Returns the record as it is now for the one decision that wins; otherwise the status it already
+   * had, `expired`, or `missing`.
    */
   async decide(
     approvalId: string,
@@ -79,28 +109,33 @@ export class ApprovalStore {
   ): Promise<{ won: true; approval: IApproval } | { won: false; status: string }> {
     const runId = runIdOfApprovalId(approvalId);
     if (runId === undefined) return { won: false, status: "missing" };
-    // The script removes the id from its tenant's index, a key it must be given: the tenant is read first
-    // (it never changes once the record exists), with the tool the approval event names.
+    // The script moves the id between indexes it must be given: the fields that place it are read first
+    // (they never change once the record exists).
     const stored = await this.redis.hget(this.keys.approval(approvalId), "record");
     if (stored === null) return { won: false, status: "missing" };
-    const { tenant: storedTenant, toolName } = approvalRequestSchema
-      .pick({ tenant: true, toolName: true })
-      .parse(JSON.parse(stored));
-    const tenant = tenantOf({ tenant: storedTenant });
-    const now = this.options.now();
+    const { toolName, userContext, ...owner } = indexedFieldsSchema.parse(JSON.parse(stored));
+    const tenant = tenantOf(owner);
+    const approver = decision.approver ?? "";
     const [result, recordJson] = await this.redis.tgDecideApproval(
       this.keys.approval(approvalId),
-      this.keys.pendingApprovals(),
       this.keys.runEvents(runId),
-      this.keys.runPendingApprovals(runId),
-      this.keys.tenantPendingApprovals(tenant),
       this.keys.approvalEvents(),
+      ...this.pendingIndexes(runId, tenant, userContext.userId, toolName),
+      ...[
+        this.keys.approvalIndex("decided", "all"),
+        this.keys.approvalIndex("decided", "tenant", tenant),
+        this.keys.approvalIndex("decided", "run", runId),
+        this.keys.approvalIndex("decided", "user", userContext.userId),
+        this.keys.approvalIndex("decided", "tool", toolName),
+        this.keys.approvalIndex("decided", "status", decision.decision),
+        this.keys.approvalIndex("decided", "approver", approver),
+      ],
       decision.decision,
       JSON.stringify(decision),
       approvalId,
-      String(now),
+      String(this.options.now()),
       String(this.options.eventsMaxLength),
-      decision.approver ?? "",
+      approver,
       options.checkExpiry ? "1" : "0",
       approvalEventJson({
         type: approvalEventTypeOf(decision.decision),
@@ -113,6 +148,8 @@ export class ApprovalStore {
         ...(decision.approver !== undefined ? { approver: decision.approver } : {}),
       }),
       String(this.options.approvalEventsMaxLength),
+      String(decision.decidedAt),
+      String(this.options.approvalRetentionMs),
     );
     if (result !== "ok" || recordJson === undefined) return { won: false, status: result };
     return {
@@ -125,48 +162,63 @@ export class ApprovalStore {
     };
   }
 
+  /** A page of approvals, pending or decided, every filter exact (see pageApprovals). */
+  page(query: IApprovalQuery): Promise<IApprovalPage> {
+    return pageApprovals(this.redis, this.keys, query, (ids) => this.getMany(ids));
+  }
+
   /**
-   * Pending approvals, oldest expiry first, filtered. A run's are read from its own index, so they are
-   * exact at any number pending; the other filters apply to the first `limit` of the global index.
+   * Every pending approval of the filter, soonest expiry first, page after page (a run's handful, for
+   * getRun and cancel), up to `limit`.
    */
   async listPending(filter: IApprovalFilter = {}, limit = 1000): Promise<IApproval[]> {
-    const index =
-      filter.runId !== undefined
-        ? this.keys.runPendingApprovals(filter.runId)
-        : filter.tenant === undefined
-          ? this.keys.pendingApprovals()
-          : this.keys.tenantPendingApprovals(filter.tenant);
-    const ids = await this.redis.zrange(index, "0", String(limit - 1));
-    if (ids.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.hgetall(this.keys.approval(id));
-    const results = (await pipeline.exec()) ?? [];
-    return results
-      .map(([, fields]) => fields as Record<string, string>)
-      .filter((fields) => fields?.record !== undefined && fields.status === "pending")
-      .map(parseApproval)
-      .filter(
-        (approval) =>
-          (filter.tenant === undefined || tenantOf(approval) === filter.tenant) &&
-          (filter.runId === undefined || approval.runId === filter.runId) &&
-          (filter.tool === undefined || approval.toolName === filter.tool) &&
-          (filter.userId === undefined || approval.userContext.userId === filter.userId),
-      );
+    const approvals: IApproval[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.page({
+        ...filter,
+        status: "pending",
+        limit: Math.min(1000, limit - approvals.length),
+        ...(cursor !== undefined ? { cursor } : {}),
+      });
+      approvals.push(...page.approvals);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined && approvals.length < limit);
+    return approvals;
   }
 
   async countPending(): Promise<number> {
     return this.redis.zcard(this.keys.pendingApprovals());
   }
 
-  /** Keeps a decided approval for the retention period. */
-  async expireAfter(approvalId: string, retentionMs: number): Promise<void> {
-    await this.redis.pexpire(this.keys.approval(approvalId), retentionMs);
+  /** Writes how the approved call ended on its record, when the record is still kept. */
+  async recordOutcome(approvalId: string, outcome: TApprovalOutcome): Promise<void> {
+    await this.redis.tgRecordApprovalOutcome(
+      this.keys.approval(approvalId),
+      JSON.stringify(approvalOutcomeSchema.parse(outcome)),
+    );
+  }
+
+  private pendingIndexes(runId: string, tenant: string, userId: string, toolName: string): string[] {
+    return [
+      this.keys.approvalIndex("pending", "all"),
+      this.keys.approvalIndex("pending", "tenant", tenant),
+      this.keys.approvalIndex("pending", "run", runId),
+      this.keys.approvalIndex("pending", "user", userId),
+      this.keys.approvalIndex("pending", "tool", toolName),
+    ];
   }
 }
 
 function parseApproval(fields: Record<string, string>): IApproval {
   const request = approvalRequestSchema.parse(JSON.parse(fields.record ?? "{}"));
   const approval: IApproval = { ...request, status: approvalStatusSchema.parse(fields.status) };
-  if (fields.decision) approval.decision = approvalDecisionSchema.parse(JSON.parse(fields.decision));
+  if (fields.decision) {
+    approval.decision = approvalDecisionSchema.parse(JSON.parse(fields.decision));
+    if (approval.decision.editedInput !== undefined) {
+      approval.diff = diffInputs(request.input, approval.decision.editedInput);
+    }
+  }
+  if (fields.outcome) approval.outcome = approvalOutcomeSchema.parse(JSON.parse(fields.outcome));
   return approval;
 }

@@ -5,17 +5,26 @@ export {
   toStoredApprovalEvent,
 } from "./approval-event-log.js";
 export {
+  approvalListStatuses,
+  type IApprovalPage,
+  type IApprovalQuery,
+  type TApprovalListStatus,
+} from "./approval-listing.js";
+export {
   approvalDecisionSchema,
+  approvalOutcomeSchema,
   approvalRecordVersion,
   approvalRequestSchema,
+  approvalViewSchema,
   type IApproval,
   type TApprovalDecisionRecord,
+  type TApprovalOutcome,
   type TApprovalRequest,
   type TApprovalStatus,
 } from "./approval-record.js";
 export { ApprovalStore, type IApprovalFilter } from "./approval-store.js";
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
-export { type IKeys, keysFor } from "./keys.js";
+export { type IKeys, keysFor, type TApprovalIndexDimension, type TApprovalIndexState } from "./keys.js";
 export { ModelPauses } from "./model-pauses.js";
 export {
   connectionUsable,

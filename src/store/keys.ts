@@ -32,6 +32,12 @@ export interface IKeys {
    * to `approvalEventsMaxLength`: the live inbox, webhooks and auditors follow it.
    */
   approvalEvents(): string;
+  /**
+   * A secondary index of approvals (sorted set of approval ids): pending ones scored by expiry, decided
+   * ones by decision time. `all` has no value; the others hold the approvals of one run, tenant, user,
+   * tool, approver or final status. The pending `all`, `tenant` and `run` ones are the keys above.
+   */
+  approvalIndex(state: TApprovalIndexState, dimension: TApprovalIndexDimension, value?: string): string;
   /** The tenant a thread belongs to (that of its first run). */
   threadTenant(threadId: string): string;
   /** The pub/sub channel on which cancellations are broadcast to every worker. */
@@ -49,7 +55,17 @@ export interface IKeys {
   usageDay(day: string): string;
 }
 
+export type TApprovalIndexState = "pending" | "decided";
+export type TApprovalIndexDimension = "all" | "run" | "tenant" | "user" | "tool" | "approver" | "status";
+
 export function keysFor(prefix: string): IKeys {
+  const approvalIndex = (state: TApprovalIndexState, dimension: TApprovalIndexDimension, value = "") => {
+    if (state === "pending" && dimension === "all") return `${prefix}:approval-index:pending`;
+    if (state === "pending" && dimension === "run") return `${prefix}:run:${value}:pending-approvals`;
+    return dimension === "all"
+      ? `${prefix}:approval-index:${state}`
+      : `${prefix}:approval-index:${state}:${dimension}:${value}`;
+  };
   return {
     prefix,
     run: (runId) => `${prefix}:run:${runId}`,
@@ -58,13 +74,14 @@ export function keysFor(prefix: string): IKeys {
     threadMessages: (threadId) => `${prefix}:thread:${threadId}:messages`,
     threadRuns: (threadId) => `${prefix}:thread:${threadId}:runs`,
     approval: (approvalId) => `${prefix}:approval:${approvalId}`,
-    pendingApprovals: () => `${prefix}:approval-index:pending`,
-    runPendingApprovals: (runId) => `${prefix}:run:${runId}:pending-approvals`,
+    pendingApprovals: () => approvalIndex("pending", "all"),
+    runPendingApprovals: (runId) => approvalIndex("pending", "run", runId),
     threadRunIds: (threadId) => `${prefix}:thread:${threadId}:run-ids`,
     activeRuns: () => `${prefix}:run-index:active`,
     reconcileLock: () => `${prefix}:reconcile:lock`,
-    tenantPendingApprovals: (tenant) => `${prefix}:approval-index:pending:tenant:${tenant}`,
+    tenantPendingApprovals: (tenant) => approvalIndex("pending", "tenant", tenant),
     approvalEvents: () => `${prefix}:approval-events`,
+    approvalIndex,
     threadTenant: (threadId) => `${prefix}:thread:${threadId}:tenant`,
     cancelChannel: () => `${prefix}:cancel`,
     finishedChannel: () => `${prefix}:finished`,

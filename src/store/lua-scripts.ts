@@ -86,31 +86,38 @@ return rev + 1
 `;
 
 /**
- * Parks a call: creates its approval record unless it exists, indexes it as pending and announces it on
- * the run's event stream and on the stream of approval events, in one step, so that whoever reads
- * `tool-call-parked` (or `approval-requested`) can decide the approval at once. KEYS: approval,
- * pendingIndex, runEvents, runPendingIndex, tenantPendingIndex (the record's tenant's), approvalEvents.
- * ARGV: recordJson, expiresAt, approvalId, eventJson, eventsMaxLen, approvalEventJson,
- * approvalEventsMaxLen. Returns 1 when created (a re-dispatched step finds it and announces nothing twice).
+ * Parks a call: creates its approval record unless it exists, indexes it as pending (every pending
+ * index: all, tenant, run, user, tool; scored by expiry) and announces it on the run's event stream and
+ * on the stream of approval events, in one step, so that whoever reads `tool-call-parked` (or
+ * `approval-requested`) can decide the approval at once. KEYS: approval, runEvents, approvalEvents, then
+ * the 5 pending indexes. ARGV: recordJson, expiresAt, approvalId, eventJson, eventsMaxLen,
+ * approvalEventJson, approvalEventsMaxLen. Returns 1 when created (a re-dispatched step finds it and
+ * announces nothing twice).
  */
 export const createApprovalScript = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'pending', 'record', ARGV[1])
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-redis.call('ZADD', KEYS[4], ARGV[2], ARGV[3])
-redis.call('ZADD', KEYS[5], ARGV[2], ARGV[3])
-redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[4])
-redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[7], '*', 'event', ARGV[6])
+for i = 4, 8 do redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3]) end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[4])
+redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[7], '*', 'event', ARGV[6])
 return 1
 `;
 
+/** Pending indexes a record is in, and decided ones, as the scripts take them (KEYS order). */
+export const pendingIndexCount = 5;
+export const decidedIndexCount = 7;
+
 /**
  * Exactly one decision wins: sets the decision only while the approval is pending (and, for a human's
- * decision, not past its expiry), and announces it on the run's events and on the stream of approval
- * events in the same step. KEYS: approval, pendingIndex, runEvents, runPendingIndex, tenantPendingIndex
- * (the record's tenant's), approvalEvents. ARGV: status, decisionJson, approvalId, now, eventsMaxLen,
- * approver (''), checkExpiry ('1' or '0'), approvalEventJson, approvalEventsMaxLen. Returns
- * {'ok', recordJson}, or {current status | 'expired' | 'missing'}.
+ * decision, not past its expiry), moves it from the pending indexes to the decided ones (scored by
+ * decision time; each trimmed of entries older than the approval retention and set to expire a
+ * retention after its newest entry, so none grows without bound), gives the record the approval
+ * retention, and announces it on the run's events and on the stream of approval events, in one step.
+ * KEYS: approval, runEvents, approvalEvents, the 5 pending indexes, the 7 decided indexes (all, tenant,
+ * run, user, tool, status, approver: skipped without an approver). ARGV: status, decisionJson,
+ * approvalId, now, eventsMaxLen, approver (''), checkExpiry ('1' or '0'), approvalEventJson,
+ * approvalEventsMaxLen, decidedAt, retentionMs. Returns {'ok', recordJson}, or
+ * {current status | 'expired' | 'missing'}.
  */
 export const decideApprovalScript = `
 local status = redis.call('HGET', KEYS[1], 'status')
@@ -120,15 +127,77 @@ local record = redis.call('HGET', KEYS[1], 'record')
 local parsed = cjson.decode(record)
 if ARGV[7] == '1' and tonumber(parsed.expiresAt) <= tonumber(ARGV[4]) then return {'expired'} end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'decision', ARGV[2])
-redis.call('ZREM', KEYS[2], ARGV[3])
-redis.call('ZREM', KEYS[4], ARGV[3])
-redis.call('ZREM', KEYS[5], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[11])
+for i = 4, 8 do redis.call('ZREM', KEYS[i], ARGV[3]) end
+local cutoff = '(' .. tostring(tonumber(ARGV[4]) - tonumber(ARGV[11]))
+local last = 15
+if ARGV[6] == '' then last = 14 end
+for i = 9, last do
+  redis.call('ZADD', KEYS[i], ARGV[10], ARGV[3])
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', cutoff)
+  redis.call('PEXPIRE', KEYS[i], ARGV[11])
+end
 local data = { approvalId = ARGV[3], callId = parsed.callId, toolName = parsed.toolName, decision = ARGV[1] }
 if ARGV[6] ~= '' then data.approver = ARGV[6] end
 local event = cjson.encode({ type = 'approval-decided', data = data, at = tonumber(ARGV[4]) })
-redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], '*', 'event', event)
-redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[9], '*', 'event', ARGV[8])
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', event)
+redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[9], '*', 'event', ARGV[8])
 return {'ok', record}
+`;
+
+/**
+ * One page of an approval index, from a cursor, in rank order: O(log n) to find where to start however
+ * deep the page. KEYS: index. ARGV: 'asc' | 'desc', cursorScore ('' for the first page), cursorId,
+ * minScore, maxScore ('-inf', '+inf' or a number), count. The cursor's entry may have left the index
+ * since (decided, trimmed): the page then starts after where it was (score, then id). Returns
+ * {id, score, id, score, ...}.
+ */
+export const approvalIndexPageScript = `
+local key, asc = KEYS[1], ARGV[1] == 'asc'
+local cursorScore, cursorId, minScore, maxScore = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local count = tonumber(ARGV[6])
+local start
+if cursorScore == '' then
+  if asc then start = redis.call('ZCOUNT', key, '-inf', '(' .. minScore)
+  else start = redis.call('ZCOUNT', key, '(' .. maxScore, '+inf') end
+else
+  local current = redis.call('ZSCORE', key, cursorId)
+  if current and tonumber(current) == tonumber(cursorScore) then
+    if asc then start = redis.call('ZRANK', key, cursorId) + 1
+    else start = redis.call('ZREVRANK', key, cursorId) + 1 end
+  else
+    local ties = redis.call('ZRANGE', key, cursorScore, cursorScore, 'BYSCORE')
+    if asc then
+      start = redis.call('ZCOUNT', key, '-inf', '(' .. cursorScore)
+      for _, id in ipairs(ties) do if id <= cursorId then start = start + 1 else break end end
+    else
+      start = redis.call('ZCOUNT', key, '(' .. cursorScore, '+inf')
+      for i = #ties, 1, -1 do if ties[i] >= cursorId then start = start + 1 else break end end
+    end
+  end
+end
+local entries
+if asc then entries = redis.call('ZRANGE', key, start, start + count - 1, 'WITHSCORES')
+else entries = redis.call('ZREVRANGE', key, start, start + count - 1, 'WITHSCORES') end
+local page = {}
+for i = 1, #entries, 2 do
+  local score = tonumber(entries[i + 1])
+  if asc and maxScore ~= '+inf' and score > tonumber(maxScore) then break end
+  if (not asc) and minScore ~= '-inf' and score < tonumber(minScore) then break end
+  page[#page + 1] = entries[i]
+  page[#page + 1] = entries[i + 1]
+end
+return page
+`;
+
+/**
+ * Records the outcome of an approved call on its approval, when the record is still kept (a record
+ * past its retention is not brought back). KEYS: approval. ARGV: outcomeJson. Returns 1 when written.
+ */
+export const recordApprovalOutcomeScript = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'outcome', ARGV[1])
+return 1
 `;
 
 /**

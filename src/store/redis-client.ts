@@ -1,11 +1,15 @@
 import { Cluster, Redis, type RedisOptions } from "ioredis";
 import {
+  approvalIndexPageScript,
   createApprovalScript,
   createRunScript,
   decideApprovalScript,
+  decidedIndexCount,
   deleteThreadScript,
   finishRunScript,
   finishThreadRunScript,
+  pendingIndexCount,
+  recordApprovalOutcomeScript,
   requestCancelScript,
   saveRunScript,
 } from "./lua-scripts.js";
@@ -39,24 +43,12 @@ export interface ITollgateRedis extends Redis {
     force: string,
   ): Promise<[number, ...string[]]>;
   tgRequestCancel(cancelKey: string, eventsKey: string, ...args: string[]): Promise<number>;
-  tgCreateApproval(
-    approvalKey: string,
-    pendingKey: string,
-    eventsKey: string,
-    runPendingKey: string,
-    tenantPendingKey: string,
-    approvalEventsKey: string,
-    ...args: string[]
-  ): Promise<number>;
-  tgDecideApproval(
-    approvalKey: string,
-    pendingKey: string,
-    eventsKey: string,
-    runPendingKey: string,
-    tenantPendingKey: string,
-    approvalEventsKey: string,
-    ...args: string[]
-  ): Promise<[string, string?]>;
+  /** KEYS and ARGV: see createApprovalScript. */
+  tgCreateApproval(...keysAndArgs: string[]): Promise<number>;
+  /** KEYS and ARGV: see decideApprovalScript. */
+  tgDecideApproval(...keysAndArgs: string[]): Promise<[string, string?]>;
+  tgApprovalIndexPage(indexKey: string, ...args: string[]): Promise<string[]>;
+  tgRecordApprovalOutcome(approvalKey: string, outcomeJson: string): Promise<number>;
   tgFinishThreadRun(
     threadRunsKey: string,
     threadMessagesKey: string,
@@ -131,8 +123,13 @@ export function defineScripts(redis: Redis): ITollgateRedis {
   redis.defineCommand("tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
   redis.defineCommand("tgFinishRun", { numberOfKeys: 5, lua: finishRunScript });
   redis.defineCommand("tgRequestCancel", { numberOfKeys: 2, lua: requestCancelScript });
-  redis.defineCommand("tgCreateApproval", { numberOfKeys: 6, lua: createApprovalScript });
-  redis.defineCommand("tgDecideApproval", { numberOfKeys: 6, lua: decideApprovalScript });
+  redis.defineCommand("tgCreateApproval", { numberOfKeys: 3 + pendingIndexCount, lua: createApprovalScript });
+  redis.defineCommand("tgDecideApproval", {
+    numberOfKeys: 3 + pendingIndexCount + decidedIndexCount,
+    lua: decideApprovalScript,
+  });
+  redis.defineCommand("tgApprovalIndexPage", { numberOfKeys: 1, lua: approvalIndexPageScript });
+  redis.defineCommand("tgRecordApprovalOutcome", { numberOfKeys: 1, lua: recordApprovalOutcomeScript });
   redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 3, lua: finishThreadRunScript });
   redis.defineCommand("tgDeleteThread", { numberOfKeys: 3, lua: deleteThreadScript });
   return withScripts;

@@ -40,7 +40,7 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
       // The human's edit as sent, else the model's arguments as sent: the tool job parses it once.
       const rawInput = outcome.editedInput !== undefined ? outcome.editedInput : approval.input;
       await addToolJobs(context.runtime, await toolJobRunOfApproval(context, approval), [
-        { callId: data.callId, toolName: data.toolName, rawInput },
+        { callId: data.callId, toolName: data.toolName, rawInput, approvalId: data.approvalId },
       ]);
     }
     if (outcome.decision !== "cancelled") {
@@ -50,7 +50,6 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
         waitSeconds: Math.max(0, outcome.decidedAt - approval.requestedAt) / 1000,
       });
     }
-    await approvals.expireAfter(data.approvalId, context.runtime.options.retentionMs);
     logger.info(
       { approvalId: data.approvalId, decision: outcome.decision, approver: outcome.approver },
       "approval settled",

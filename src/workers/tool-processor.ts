@@ -56,6 +56,7 @@ export function createToolProcessor(workerContext: IWorkerContext, runIsolated?:
         scheduleToStartSeconds: Math.max(0, startedAt - data.scheduledAt) / 1000,
         executionSeconds: execution.durationMs / 1000,
       });
+      if (data.approvalId !== undefined) await recordOutcome(context, data.approvalId, execution, finishedAt);
       logContent(logger, execution.text, "tool result the model reads");
       logger.info(
         { outcome: execution.outcome, durationMs: execution.durationMs, attempt: job.attemptsMade + 1 },
@@ -74,4 +75,29 @@ export function createToolProcessor(workerContext: IWorkerContext, runIsolated?:
       cancellation.release();
     }
   };
+}
+
+/**
+ * The approval's record gets how the call it let run ended (the decision history shows it). A failed
+ * write is logged, never the job's failure: a retry would run the tool again for a line of history.
+ */
+async function recordOutcome(
+  context: IWorkerContext,
+  approvalId: string,
+  execution: IToolExecution,
+  finishedAt: number,
+): Promise<void> {
+  const ok = execution.outcome === "ok";
+  const code =
+    execution.errorCode !== undefined ? String(execution.errorCode) : ok ? undefined : execution.outcome;
+  try {
+    await context.runtime.approvals.recordOutcome(approvalId, {
+      ok,
+      finishedAt,
+      ...(execution.status !== undefined ? { status: execution.status } : {}),
+      ...(code !== undefined ? { code } : {}),
+    });
+  } catch (error) {
+    context.logger.warn({ err: error, approvalId }, "the approved call's outcome was not recorded");
+  }
 }

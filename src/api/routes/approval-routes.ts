@@ -3,7 +3,6 @@ import { TollgateError } from "../../errors/index.js";
 import { auditLog } from "../../observability/index.js";
 import type { IApproval } from "../../store/index.js";
 import { principalOf } from "../auth/authenticate.js";
-import { listingTenantOf, seesAllTenants } from "../auth/principal.js";
 import { listingScopeOf, visibleApproval } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
 import {
@@ -19,21 +18,21 @@ export const listApprovalsRoute = defineRoute(
     method: "GET",
     url: "/v1/approvals",
     operationId: "listApprovals",
-    summary: "Pending approvals, soonest expiry first",
+    summary: "Approvals, pending (soonest expiry first) or decided (newest first), filtered and paginated",
+    description:
+      "Every filter is exact at any number of approvals (secondary indexes); a page holds up to `limit` " +
+      "approvals and `nextCursor` while more may follow. A page whose filters match few approvals may " +
+      "come back short, with a cursor: follow it. Decided approvals are kept for " +
+      "TOLLGATE_APPROVAL_RETENTION_MS (90 days).",
     tag: "approvals",
     access: "approvals:read",
     schemas: { querystring: approvalsQuerySchema },
-    responses: { 200: { description: "The pending approvals that match.", schema: approvalListSchema } },
-    errors: ["TG_REDIS_UNAVAILABLE"],
+    responses: { 200: { description: "The approvals that match.", schema: approvalListSchema } },
+    errors: ["TG_FORBIDDEN", "TG_BAD_REQUEST", "TG_REDIS_UNAVAILABLE"],
   },
   async (request, _reply, { client }) => {
-    const { tenant, ...filter } = request.query;
-    return {
-      approvals: await client.approvals.list({
-        ...filter,
-        ...listingScopeOf(request, tenant, "/v1/approvals"),
-      }),
-    };
+    const { tenant, ...query } = request.query;
+    return client.approvals.page({ ...query, ...listingScopeOf(request, tenant, "/v1/approvals") });
   },
 );
 

@@ -5,6 +5,7 @@ import {
   runInputSchema,
   userContextInputSchema,
 } from "../../producer/run-input-schema.js";
+import { approvalListStatuses } from "../../store/index.js";
 
 /*
  * The HTTP request schemas, derived from the producer's so that the API accepts exactly what
@@ -86,13 +87,41 @@ export const approvalEventsQuerySchema = z.strictObject({
   after: streamIdSchema.optional().describe("Resume after this event id; `0`: every event still kept."),
 });
 
+/** An instant: ISO 8601 date-time (or date), or epoch milliseconds. */
+export const instantSchema = z
+  .string()
+  .trim()
+  .transform((text, context) => {
+    const milliseconds = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+    if (Number.isFinite(milliseconds)) return milliseconds;
+    context.addIssue({ code: "custom", message: "must be an ISO 8601 date-time or epoch milliseconds" });
+    return z.NEVER;
+  });
+
 export const approvalsQuerySchema = z.strictObject({
   tenant: idSchema
     .optional()
     .describe("Only this tenant's approvals; a token limited to one tenant may name only its own."),
+  status: z
+    .enum(approvalListStatuses)
+    .optional()
+    .describe("pending (the default, soonest expiry first), decided (any final status) or one final status."),
   runId: idSchema.optional(),
   tool: idSchema.optional(),
   userId: idSchema.optional(),
+  approver: idSchema.optional().describe("Who decided (decided approvals)."),
+  since: instantSchema
+    .optional()
+    .describe("Inclusive: requestedAt for pending approvals, decidedAt for decided ones (ISO or epoch ms)."),
+  until: instantSchema.optional().describe("Inclusive; as since."),
+  limit: z
+    .string()
+    .regex(/^\d+$/, "must be an integer")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(1000))
+    .optional()
+    .describe("Approvals per page, 1 to 1000; default 100."),
+  cursor: z.string().min(1).max(512).optional().describe("The previous page's nextCursor."),
 });
 
 export const approveBodySchema = approveInputSchema.omit({ approver: true });

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { EToolCallVerdict } from "../../contracts/index.js";
 import { runStateSchema } from "../../engine/index.js";
-import { approvalStatusSchema } from "../../store/approval-record.js";
-import { approvalDecisionSchema, approvalRequestSchema, type TRunEventType } from "../../store/index.js";
+import { approvalViewSchema, type TRunEventType } from "../../store/index.js";
 
 /*
  * Response schemas: for the OpenAPI document only (responses are serialised as they are). Built from the
@@ -31,10 +30,7 @@ export const gatewayResponseSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
-export const approvalSchema = approvalRequestSchema.extend({
-  status: approvalStatusSchema,
-  decision: approvalDecisionSchema.optional(),
-});
+export const approvalSchema = approvalViewSchema;
 
 export const runViewSchema = z.object({
   runId: z.string(),
@@ -63,7 +59,10 @@ export const deletedThreadSchema = z.object({
   cancelledRuns: z.number().int().describe("Runs cancelled first (force=true only)."),
 });
 
-export const approvalListSchema = z.object({ approvals: z.array(approvalSchema) });
+export const approvalListSchema = z.object({
+  approvals: z.array(approvalSchema),
+  nextCursor: z.string().optional().describe("Pass as `cursor` for the next page; absent on the last page."),
+});
 
 export const toolListSchema = z.object({
   tools: z.array(

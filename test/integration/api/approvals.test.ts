@@ -188,4 +188,74 @@ describe("API approvals", () => {
     expect(part.text).toContain("Do not email Eve.");
     expect(part.output).toBeUndefined();
   });
+
+  it("lists decided approvals by status, approver and time, paginated with a cursor", async () => {
+    const startedAt = new Date().toISOString();
+    const decidedIds: string[] = [];
+    for (const to of ["h1@example.com", "h2@example.com", "h3@example.com"]) {
+      const { approvalId } = await parkedRun(to, "user-history");
+      const decided = await fixture.app.inject({
+        method: "POST",
+        url: `/v1/approvals/${approvalId}/reject`,
+        headers: approver,
+        payload: { reason: "history" },
+      });
+      expect(decided.statusCode).toBe(200);
+      decidedIds.push(approvalId);
+    }
+    const listed: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const query = new URLSearchParams({
+        status: "rejected",
+        approver: "alice",
+        userId: "user-history",
+        since: startedAt,
+        limit: "2",
+        ...(cursor !== undefined ? { cursor } : {}),
+      });
+      const page = await fixture.app.inject({
+        method: "GET",
+        url: `/v1/approvals?${query}`,
+        headers: approvalReader,
+      });
+      expect(page.statusCode).toBe(200);
+      const body = page.json() as {
+        approvals: Array<{ approvalId: string; status: string }>;
+        nextCursor?: string;
+      };
+      expect(body.approvals.every((approval) => approval.status === "rejected")).toBe(true);
+      listed.push(...body.approvals.map((approval) => approval.approvalId));
+      cursor = body.nextCursor;
+      pages += 1;
+    } while (cursor !== undefined);
+    // Newest decision first.
+    expect(listed).toEqual([...decidedIds].reverse());
+    expect(pages).toBeGreaterThanOrEqual(2);
+    const future = await fixture.app.inject({
+      method: "GET",
+      url: `/v1/approvals?status=decided&since=${Date.now() + 3_600_000}`,
+      headers: approvalReader,
+    });
+    expect(future.json()).toEqual({ approvals: [] });
+  });
+
+  it("refuses a bad status, time, limit or cursor", async () => {
+    for (const query of ["status=maybe", "since=yesterday-ish", "limit=0", "limit=1001"]) {
+      const response = await fixture.app.inject({
+        method: "GET",
+        url: `/v1/approvals?${query}`,
+        headers: approvalReader,
+      });
+      expect(response.statusCode, query).toBe(422);
+    }
+    const badCursor = await fixture.app.inject({
+      method: "GET",
+      url: "/v1/approvals?cursor=nonsense",
+      headers: approvalReader,
+    });
+    expect(badCursor.statusCode).toBe(400);
+    expect(badCursor.json().error.code).toBe("TG_BAD_REQUEST");
+  });
 });

@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { GatewayClient } from "../../../src/producer/index.js";
+import {
+  approvalRecordVersion,
+  type IApproval,
+  type IApprovalQuery,
+  type TApprovalRequest,
+} from "../../../src/store/index.js";
+import { testGateway } from "../../fixtures/test-gateway.js";
+import { createHarness, type IHarness } from "../../helpers/harness.js";
+
+/**
+ * Listings through the secondary indexes, well past 1,000 approvals: every filter is exact and every
+ * page follows on from the last (the filters used to apply to the first 1,000 of the global index in
+ * memory, so `?userId=` and `?tool=` missed the 1,001st).
+ */
+describe("approval listings at any size", () => {
+  let harness: IHarness;
+  let client: GatewayClient;
+  const now = Date.now();
+  const users = ["u-a", "u-b", "u-c"];
+  const tools = ["needs_approval", "static_approval"];
+  const tenants = ["default", "acme"];
+  const requests: TApprovalRequest[] = [];
+
+  beforeAll(async () => {
+    // No worker: the records are written and decided by the store itself, as the workers would.
+    harness = await createHarness(testGateway, "approval-listing");
+    client = harness.client;
+    await client.runtime.ready();
+    for (let index = 0; index < 2_400; index += 1) {
+      const runId = `run_list${index}`;
+      const request: TApprovalRequest = {
+        schemaVersion: approvalRecordVersion,
+        approvalId: `${runId}-s0-c0-approval`,
+        runId,
+        threadId: `thread_list${index}`,
+        callId: `${runId}-s0-c0`,
+        toolName: tools[index % 2]!,
+        input: { amount: index },
+        userContext: { userId: users[index % 3]! },
+        additionalTools: [],
+        requestedAt: now - 10_000 + index,
+        // Several share an expiry: pages must cut between equal scores too.
+        expiresAt: now + 60_000 + Math.floor(index / 4),
+        ...(index % 5 === 0 ? { tenant: tenants[1]! } : {}),
+      };
+      requests.push(request);
+    }
+    for (const request of requests) {
+      await client.runtime.approvals.create(request, {
+        type: "tool-call-parked",
+        data: {
+          callId: request.callId,
+          toolName: request.toolName,
+          approvalId: request.approvalId,
+          expiresAt: request.expiresAt,
+        },
+      });
+    }
+  }, 120_000);
+  afterAll(() => harness.close());
+
+  /** Every page of a query, following the cursors. */
+  async function allPages(query: IApprovalQuery): Promise<{ ids: string[]; pages: number }> {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await client.approvals.page({ ...query, ...(cursor !== undefined ? { cursor } : {}) });
+      ids.push(...page.approvals.map((approval) => approval.approvalId));
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor !== undefined);
+    return { ids, pages };
+  }
+
+  const pendingIds = (keep: (request: TApprovalRequest) => boolean) =>
+    requests
+      .filter(keep)
+      .sort(
+        (left, right) => left.expiresAt - right.expiresAt || left.approvalId.localeCompare(right.approvalId),
+      )
+      .map((request) => request.approvalId);
+
+  it("one more approval after 1,200 of other users and tools is found by ?userId= and ?tool=", async () => {
+    const late: TApprovalRequest = {
+      ...requests[0]!,
+      approvalId: "run_late-s0-c0-approval",
+      runId: "run_late",
+      callId: "run_late-s0-c0",
+      toolName: "quick_expiry",
+      userContext: { userId: "u-late" },
+      expiresAt: now + 600_000,
+    };
+    await client.runtime.approvals.create(late, {
+      type: "tool-call-parked",
+      data: {
+        callId: late.callId,
+        toolName: late.toolName,
+        approvalId: late.approvalId,
+        expiresAt: late.expiresAt,
+      },
+    });
+    const byUser = await client.approvals.list({ userId: "u-late" });
+    const byTool = await client.approvals.list({ tool: "quick_expiry" });
+    expect(byUser.map((approval) => approval.approvalId)).toEqual([late.approvalId]);
+    expect(byTool.map((approval) => approval.approvalId)).toEqual([late.approvalId]);
+    const decided = await client.runtime.approvals.decide(late.approvalId, {
+      decision: "cancelled",
+      decidedAt: Date.now(),
+    });
+    expect(decided.won).toBe(true);
+    expect(await client.approvals.list({ userId: "u-late" })).toEqual([]);
+  });
+
+  it.each<[string, IApprovalQuery, (request: TApprovalRequest) => boolean]>([
+    ["every pending", {}, () => true],
+    ["one user", { userId: "u-b" }, (request) => request.userContext.userId === "u-b"],
+    ["one tool", { tool: "static_approval" }, (request) => request.toolName === "static_approval"],
+    ["one tenant", { tenant: "acme" }, (request) => request.tenant === "acme"],
+    [
+      "tenant, user and tool at once",
+      { tenant: "default", userId: "u-a", tool: "needs_approval" },
+      (request) =>
+        request.tenant === undefined &&
+        request.userContext.userId === "u-a" &&
+        request.toolName === "needs_approval",
+    ],
+    ["one run", { runId: "run_list1999" }, (request) => request.runId === "run_list1999"],
+    [
+      "requested in a range",
+      { since: now - 10_000 + 1_500, until: now - 10_000 + 2_100 },
+      (request) => request.requestedAt >= now - 10_000 + 1_500 && request.requestedAt <= now - 10_000 + 2_100,
+    ],
+  ])("pending, %s: exact, in expiry order, across pages", async (_name, query, keep) => {
+    const { ids, pages } = await allPages({ ...query, limit: 250 });
+    expect(ids).toEqual(pendingIds(keep));
+    expect(pages).toBeGreaterThanOrEqual(Math.ceil(ids.length / 250));
+  });
+
+  it("decided approvals: by status, approver, user, tool, time range; newest first; pages survive decisions in between", async () => {
+    const decisions = ["approved", "rejected", "refused", "expired", "cancelled"] as const;
+    const decidedAt = new Map<string, number>();
+    const approverOf = new Map<string, string>();
+    // 1,500 decided, in order of their decision time (several per millisecond).
+    for (const [index, request] of requests.slice(0, 1_500).entries()) {
+      const decision = decisions[index % decisions.length]!;
+      const at = now + Math.floor(index / 3);
+      const approver = decision === "expired" || decision === "cancelled" ? undefined : `rev-${index % 4}`;
+      const result = await client.runtime.approvals.decide(request.approvalId, {
+        decision,
+        decidedAt: at,
+        ...(approver !== undefined ? { approver } : {}),
+      });
+      expect(result.won).toBe(true);
+      decidedAt.set(request.approvalId, at);
+      if (approver !== undefined) approverOf.set(request.approvalId, approver);
+    }
+    const decidedIds = (keep: (request: TApprovalRequest) => boolean) =>
+      requests
+        .filter((request) => decidedAt.has(request.approvalId) && keep(request))
+        .sort(
+          (left, right) =>
+            decidedAt.get(right.approvalId)! - decidedAt.get(left.approvalId)! ||
+            right.approvalId.localeCompare(left.approvalId),
+        )
+        .map((request) => request.approvalId);
+    const statusOf = (request: TApprovalRequest) => decisions[requests.indexOf(request) % decisions.length];
+
+    // The late one of the first case was decided too (cancelled, newest of all).
+    expect((await allPages({ status: "decided", limit: 400 })).ids).toEqual([
+      "run_late-s0-c0-approval",
+      ...decidedIds(() => true),
+    ]);
+    expect((await allPages({ status: "rejected", limit: 100 })).ids).toEqual(
+      decidedIds((request) => statusOf(request) === "rejected"),
+    );
+    expect((await allPages({ status: "decided", approver: "rev-1" })).ids).toEqual(
+      decidedIds((request) => approverOf.get(request.approvalId) === "rev-1"),
+    );
+    expect((await allPages({ status: "approved", userId: "u-c", tool: "static_approval" })).ids).toEqual(
+      decidedIds(
+        (request) =>
+          statusOf(request) === "approved" &&
+          request.userContext.userId === "u-c" &&
+          request.toolName === "static_approval",
+      ),
+    );
+    const since = now + 100;
+    const until = now + 300;
+    expect((await allPages({ status: "decided", since, until, limit: 70 })).ids).toEqual(
+      decidedIds(
+        (request) =>
+          decidedAt.get(request.approvalId)! >= since && decidedAt.get(request.approvalId)! <= until,
+      ),
+    );
+    // What is still pending is what was not decided, exactly.
+    expect((await allPages({ limit: 1000 })).ids).toEqual(
+      pendingIds((request) => !decidedAt.has(request.approvalId)),
+    );
+
+    // A pending page's last entry is decided before the next page is read: the next page starts after it.
+    const first = await client.approvals.page({ limit: 10 });
+    const last = first.approvals.at(-1) as IApproval;
+    await client.runtime.approvals.decide(last.approvalId, { decision: "cancelled", decidedAt: Date.now() });
+    const second = await client.approvals.page({ limit: 10, cursor: first.nextCursor! });
+    const expected = pendingIds((request) => !decidedAt.has(request.approvalId));
+    expect(second.approvals.map((approval) => approval.approvalId)).toEqual(expected.slice(10, 20));
+  }, 120_000);
+
+  it("refuses a cursor no listing returned", async () => {
+    await expect(client.approvals.page({ cursor: "not-a-cursor" })).rejects.toMatchObject({
+      code: "TG_BAD_REQUEST",
+    });
+  });
+});
