@@ -18,7 +18,8 @@ import { type IWorkerFleet, startWorkerFleet } from "./worker-fleet.js";
 const redisPort = 7601;
 /** Short, so that the suite sees every key of a finished run expire. */
 const retentionMs = 4_000;
-const runtimeOverrides = { retentionMs, threadRetentionMs: retentionMs };
+// Decided approvals have a retention of their own (90 days by default): here as short as the runs'.
+const runtimeOverrides = { retentionMs, threadRetentionMs: retentionMs, approvalRetentionMs: retentionMs };
 
 /**
  * Three worker processes, a seeded mix of runs, and SIGKILLs at random moments: every run ends, no call
@@ -142,7 +143,8 @@ describe("chaos: worker crashes", () => {
 /**
  * Keys that must be gone after retention. BullMQ's queue-level keys (its event stream, id counter, sets
  * of finished jobs, the reconciler's job scheduler), the reconciler's pass lock and the day's usage
- * counts (kept for 400 days) exist once a deployment ran anything and are not per run.
+ * counts (kept for 400 days) and the stream of approval events (trimmed by length) exist once a
+ * deployment ran anything and are not per run.
  * Thread keys expire too (their own retention, here as short as the runs').
  */
 function keysLeftAfterRetention(keys: readonly string[]): string[] {
@@ -153,6 +155,7 @@ function keysLeftAfterRetention(keys: readonly string[]): string[] {
       ) &&
       !/:runs:repeat(:.*)?$/.test(key) &&
       !/:reconcile:lock$/.test(key) &&
+      !/:approval-events$/.test(key) &&
       !/:usage:\d{4}-\d{2}-\d{2}$/.test(key),
   );
 }
