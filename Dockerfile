@@ -22,6 +22,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
+# The reviewers' console: static files the API serves at /console/.
+COPY console ./console
 COPY src ./src
 COPY examples ./examples
 # Your own gateway goes under /app/gateways (mounted or copied in a derived image): from there

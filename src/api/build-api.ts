@@ -9,6 +9,7 @@ import type { GatewayClient } from "../producer/index.js";
 import { type IApiOptions, resolveApiSettings } from "./api-options.js";
 import { authenticate, type IAuthenticator } from "./auth/authenticate.js";
 import { createAuthenticator } from "./auth/create-authenticator.js";
+import { registerConsole } from "./console/console-routes.js";
 import { createErrorHandler, handleNotFound } from "./errors/error-handler.js";
 import { drainOversizedBody } from "./http/drain-oversized-body.js";
 import type { IRouteContext } from "./http/route-context.js";
@@ -66,6 +67,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
     openApiDocument: () => buildOpenApiDocument(settings),
   };
   for (const route of apiRoutes) registerRoute(app, route, context, authenticator);
+  await registerConsole(app);
 
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);

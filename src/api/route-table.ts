@@ -1,7 +1,14 @@
 import type { IApiRoute } from "./http/route-definition.js";
 import { approvalEventsRoute } from "./routes/approval-events-route.js";
-import { approveRoute, getApprovalRoute, listApprovalsRoute, rejectRoute } from "./routes/approval-routes.js";
+import {
+  approvalTranscriptRoute,
+  approveRoute,
+  getApprovalRoute,
+  listApprovalsRoute,
+  rejectRoute,
+} from "./routes/approval-routes.js";
 import { askRoute } from "./routes/ask-route.js";
+import { meRoute } from "./routes/me-route.js";
 import { healthRoute, metricsRoute, openApiRoute, readyRoute } from "./routes/operations-routes.js";
 import { runEventsRoute } from "./routes/run-events-route.js";
 import { cancelRunRoute, createRunRoute, getRunRoute } from "./routes/run-routes.js";
@@ -20,9 +27,11 @@ export const apiRoutes: readonly IApiRoute[] = Object.freeze([
   listApprovalsRoute,
   approvalEventsRoute,
   getApprovalRoute,
+  approvalTranscriptRoute,
   approveRoute,
   rejectRoute,
   listToolsRoute,
+  meRoute,
   usageRoute,
   openApiRoute,
   metricsRoute,

@@ -27,6 +27,7 @@ import { type IApprovalEventsOptions, openApprovalEvents } from "./approval-even
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
 import { type IRunEventsOptions, openRunEvents } from "./run-event-reader.js";
+import { type IRunTranscript, transcriptOf } from "./run-transcript.js";
 import { waitForRun } from "./wait-for-run.js";
 
 /** How long the key that `checkReady` writes lives: long enough to see, short enough to never pile up. */
@@ -196,6 +197,14 @@ export class GatewayClient<TToolName extends string = string> {
     if (state.request.createdBy !== undefined) view.createdBy = state.request.createdBy;
     if (isTerminal(state)) view.response = responseOf(state);
     return view;
+  }
+
+  /** The run's conversation so far, as a reviewer reads it before deciding one of its parked calls. */
+  async transcript(runId: string): Promise<IRunTranscript> {
+    await this.runtime.ready();
+    const stored = await this.runtime.runs.load(runId);
+    if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
+    return transcriptOf(stored.state);
   }
 
   /** Cancels a run: in-flight tools see their signal aborted, parked approvals go, no model call follows. */

@@ -3,3 +3,4 @@ export type { IApproveInput, IRejectInput } from "./decide-approval.js";
 export type { IEnqueuedRun } from "./enqueue-run.js";
 export { GatewayClient, type IGatewayClientOptions, type IRunView } from "./gateway-client.js";
 export { runInputSchema, type TRunInput } from "./run-input-schema.js";
+export type { IRunTranscript, TTranscriptMessage } from "./run-transcript.js";

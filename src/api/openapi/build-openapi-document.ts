@@ -61,6 +61,7 @@ function generate(settings: Pick<IApiSettings, "askMaxWaitMs">): object {
       { name: "threads", description: "Delete a thread and everything of it." },
       { name: "approvals", description: "Tool calls parked for a human decision." },
       { name: "tools", description: "The gateway's tool catalogue." },
+      { name: "tokens", description: "Who the caller's token is and what it may do." },
       { name: "operations", description: "Health, readiness, metrics and this document." },
     ],
     security: [{ bearerAuth: [] }],

@@ -11,7 +11,7 @@ import {
   approveBodySchema,
   rejectBodySchema,
 } from "../schemas/request-schemas.js";
-import { approvalListSchema, approvalSchema } from "../schemas/response-schemas.js";
+import { approvalListSchema, approvalSchema, transcriptSchema } from "../schemas/response-schemas.js";
 
 export const listApprovalsRoute = defineRoute(
   {
@@ -49,6 +49,28 @@ export const getApprovalRoute = defineRoute(
     errors: ["TG_APPROVAL_NOT_FOUND", "TG_REDIS_UNAVAILABLE"],
   },
   async (request, _reply, { client }) => visibleApproval(client, request, request.params.approvalId),
+);
+
+export const approvalTranscriptRoute = defineRoute(
+  {
+    method: "GET",
+    url: "/v1/approvals/:approvalId/transcript",
+    operationId: "getApprovalTranscript",
+    summary: "The conversation that led to a parked call",
+    description:
+      "The user's message, the model's replies and the earlier tool results of the approval's run, so a " +
+      "reviewer decides with the context (`approvals:read` suffices: it reads only the run of an approval " +
+      "the token may see). 404 TG_RUN_NOT_FOUND once the run's retention has passed.",
+    tag: "approvals",
+    access: "approvals:read",
+    schemas: { params: approvalParamsSchema },
+    responses: { 200: { description: "The run's transcript so far.", schema: transcriptSchema } },
+    errors: ["TG_APPROVAL_NOT_FOUND", "TG_RUN_NOT_FOUND", "TG_REDIS_UNAVAILABLE"],
+  },
+  async (request, _reply, { client }) => {
+    const approval = await visibleApproval(client, request, request.params.approvalId);
+    return client.transcript(approval.runId);
+  },
 );
 
 export const approveRoute = defineRoute(

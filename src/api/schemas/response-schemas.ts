@@ -48,6 +48,32 @@ export const runViewSchema = z.object({
   response: gatewayResponseSchema.optional().describe("Present once the run finished."),
 });
 
+const transcriptMessageSchema = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("user"), content: z.string() }),
+  z.object({
+    role: z.literal("assistant"),
+    content: z.string().nullable(),
+    toolCalls: z.array(z.object({ id: z.string(), name: z.string(), argumentsJson: z.string() })).optional(),
+  }),
+  z.object({
+    role: z.literal("tool"),
+    toolCallId: z.string(),
+    toolName: z.string().optional(),
+    content: z.string().describe("What the model read of the tool's result."),
+  }),
+]);
+
+export const transcriptSchema = z.object({
+  runId: z.string(),
+  threadId: z.string(),
+  status: runStatusSchema,
+  userId: z.string(),
+  history: z.array(transcriptMessageSchema).describe("The thread's earlier runs, as the model read them."),
+  messages: z
+    .array(transcriptMessageSchema)
+    .describe("This run's messages so far; the step in progress (its calls and the results in) last."),
+});
+
 export const cancelAcceptedSchema = z.object({
   runId: z.string(),
   cancelRequested: z.literal(true),

@@ -186,6 +186,20 @@ const rows: Record<string, IRow> = {
     call: async (f, headers, tenant) =>
       f.app.inject({ method: "GET", url: `/v1/approvals/${(await parkedRun(tenant)).approvalId}`, headers }),
   },
+  getApprovalTranscript: {
+    success: 200,
+    call: async (f, headers, tenant) =>
+      f.app.inject({
+        method: "GET",
+        url: `/v1/approvals/${(await parkedRun(tenant)).approvalId}/transcript`,
+        headers,
+      }),
+  },
+  getMe: {
+    success: 200,
+    tenantFree: true,
+    call: (f, headers) => f.app.inject({ method: "GET", url: "/v1/me", headers }),
+  },
   approve: {
     success: 200,
     call: async (f, headers, tenant) =>

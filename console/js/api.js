@@ -1,0 +1,84 @@
+// Every call goes to this server (relative URLs: the console is served at <api>/console/, so `../v1/`
+// is the API however a proxy mounts it) with the token as a bearer header.
+
+export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   * @param {any} [details]
+   */
+  constructor(status, code, message, details) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** The API's base URL, from the page's own: `/console/` → `/`. */
+export const apiBase = new URL("../", document.baseURI);
+
+/**
+ * @param {string} token
+ */
+export function createApi(token) {
+  const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
+
+  /**
+   * @param {string} method
+   * @param {string} path  relative to the API, e.g. `v1/approvals`
+   * @param {unknown} [body]
+   */
+  async function call(method, path, body) {
+    const response = await fetch(new URL(path, apiBase), {
+      method,
+      headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "omit",
+      cache: "no-store",
+    });
+    const text = await response.text();
+    const parsed = text === "" ? undefined : safeParse(text);
+    if (!response.ok) {
+      const error = parsed?.error;
+      throw new ApiError(
+        response.status,
+        error?.code ?? `HTTP_${response.status}`,
+        error?.message ?? `The server answered ${response.status}.`,
+        error?.details,
+      );
+    }
+    return parsed;
+  }
+
+  return {
+    token,
+    /** @param {string} path */
+    get: (path) => call("GET", path),
+    /** @param {string} path @param {unknown} [body] */
+    post: (path, body) => call("POST", path, body ?? {}),
+  };
+}
+
+/** @typedef {ReturnType<typeof createApi>} TApi */
+
+function safeParse(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A query string of the filters that are set.
+ * @param {Record<string, string | undefined>} filters
+ */
+export function queryOf(filters) {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value);
+  const text = query.toString();
+  return text === "" ? "" : `?${text}`;
+}

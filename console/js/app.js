@@ -1,0 +1,133 @@
+// The console: signs in with a token, then shows the inbox, one approval, or the history, chosen by
+// the URL's hash (#/inbox, #/approvals/<id>, #/history) so the back button and links work.
+
+import { createApi } from "./api.js";
+import { announce, replaceChildren } from "./dom.js";
+import { followApprovalEvents } from "./event-stream.js";
+import { forgetToken, storedToken } from "./session.js";
+import { renderApproval } from "./views/approval.js";
+import { renderHistory } from "./views/history.js";
+import { renderInbox } from "./views/inbox.js";
+import { renderSignIn } from "./views/sign-in.js";
+
+/**
+ * @typedef {{
+ *   api: import("./api.js").TApi,
+ *   me: { subject: string, tenant: string, roles: string[], access: string[] },
+ *   tools: Map<string, { name: string, description: string, inputSchema: any }>,
+ *   events: EventTarget,
+ *   may: (access: string) => boolean,
+ * }} TContext
+ */
+
+const main = /** @type {HTMLElement} */ (document.getElementById("main"));
+/** @type {TContext | undefined} */
+let context;
+let sessionAbort = new AbortController();
+let cleanup = () => {};
+
+async function start() {
+  document.getElementById("sign-out")?.addEventListener("click", signOut);
+  window.addEventListener("hashchange", () => void route());
+  const token = storedToken();
+  if (token === null) {
+    showSignIn();
+    return;
+  }
+  await signIn(token, () => showSignIn("The stored token is no longer accepted; sign in again."));
+}
+
+function showSignIn(message) {
+  cleanup();
+  setSignedIn(undefined);
+  renderSignIn(main, { message, onToken: (token) => signIn(token) });
+}
+
+/**
+ * Reads who the token is and the tool catalogue; on success the session starts.
+ * @param {string} token
+ * @param {(error: unknown) => void} [onRefused]
+ */
+export async function signIn(token, onRefused) {
+  const api = createApi(token);
+  try {
+    const [me, catalogue] = await Promise.all([api.get("v1/me"), api.get("v1/tools")]);
+    const tools = new Map(catalogue.tools.map((tool) => [tool.name, tool]));
+    const events = new EventTarget();
+    context = { api, me, tools, events, may: (access) => me.access.includes(access) };
+  } catch (error) {
+    if (onRefused) onRefused(error);
+    else throw error;
+    return;
+  }
+  setSignedIn(context);
+  sessionAbort = new AbortController();
+  if (context.may("approvals:read")) startEvents(context, sessionAbort.signal);
+  if (location.hash === "" || location.hash === "#/" || location.hash === "#/sign-in")
+    location.hash = "#/inbox";
+  await route();
+}
+
+function startEvents(current, signal) {
+  void followApprovalEvents(
+    current.api,
+    (event) => current.events.dispatchEvent(new CustomEvent("approval-event", { detail: event })),
+    (state) => {
+      document.body.dataset.live = state;
+      if (state === "reconnecting") announce("Connection lost; reconnecting…");
+    },
+    signal,
+  );
+}
+
+function signOut() {
+  sessionAbort.abort();
+  forgetToken();
+  context = undefined;
+  location.hash = "#/sign-in";
+  showSignIn("Signed out. The token was removed from this tab.");
+}
+
+function setSignedIn(current) {
+  const nav = /** @type {HTMLElement} */ (document.getElementById("nav"));
+  const who = /** @type {HTMLElement} */ (document.getElementById("who"));
+  const signOutButton = /** @type {HTMLElement} */ (document.getElementById("sign-out"));
+  nav.hidden = current === undefined || !current.may("approvals:read");
+  signOutButton.hidden = current === undefined;
+  if (current === undefined) {
+    who.textContent = "";
+    return;
+  }
+  const { subject, tenant, access } = current.me;
+  const decides = access.includes("approvals:decide");
+  who.textContent = `${subject} · ${tenant === "*" ? "all tenants" : tenant} · ${decides ? "may decide" : "read only"}`;
+  who.title = `Access: ${access.join(", ") || "none"}`;
+}
+
+async function route() {
+  if (context === undefined) return;
+  cleanup();
+  cleanup = () => {};
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [section = "inbox", id] = hash.split("/").map((part) => decodeURIComponent(part));
+  for (const link of document.querySelectorAll("#nav a")) {
+    if (link instanceof HTMLElement) link.toggleAttribute("aria-current", link.dataset.section === section);
+  }
+  if (!context.may("approvals:read")) {
+    replaceChildren(main, noAccess(context));
+    return;
+  }
+  if (section === "approvals" && id) cleanup = renderApproval(main, context, id);
+  else if (section === "history") cleanup = renderHistory(main, context);
+  else cleanup = renderInbox(main, context);
+  main.focus({ preventScroll: true });
+}
+
+function noAccess(current) {
+  const paragraph = document.createElement("p");
+  paragraph.className = "notice";
+  paragraph.textContent = `Signed in as ${current.me.subject}, whose token may not read approvals (it holds: ${current.me.access.join(", ") || "nothing"}).`;
+  return paragraph;
+}
+
+void start();

@@ -1,0 +1,28 @@
+// Times as a reviewer reads them: how long ago, how long left, and the local clock time.
+
+/** "45 s", "12 min", "3 h 5 min", "2 d 4 h" */
+export function duration(milliseconds) {
+  const seconds = Math.max(0, Math.round(milliseconds / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
+}
+
+/** The local date and time, to the minute. */
+export function clockTime(epochMs) {
+  return new Date(epochMs).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** "waiting 12 min" */
+export function waited(requestedAt, now = Date.now()) {
+  return `waiting ${duration(now - requestedAt)}`;
+}
+
+/** "expires in 3 h 5 min" or "expired" */
+export function expiresIn(expiresAt, now = Date.now()) {
+  return expiresAt <= now ? "expired" : `expires in ${duration(expiresAt - now)}`;
+}

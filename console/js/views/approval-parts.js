@@ -1,0 +1,111 @@
+// Pieces shown for an approval wherever it appears: who asked, timings, quorum progress, the diff.
+
+import { h, jsonBlock } from "../dom.js";
+import { clockTime, expiresIn, waited } from "../format.js";
+import { jsonDiff } from "../json-diff.js";
+
+/** The facts a reviewer decides on, as a definition list. */
+export function approvalFacts(approval, now = Date.now()) {
+  const rows = [
+    ["Reason", approval.reason ?? "(the policy gave none)"],
+    ["Asked by", askedBy(approval)],
+    [
+      "Requested",
+      `${clockTime(approval.requestedAt)} (${approval.status === "pending" ? waited(approval.requestedAt, now) : "decided"})`,
+    ],
+  ];
+  if (approval.status === "pending")
+    rows.push(["Expires", `${clockTime(approval.expiresAt)} (${expiresIn(approval.expiresAt, now)})`]);
+  return h(
+    "dl",
+    { class: "facts" },
+    rows.map(([term, value]) => [
+      h("dt", { text: term }),
+      h("dd", { class: `fact-${term.toLowerCase().replace(/\s+/g, "-")}`, text: value }),
+    ]),
+  );
+}
+
+/** "user u-ada (run created by billing-service)" */
+export function askedBy(approval) {
+  const user = `user ${approval.userContext?.userId ?? "unknown"}`;
+  return approval.createdBy && approval.createdBy !== approval.userContext?.userId
+    ? `${user} (run created by ${approval.createdBy})`
+    : user;
+}
+
+/** "1 of 2 approvals: alice", when the tool's rule asks for more than one approver. */
+export function quorumProgress(approval) {
+  const quorum = approval.quorum;
+  if (!quorum || !(quorum.required > 1)) return null;
+  const names = (quorum.approvals ?? []).map((vote) => vote.approver);
+  const count = names.length;
+  return h(
+    "p",
+    { class: "quorum" },
+    h("meter", { min: 0, max: quorum.required, value: count, "aria-label": "approvals so far" }),
+    ` ${count} of ${quorum.required} approvals${count > 0 ? `: ${names.join(", ")}` : ""}`,
+  );
+}
+
+/** The input that ran, when a reviewer edited it: a table of what changed. */
+export function editDiff(approval) {
+  const edited = approval.decision?.editedInput;
+  const changes = approval.diff ?? (edited === undefined ? [] : jsonDiff(approval.input, edited));
+  if (changes.length === 0) return null;
+  return h(
+    "table",
+    { class: "diff" },
+    h("caption", { text: "Edited by the reviewer" }),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col", text: "field" }),
+        h("th", { scope: "col", text: "was" }),
+        h("th", { scope: "col", text: "now" }),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      changes.map((change) =>
+        h(
+          "tr",
+          { class: `diff-${change.op}` },
+          h("td", { text: change.path }),
+          h("td", { class: "diff-from", text: change.op === "add" ? "—" : JSON.stringify(change.from) }),
+          h("td", {
+            class: "diff-to",
+            text: change.op === "remove" ? "(removed)" : JSON.stringify(change.value),
+          }),
+        ),
+      ),
+    ),
+  );
+}
+
+/** "approved by alice, 1 Dec 2026, 10:42" */
+export function decisionLine(approval) {
+  const decision = approval.decision;
+  if (!decision) return approval.status;
+  const by = decision.approver ? ` by ${decision.approver}` : "";
+  return `${approval.status}${by}, ${clockTime(decision.decidedAt)}`;
+}
+
+/** The tool's name with its description from the catalogue. */
+export function toolHeading(tag, approval, tools, link) {
+  const tool = tools.get(approval.toolName);
+  return h(
+    tag,
+    { class: "tool-heading" },
+    link ? h("a", { href: link, text: approval.toolName }) : h("span", { text: approval.toolName }),
+    tool?.description ? h("span", { class: "tool-description", text: ` — ${tool.description}` }) : null,
+  );
+}
+
+export function inputBlock(input) {
+  return jsonBlock(input, "json input");
+}
