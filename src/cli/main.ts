@@ -7,6 +7,7 @@ import type { ICommand } from "./command.js";
 import { defineCommandGroup } from "./command-group.js";
 import { apiCommand } from "./commands/api-command.js";
 import { approvalsApproveCommand } from "./commands/approvals-approve.js";
+import { approvalsExportCommand } from "./commands/approvals-export.js";
 import { approvalsGetCommand } from "./commands/approvals-get.js";
 import { approvalsListCommand } from "./commands/approvals-list.js";
 import { approvalsRejectCommand } from "./commands/approvals-reject.js";
@@ -34,6 +35,7 @@ export const commands: readonly ICommand[] = [
     approvalsGetCommand,
     approvalsApproveCommand,
     approvalsRejectCommand,
+    approvalsExportCommand,
   ]),
 ];
 

@@ -5,7 +5,7 @@ import { captureIo } from "./capture-io.js";
 
 const subcommands: Record<string, string[]> = {
   runs: ["submit", "get", "events", "cancel"],
-  approvals: ["list", "get", "approve", "reject"],
+  approvals: ["list", "get", "approve", "reject", "export"],
 };
 
 /** Every command line that has a help text. */
@@ -64,6 +64,24 @@ describe("tollgate", () => {
     [["runs", "submit", "--metadata", "{oops", "hi"], "tollgate runs submit: --metadata must be JSON"],
     [["approvals", "approve", "a1", "--input", "{"], "tollgate approvals approve: --input must be JSON"],
     [["approvals", "reject"], "tollgate approvals reject: missing <approvalId>"],
+    [["approvals", "export", "--format", "csv"], "tollgate approvals export: --since is required"],
+    [["approvals", "export", "--since", "7d"], "tollgate approvals export: --format is required"],
+    [
+      ["approvals", "export", "--since", "7d", "--format", "xml"],
+      'tollgate approvals export: --format must be jsonl or csv, got "xml"',
+    ],
+    [
+      ["approvals", "export", "--since", "last week", "--format", "csv"],
+      'tollgate approvals export: --since must be an ISO 8601 date or date-time, or a time ago such as 7d or 12h, got "last week"',
+    ],
+    [
+      ["approvals", "export", "--since", "7d", "--format", "csv", "--status", "maybe"],
+      "tollgate approvals export: --status must be one of pending, decided",
+    ],
+    [
+      ["approvals", "list", "--limit", "0"],
+      "tollgate approvals list: --limit must be an integer from 1 to 1000",
+    ],
   ])("%j is a usage error (exit 2)", async (args, message) => {
     const io = captureIo({ TOLLGATE_URL: "http://127.0.0.1:9" });
     expect(await runCli(args, io)).toBe(2);
