@@ -31,6 +31,15 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The console in Debian's headless chromium (playwright-core) against the real API and worker.
+        test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          pool: "forks",
+        },
+      },
+      {
+        extends: true,
         // The fault suite: real processes killed and paused, a private redis-server per file (ports
         // 7600-7699). Quick by default; CHAOS_PROFILE=long (npm run chaos) for the published figures.
         test: {

@@ -1,7 +1,8 @@
 /**
  * Makes `npm test` work on a fresh machine with nothing by hand: a Redis to test against (the one at
  * REDIS_URL or 127.0.0.1:6379, else a private redis-server on a free port, stopped at the end) and
- * promtool for the metrics checks (installed from Debian's packages when missing and possible).
+ * promtool for the metrics checks and chromium for the console's browser tests (installed from Debian's
+ * packages when missing and possible).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -19,6 +20,8 @@ export async function setup(): Promise<void> {
     console.log(`tests: no Redis at ${url}; started a private redis-server at ${privateRedis.url}`);
   }
   if (!hasCommand("promtool")) installDebianPackage("prometheus", "promtool");
+  if (!process.env.CHROMIUM_PATH && !existsSync("/usr/bin/chromium"))
+    installDebianPackage("chromium", "chromium");
 }
 
 export async function teardown(): Promise<void> {
@@ -39,7 +42,7 @@ function installDebianPackage(packageName: string, command: string): void {
   const canInstall = existsSync("/usr/bin/apt-get") && process.getuid?.() === 0;
   if (!canInstall) {
     throw new Error(
-      `The tests need \`${command}\`: install the "${packageName}" package (Debian/Ubuntu: apt-get install ${packageName}; macOS: brew install ${packageName === "redis-server" ? "redis" : "prometheus"}).`,
+      `The tests need \`${command}\`: install the "${packageName}" package (Debian/Ubuntu: apt-get install ${packageName}; macOS: brew install ${packageName === "redis-server" ? "redis" : packageName}; for chromium elsewhere, point CHROMIUM_PATH at a Chromium binary).`,
     );
   }
   console.log(`tests: \`${command}\` is missing; installing Debian's ${packageName}`);

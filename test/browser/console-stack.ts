@@ -8,7 +8,7 @@ import { defineGateway } from "../../src/gateway/index.js";
 import { createHarness, type IHarness } from "../helpers/harness.js";
 
 /** Debian's chromium: `.ci/run` installs it when missing. */
-export const chromiumPath = process.env.TOLLGATE_CHROMIUM ?? "/usr/bin/chromium";
+export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** A support desk's tools as a reviewer meets them: refunds over 100, every email, wire transfers. */
 export const consoleGateway = defineGateway({
@@ -89,7 +89,7 @@ export interface ISession {
 export async function startConsoleStack(label: string, gateway = consoleGateway): Promise<IConsoleStack> {
   if (!existsSync(chromiumPath)) {
     throw new Error(
-      `The console tests need Debian's chromium at ${chromiumPath} (apt-get install chromium; .ci/run installs it).`,
+      `The console tests need Debian's chromium at ${chromiumPath} (apt-get install chromium; .ci/run installs it), or set CHROMIUM_PATH.`,
     );
   }
   const harness = await createHarness(gateway, label);

@@ -1,0 +1,112 @@
+/**
+ * `npm run screenshots`: the console's inbox, an opened approval and the history, drawn by headless
+ * chromium from a real stack (Redis, a worker, the scripted model, the API), saved in docs/ for the
+ * README. Needs what the tests need: a Redis (REDIS_URL or 127.0.0.1:6379) and /usr/bin/chromium.
+ */
+import { fileURLToPath } from "node:url";
+import { waitUntil } from "../helpers/wait-until.js";
+import { consoleTokens, startConsoleStack } from "./console-stack.js";
+
+const docs = fileURLToPath(new URL("../../docs/", import.meta.url));
+
+/** A scripted run: the customer's words beside the script the scripted model follows. */
+const conversation = (customer: string, ...entries: unknown[]) =>
+  JSON.stringify({ customer, script: entries });
+
+const stack = await startConsoleStack("console-screenshots");
+try {
+  const { client } = stack.harness;
+  const park = async (userId: string, input: string) => {
+    const { runId } = await client.run({ input, userContext: { userId } });
+    await waitUntil(async () => (await client.approvals.list({ runId }))[0], { timeoutMs: 20_000 });
+    return runId;
+  };
+  // The history first: an edited refund, a rejected email, a refund approved as asked.
+  const decided = [
+    await park(
+      "u-grace",
+      conversation("Refund my order B-77, please", {
+        calls: [{ name: "refund", input: { chargeId: "ch_77", amount: 240 } }],
+      }),
+    ),
+    await park(
+      "u-linus",
+      conversation("Email me the invoice", {
+        calls: [
+          {
+            name: "send_email",
+            input: { to: "linus@example.com", subject: "Your invoice", body: "Attached." },
+          },
+        ],
+      }),
+    ),
+    await park(
+      "u-ken",
+      conversation("The kettle broke", {
+        calls: [{ name: "refund", input: { chargeId: "ch_12", amount: 129 } }],
+      }),
+    ),
+  ];
+  const [edited, rejected, approved] = await Promise.all(
+    decided.map(async (runId) => (await client.approvals.list({ runId }))[0]),
+  );
+  if (!edited || !rejected || !approved) throw new Error("the runs did not park");
+  await client.approvals.approve(edited.approvalId, {
+    approver: "alice",
+    input: { chargeId: "ch_77", amount: 120 },
+    comment: "Half of the order was delivered",
+  });
+  await client.approvals.reject(rejected.approvalId, {
+    approver: "bob",
+    reason: "Invoices go out from the billing system",
+  });
+  await client.approvals.approve(approved.approvalId, { approver: "alice" });
+  await Promise.all(decided.map((runId) => client.wait(runId, { timeoutMs: 20_000 })));
+
+  // What waits now.
+  const refundRun = await park(
+    "u-ada",
+    conversation(
+      "My order A-1001 arrived broken. I want my 150 EUR back.",
+      { calls: [{ name: "lookup_order", input: { orderId: "A-1001" } }] },
+      { calls: [{ name: "refund", input: { chargeId: "ch_1001", amount: 150 } }] },
+    ),
+  );
+  await park(
+    "u-bea",
+    conversation("Please confirm my address change", {
+      calls: [
+        {
+          name: "send_email",
+          input: { to: "bea@example.com", subject: "Address changed", body: "Your new address is saved." },
+        },
+      ],
+    }),
+  );
+  await park(
+    "u-carl",
+    conversation("Refund the duplicate charge", {
+      calls: [{ name: "refund", input: { chargeId: "ch_55", amount: 310 } }],
+    }),
+  );
+
+  const session = await stack.newSession();
+  const { page } = session;
+  await page.setViewportSize({ width: 1100, height: 900 });
+  await session.signIn(consoleTokens.alice.token);
+  await waitUntil(async () => (await page.locator(".approval-card").count()) === 3);
+  await page.screenshot({ path: `${docs}console-inbox.png`, fullPage: true });
+
+  await page.locator(`.approval-card[data-approval-id^="${refundRun}"] .tool-heading a`).click();
+  await page.locator(".transcript .message-tool").waitFor();
+  await page.getByLabel("amount").fill("75");
+  await page.locator("#approve-edited").waitFor();
+  await page.screenshot({ path: `${docs}console-approval.png`, fullPage: true });
+
+  await page.locator("#nav a[data-section=history]").click();
+  await waitUntil(async () => (await page.locator(".history-row").count()) === 3);
+  await page.screenshot({ path: `${docs}console-history.png`, fullPage: true });
+  console.log(`saved docs/console-inbox.png, docs/console-approval.png, docs/console-history.png`);
+} finally {
+  await stack.close();
+}
