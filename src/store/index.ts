@@ -25,7 +25,7 @@ export {
 export { ApprovalStore, type IApprovalFilter } from "./approval-store.js";
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
 export { type IKeys, keysFor, type TApprovalIndexDimension, type TApprovalIndexState } from "./keys.js";
-export { ModelPauses } from "./model-pauses.js";
+export { type IModelPauseMessage, ModelPauses } from "./model-pauses.js";
 export {
   connectionUsable,
   createRedis,

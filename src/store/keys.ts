@@ -51,6 +51,8 @@ export interface IKeys {
   tenantRunRate(tenant: string): string;
   /** Set while the model endpoint asked to slow down for this model (a 429 with retry-after). */
   modelPause(model: string): string;
+  /** The pub/sub channel on which a model's pause is announced to every worker. */
+  modelPauseChannel(): string;
   /** Tokens counted on one UTC day (hash: `<tenant>|<model>|prompt` / `completion` → tokens). */
   usageDay(day: string): string;
 }
@@ -89,6 +91,7 @@ export function keysFor(prefix: string): IKeys {
     tenantWaiting: (tenant) => `${prefix}:tenant:${tenant}:waiting`,
     tenantRunRate: (tenant) => `${prefix}:tenant:${tenant}:run-rate`,
     modelPause: (model) => `${prefix}:model-pause:${model}`,
+    modelPauseChannel: () => `${prefix}:model-pauses`,
     usageDay: (day) => `${prefix}:usage:${day}`,
     readinessProbe: () => `${prefix}:readyz`,
   };

@@ -2,17 +2,25 @@ import type { Redis } from "ioredis";
 import type { IKeys } from "./keys.js";
 
 /**
- * Starts or lengthens a model's pause; never shortens one. KEYS: pause. ARGV: pauseMs.
+ * Starts or lengthens a model's pause; never shortens one. Announces it on the pauses channel, so that
+ * workers need not read the key before every model call. KEYS: pause. ARGV: pauseMs, channel, message.
  * Returns 1 when this call started or lengthened the pause.
  */
 const pauseModelScript = `
 if redis.call('PTTL', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[1])
+redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1
 `;
 
 interface IPauseCommands {
-  tgPauseModel(pause: string, pauseMs: string): Promise<number>;
+  tgPauseModel(pause: string, pauseMs: string, channel: string, message: string): Promise<number>;
+}
+
+/** What the pauses channel carries: the model and how long its pause lasts from now. */
+export interface IModelPauseMessage {
+  model: string;
+  pauseMs: number;
 }
 
 /**
@@ -41,6 +49,14 @@ export class ModelPauses {
 
   /** Pauses `model` for `pauseMs` unless a longer pause is on; true when this call set it. */
   async pause(model: string, pauseMs: number): Promise<boolean> {
-    return (await this.redis.tgPauseModel(this.keys.modelPause(model), String(Math.ceil(pauseMs)))) === 1;
+    const ms = Math.ceil(pauseMs);
+    const message: IModelPauseMessage = { model, pauseMs: ms };
+    const set = await this.redis.tgPauseModel(
+      this.keys.modelPause(model),
+      String(ms),
+      this.keys.modelPauseChannel(),
+      JSON.stringify(message),
+    );
+    return set === 1;
   }
 }

@@ -77,6 +77,7 @@ export async function shutdownWithHandBack(args: {
   }
   isolation?.close();
   await withDeadline(context.cancelBus.close(), stepDeadlineMs);
+  await withDeadline(context.modelPauses.close(), stepDeadlineMs);
   await withDeadline(context.runtime.close(), stepDeadlineMs);
   context.logger.info({ handedBack: !finished }, "worker stopped");
 }

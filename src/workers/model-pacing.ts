@@ -14,6 +14,7 @@ export const maxModelPauseMs = 10 * 60 * 1000;
  */
 export async function pauseModel(context: IWorkerContext, error: ModelRateLimitedError): Promise<void> {
   const pauseMs = Math.min(error.retryAfterMs, maxModelPauseMs);
+  context.modelPauses.paused(error.model, pauseMs);
   const started = await context.runtime.modelPauses.pause(error.model, pauseMs);
   if (!started) return;
   context.metrics?.modelPaused(error.model, pauseMs / 1000);

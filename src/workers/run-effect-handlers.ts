@@ -63,7 +63,7 @@ export function runEffectHandlers(args: {
     async callModel(plan): Promise<TModelOutcome> {
       const model = context.llm.model;
       // Another worker saw the endpoint ask to slow down: the run parks until then (run-processor.ts).
-      const pausedMs = await runtime.modelPauses.remainingMs(model);
+      const pausedMs = await context.modelPauses.remainingMs(model);
       if (pausedMs > 0) throw new ModelRateLimitedError(model, pausedMs);
       try {
         const reply = await context.llm.complete({

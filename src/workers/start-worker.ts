@@ -13,6 +13,7 @@ import {
 } from "../observability/index.js";
 import { allQueueNames, queueNames, runJobNames, type TQueueName } from "../queue/index.js";
 import { CancelBus } from "../runtime/cancel-bus.js";
+import { ModelPauseWatch } from "../runtime/model-pause-watch.js";
 import { checkRedisServer } from "../runtime/redis-server-check.js";
 import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
 import { createApprovalProcessor } from "./approval-processor.js";
@@ -104,7 +105,8 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     { pauseOnRateLimit: true },
   );
   const cancelBus = await CancelBus.start(runtime);
-  const context: IWorkerContext = { runtime, llm, cancelBus, logger, metrics };
+  const modelPauses = await ModelPauseWatch.start(runtime);
+  const context: IWorkerContext = { runtime, llm, cancelBus, modelPauses, logger, metrics };
   const concurrency = options.concurrency ?? 8;
   const served = options.queues ?? allQueueNames;
   const workerOptions = {

@@ -4,6 +4,7 @@ import { runToolRegistry } from "../gateway/index.js";
 import type { LLMClient } from "../model/index.js";
 import type { TollgateMetrics } from "../observability/index.js";
 import type { CancelBus } from "../runtime/cancel-bus.js";
+import type { ModelPauseWatch } from "../runtime/model-pause-watch.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 
 /** What every processor of a worker process shares. */
@@ -11,6 +12,8 @@ export interface IWorkerContext {
   runtime: ITollgateRuntime;
   llm: LLMClient;
   cancelBus: CancelBus;
+  /** The fleet's model pauses, kept current by their announcements (no read per model call). */
+  modelPauses: ModelPauseWatch;
   logger: Logger;
   metrics?: TollgateMetrics | undefined;
 }
