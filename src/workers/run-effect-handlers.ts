@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import type { IRunEffectHandlers, TModelOutcome, TStopReason } from "../engine/index.js";
+import type { IRunEffectHandlers, TChildOutcome, TModelOutcome, TStopReason } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import { isModelAbortError, ModelRateLimitedError } from "../model/index.js";
 import { logContent } from "../observability/index.js";
@@ -50,17 +50,36 @@ export function runEffectHandlers(args: {
   ref: IStoredRunRef;
   cancelSignal: AbortSignal;
   stopAtStart: TStopReason | undefined;
+  /** The children as read with the state (a resumed job): the first `readChildren` answers with them. */
+  children?: Promise<TChildOutcome[]> | undefined;
 }): IRunEffectHandlers {
   const { context, job, token, ref, cancelSignal } = args;
   const { runtime } = context;
+  let prefetchedChildren = args.children;
+  /**
+   * The `tool-call-dispatched` events of the jobs just added, appended while the run job moves to
+   * waiting-children: the run's own writes share one connection, so they stay in order without waiting.
+   */
+  let dispatchAnnounced: Promise<void> | undefined;
+  const announced = async () => {
+    const pending = dispatchAnnounced;
+    dispatchAnnounced = undefined;
+    await pending;
+  };
+  const ending = endingHandlers(context, ref);
   return {
-    ...endingHandlers(context, ref),
+    ...ending,
+    async finish(state, events, release, save) {
+      await announced();
+      await ending.finish(state, events, release, save);
+    },
     async control() {
       if (args.stopAtStart) return { stop: args.stopAtStart };
       if (!cancelSignal.aborted) return "continue";
       return { stop: (await runtime.runs.cancelReason(ref.current.state.runId)) ?? "cancelled" };
     },
     async callModel(plan): Promise<TModelOutcome> {
+      await announced();
       const model = context.llm.model;
       // Another worker saw the endpoint ask to slow down: the run parks until then (run-processor.ts).
       const pausedMs = await context.modelPauses.remainingMs(model);
@@ -97,18 +116,28 @@ export function runEffectHandlers(args: {
         };
       }
     },
-    readChildren: () => readChildOutcomes(job, runtime.options.prefix),
+    readChildren() {
+      const prefetched = prefetchedChildren;
+      prefetchedChildren = undefined;
+      return prefetched ?? readChildOutcomes(job, runtime.options.prefix);
+    },
     async waitForChildren() {
-      return (await job.moveToWaitingChildren(token ?? "")) ? "blocked" : "reported";
+      const [moved] = await Promise.all([job.moveToWaitingChildren(token ?? ""), announced()]);
+      return moved ? "blocked" : "reported";
     },
     async checkpoint(state, events) {
+      await announced();
       ref.current = await runtime.runs.save(ref.current, state, events);
     },
     async addToolJobs(state, calls, announce) {
+      await announced();
       await addToolJobs(runtime, toolJobRunOf(state), calls);
-      await runtime.runs.appendEvents(state.runId, announce);
+      dispatchAnnounced = runtime.runs.appendEvents(state.runId, announce);
+      // Awaited by the next effect; a failure is that effect's.
+      dispatchAnnounced.catch(() => undefined);
     },
     async parkCalls(state, calls) {
+      await announced();
       await parkCalls(runtime, state, calls, (name) => approvalTtlMsOf(context, name));
       for (const call of calls) context.metrics?.approvalRequested(call.toolName);
     },

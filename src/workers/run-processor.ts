@@ -5,6 +5,7 @@ import { ModelRateLimitedError } from "../model/index.js";
 import { jobLogger } from "../observability/index.js";
 import { runJobNames, runJobSchema } from "../queue/index.js";
 import { requestCancel } from "../runtime/request-cancel.js";
+import { readChildOutcomes } from "./child-outcomes.js";
 import { maxModelPauseMs } from "./model-pacing.js";
 import { reconcileRuns } from "./reconcile-runs.js";
 import { runEffectHandlers } from "./run-effect-handlers.js";
@@ -24,6 +25,11 @@ export function createRunProcessor(workerContext: IWorkerContext) {
     if (job.name === runJobNames.deadline) return handleDeadline(workerContext, job);
     if (job.name === runJobNames.reconcile) return reconcileRuns(workerContext);
     const { runId } = runJobSchema.parse(job.data);
+    // A job started before (back from waiting for its children, most often) reads its children in the
+    // same round trip as its state: the engine asks for them first thing. A first start has none.
+    const children =
+      job.attemptsStarted > 1 ? readChildOutcomes(job, workerContext.runtime.options.prefix) : undefined;
+    children?.catch(() => undefined);
     const stored = await workerContext.runtime.runs.load(runId);
     if (!stored) throw new UnrecoverableError(`Run ${runId} has no stored state.`);
     const state = stored.state;
@@ -61,6 +67,7 @@ export function createRunProcessor(workerContext: IWorkerContext) {
           ref,
           cancelSignal: cancellation.signal,
           stopAtStart: stored.cancelReason,
+          children,
         }),
         now: () => context.runtime.now(),
         instructions: state.request.instructions ?? context.runtime.gateway.settings.instructions,
