@@ -231,3 +231,16 @@ local reply = {waiting}
 for i = 1, #runIds do reply[i + 1] = runIds[i] end
 return reply
 `;
+
+/**
+ * Counts one model reply's tokens in the day's usage hash: one call (auto-pipelined with the run's next
+ * checkpoint) instead of a MULTI of four commands. KEYS: usageDay. ARGV: fieldPrefix ('<tenant>|<model>|'),
+ * promptTokens, completionTokens, retentionSeconds.
+ */
+export const countUsageScript = `
+redis.call('HINCRBY', KEYS[1], ARGV[1] .. 'prompt', ARGV[2])
+redis.call('HINCRBY', KEYS[1], ARGV[1] .. 'completion', ARGV[3])
+redis.call('HINCRBY', KEYS[1], ARGV[1] .. 'replies', 1)
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return 1
+`;

@@ -1,6 +1,7 @@
 import { Cluster, Redis, type RedisOptions } from "ioredis";
 import {
   approvalIndexPageScript,
+  countUsageScript,
   createApprovalScript,
   createRunScript,
   decideApprovalScript,
@@ -49,6 +50,13 @@ export interface ITollgateRedis extends Redis {
   tgDecideApproval(...keysAndArgs: string[]): Promise<[string, string?]>;
   tgApprovalIndexPage(indexKey: string, ...args: string[]): Promise<string[]>;
   tgRecordApprovalOutcome(approvalKey: string, outcomeJson: string): Promise<number>;
+  tgCountUsage(
+    usageDayKey: string,
+    fieldPrefix: string,
+    promptTokens: string,
+    completionTokens: string,
+    retentionSeconds: string,
+  ): Promise<number>;
   tgFinishThreadRun(
     threadRunsKey: string,
     threadMessagesKey: string,
@@ -131,6 +139,7 @@ export function defineScripts(redis: Redis): ITollgateRedis {
   redis.defineCommand("tgApprovalIndexPage", { numberOfKeys: 1, lua: approvalIndexPageScript });
   redis.defineCommand("tgRecordApprovalOutcome", { numberOfKeys: 1, lua: recordApprovalOutcomeScript });
   redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 3, lua: finishThreadRunScript });
+  redis.defineCommand("tgCountUsage", { numberOfKeys: 1, lua: countUsageScript });
   redis.defineCommand("tgDeleteThread", { numberOfKeys: 3, lua: deleteThreadScript });
   return withScripts;
 }

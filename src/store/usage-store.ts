@@ -1,5 +1,5 @@
-import type { Redis } from "ioredis";
 import type { IKeys } from "./keys.js";
+import type { ITollgateRedis } from "./redis-client.js";
 
 /** Tokens counted for one tenant and model. */
 export interface IUsageCount {
@@ -28,7 +28,7 @@ export function usageDayOf(at: number): string {
  */
 export class UsageStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: ITollgateRedis,
     private readonly keys: IKeys,
   ) {}
 
@@ -38,15 +38,14 @@ export class UsageStore {
     usage: { promptTokens: number; completionTokens: number },
     at: number,
   ): Promise<void> {
-    const key = this.keys.usageDay(usageDayOf(at));
-    const field = (kind: string) => [tenant, model, kind].join(separator);
-    await this.redis
-      .multi()
-      .hincrby(key, field("prompt"), Math.max(0, Math.round(usage.promptTokens)))
-      .hincrby(key, field("completion"), Math.max(0, Math.round(usage.completionTokens)))
-      .hincrby(key, field("replies"), 1)
-      .expire(key, usageRetentionSeconds)
-      .exec();
+    const field = [tenant, model, ""].join(separator);
+    await this.redis.tgCountUsage(
+      this.keys.usageDay(usageDayOf(at)),
+      field,
+      String(Math.max(0, Math.round(usage.promptTokens))),
+      String(Math.max(0, Math.round(usage.completionTokens))),
+      String(usageRetentionSeconds),
+    );
   }
 
   /** The counts of the UTC days from `fromDay` to `toDay` (inclusive), for one tenant or all. */

@@ -61,16 +61,29 @@ export function runEffectHandlers(args: {
    * waiting-children: the run's own writes share one connection, so they stay in order without waiting.
    */
   let dispatchAnnounced: Promise<void> | undefined;
-  const announced = async () => {
+  /**
+   * The last reply's token count, sent just before the run's next write (its checkpoint or finish, which
+   * follows every reply) in the same turn of the event loop: auto-pipelining puts both in one write, and
+   * the same connection counts it before the run finishes. Counting is not worth the reply: a run never
+   * fails, nor calls the model again, for it.
+   */
+  let uncountedUsage: (() => Promise<void>) | undefined;
+  /** Awaits what the run's next write must follow, then sends the usage count ahead of it. */
+  const beforeWrite = async () => {
     const pending = dispatchAnnounced;
     dispatchAnnounced = undefined;
     await pending;
+    const count = uncountedUsage;
+    uncountedUsage = undefined;
+    void count?.().catch((error: unknown) =>
+      context.logger.warn({ err: error }, "the reply's tokens could not be counted in the usage"),
+    );
   };
   const ending = endingHandlers(context, ref);
   return {
     ...ending,
     async finish(state, events, release, save) {
-      await announced();
+      await beforeWrite();
       await ending.finish(state, events, release, save);
     },
     async control() {
@@ -79,7 +92,7 @@ export function runEffectHandlers(args: {
       return { stop: (await runtime.runs.cancelReason(ref.current.state.runId)) ?? "cancelled" };
     },
     async callModel(plan): Promise<TModelOutcome> {
-      await announced();
+      await beforeWrite();
       const model = context.llm.model;
       // Another worker saw the endpoint ask to slow down: the run parks until then (run-processor.ts).
       const pausedMs = await context.modelPauses.remainingMs(model);
@@ -91,12 +104,8 @@ export function runEffectHandlers(args: {
           abortSignal: cancelSignal,
         });
         logContent(context.logger, { text: reply.text, toolCalls: reply.toolCalls }, "model replied");
-        // Not awaited: the count rides on the connection ahead of the next checkpoint instead of costing
-        // the run a round trip of its own; and counting is not worth the reply (a run must not fail, nor
-        // call the model again, for it).
-        void countUsage(context, tenantOfRun(ref.current.state), model, reply.usage).catch((error: unknown) =>
-          context.logger.warn({ err: error }, "the reply's tokens could not be counted in the usage"),
-        );
+        const tenant = tenantOfRun(ref.current.state);
+        uncountedUsage = () => countUsage(context, tenant, model, reply.usage);
         return {
           type: "replied",
           reply: { text: reply.text, toolCalls: reply.toolCalls, usage: reply.usage },
@@ -122,22 +131,22 @@ export function runEffectHandlers(args: {
       return prefetched ?? readChildOutcomes(job, runtime.options.prefix);
     },
     async waitForChildren() {
-      const [moved] = await Promise.all([job.moveToWaitingChildren(token ?? ""), announced()]);
+      const [moved] = await Promise.all([job.moveToWaitingChildren(token ?? ""), beforeWrite()]);
       return moved ? "blocked" : "reported";
     },
     async checkpoint(state, events) {
-      await announced();
+      await beforeWrite();
       ref.current = await runtime.runs.save(ref.current, state, events);
     },
     async addToolJobs(state, calls, announce) {
-      await announced();
+      await beforeWrite();
       await addToolJobs(runtime, toolJobRunOf(state), calls);
       dispatchAnnounced = runtime.runs.appendEvents(state.runId, announce);
       // Awaited by the next effect; a failure is that effect's.
       dispatchAnnounced.catch(() => undefined);
     },
     async parkCalls(state, calls) {
-      await announced();
+      await beforeWrite();
       await parkCalls(runtime, state, calls, (name) => approvalTtlMsOf(context, name));
       for (const call of calls) context.metrics?.approvalRequested(call.toolName);
     },
