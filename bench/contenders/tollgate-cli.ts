@@ -1,5 +1,6 @@
 import { GatewayClient } from "../../src/producer/index.js";
 import { benchGateway } from "../bench-gateway.js";
+import type { IBuiltWorker } from "../lib/built-worker.js";
 import { type IChildService, startCliWorker } from "../lib/child-services.js";
 import { askTollgate } from "./tollgate-ask.js";
 import type { ITollgateContender } from "./tollgate-in-process.js";
@@ -15,6 +16,7 @@ export async function tollgateCli(options: {
   concurrency: number;
   processes?: number;
   name?: string;
+  built?: IBuiltWorker;
 }): Promise<ITollgateContender & { workers: IChildService[] }> {
   const processes = options.processes ?? 1;
   const workers = await Promise.all(

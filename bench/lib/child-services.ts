@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { IBuiltWorker } from "./built-worker.js";
 import { stopChild } from "./private-redis.js";
 
 const cli = fileURLToPath(new URL("../../bin/tollgate.js", import.meta.url));
@@ -21,8 +22,9 @@ export async function startCli(
   args: readonly string[],
   env: Record<string, string>,
   ready: RegExp,
+  entry: string = cli,
 ): Promise<IChildService> {
-  const child = spawn(process.execPath, [cli, ...args], {
+  const child = spawn(process.execPath, [entry, ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -57,18 +59,22 @@ export async function startModelServer(): Promise<IChildService & { url: string 
   return { ...service, url };
 }
 
-/** `tollgate worker` for the bench gateway, with its logs (info) and metrics (a free port) on. */
+/**
+ * `tollgate worker` for the bench gateway, with its logs (info) and metrics (a free port) on: through
+ * bin/tollgate.js, or the compiled CLI with a JavaScript gateway when `built` is given.
+ */
 export function startCliWorker(options: {
   redisUrl: string;
   prefix: string;
   modelUrl: string;
   concurrency: number;
+  built?: IBuiltWorker | undefined;
 }): Promise<IChildService> {
   return startCli(
     [
       "worker",
       "--gateway",
-      benchGatewayPath,
+      options.built?.gatewayPath ?? benchGatewayPath,
       "--concurrency",
       String(options.concurrency),
       "--metrics-port",
@@ -81,5 +87,6 @@ export function startCliWorker(options: {
       LOG_LEVEL: "info",
     },
     /worker metrics at \/metrics/,
+    options.built?.entry,
   );
 }

@@ -83,8 +83,20 @@ export function checkTargets(
     add(`bytes per parked approval at ${level.level} parked`, level.approvalBytes!, "at most", 2048);
     add(`bytes per parked run at ${level.level} parked`, level.tollgatePerRun!, "at most", 8192);
   }
-  const footprint = results["worker-footprint"]?.data as { inFlightMb: number } | undefined;
-  if (footprint) add("worker RSS with 100 runs in flight (MB)", footprint.inFlightMb, "at most", 150);
+  const footprint = results["worker-footprint"]?.data as
+    | { inFlightMb: number; source?: { inFlightMb: number } }
+    | undefined;
+  if (footprint) {
+    // The target is the shipped worker's (compiled); the worker run through tsx is shown beside it.
+    add("worker RSS with 100 runs in flight, compiled worker (MB)", footprint.inFlightMb, "at most", 150);
+    if (footprint.source)
+      add(
+        "worker RSS with 100 runs in flight, worker from source via tsx (MB)",
+        footprint.source.inFlightMb,
+        "at most",
+        150,
+      );
+  }
   return checks;
 }
 
