@@ -38,7 +38,7 @@ export const errorCatalogue = {
   },
   TG_APPROVAL_INVALID_EDIT: {
     status: 422,
-    summary: "The edited input fails the tool's schema; the approval stays pending.",
+    summary: "An edit fails the schema or nests past 64 levels; the approval stays pending.",
   },
   TG_STATE_CORRUPT: {
     status: 500,

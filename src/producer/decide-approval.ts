@@ -4,6 +4,8 @@ import { addToolJobs, approvedRawInputOf, toolJobRunOfRecord } from "../runtime/
 import { promoteJob } from "../runtime/promote-job.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import type { IApproval, TApprovalDecisionRecord } from "../store/index.js";
+import { maxArgumentsDepth } from "../tools/index.js";
+import { pathBeyondDepth } from "./json-depth.js";
 import { approveInputSchema, rejectInputSchema } from "./run-input-schema.js";
 
 export interface IApproveInput {
@@ -39,6 +41,7 @@ export async function approve(
   };
   let decision: TApprovalDecisionRecord = { ...base, decision: "approved" };
   if (input.input !== undefined) {
+    refuseTooDeep(input.input);
     // An edit is decided by the policy on the approval's tool and user: the record is read first.
     const approval = await pendingApproval(runtime, approvalId);
     const tool = runtime.gateway.catalogue.get(approval.toolName);
@@ -82,6 +85,22 @@ export async function approve(
           };
   }
   return record(runtime, approvalId, decision);
+}
+
+/**
+ * An edit nested deeper than the model's arguments may be is refused before anything reads it: keys the
+ * schema strips still travel as sent (approval record, run state, tool job), and each of those readers
+ * (a Lua JSON decoder stops at 1,000 levels) would fail on it in its own way.
+ */
+function refuseTooDeep(editedInput: unknown): void {
+  const path = pathBeyondDepth(editedInput, maxArgumentsDepth);
+  if (path === undefined) return;
+  const fieldPath = ["input", ...path].join(".");
+  throw new TollgateError(
+    "TG_APPROVAL_INVALID_EDIT",
+    `The edited input nests deeper than ${maxArgumentsDepth} levels (at ${fieldPath}).`,
+    { issues: [{ path: fieldPath, message: `nested deeper than ${maxArgumentsDepth} levels` }] },
+  );
 }
 
 /** Rejects a parked call: it is never executed; the model reads the reason. */

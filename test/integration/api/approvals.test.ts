@@ -151,6 +151,46 @@ describe("API approvals", () => {
     expect(decided.json()).toMatchObject({ status: "approved", decision: { approver: "alice" } });
   });
 
+  it("refuses an edit nested deeper than the model's arguments may be (422), and the approval stays pending", async () => {
+    const { runId, approvalId } = await parkedRun("frank@example.com");
+    // Unknown keys pass the tool's schema (stripped), but the edit is stored and carried as sent: a value
+    // nested thousands deep would reach every later reader of the approval and the run state.
+    for (const levels of [65, 5_000]) {
+      // Sent as text: a value this deep is written by hand, as a hostile client would.
+      const deep = `${'{"nested":'.repeat(levels)}"bottom"${"}".repeat(levels)}`;
+      const refused = await fixture.app.inject({
+        method: "POST",
+        url: `/v1/approvals/${approvalId}/approve`,
+        headers: { ...approver, "content-type": "application/json" },
+        payload: `{"input":{"to":"frank@example.com","subject":"Hello","extra":${deep}}}`,
+      });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().error.code).toBe("TG_APPROVAL_INVALID_EDIT");
+      expect(refused.json().error.details.issues[0].path).toMatch(/^input\.extra(\.nested)+$/);
+    }
+    const stillPending = await fixture.app.inject({
+      method: "GET",
+      url: `/v1/approvals/${approvalId}`,
+      headers: approvalReader,
+    });
+    expect(stillPending.json().status).toBe("pending");
+    const approved = await fixture.app.inject({
+      method: "POST",
+      url: `/v1/approvals/${approvalId}/approve`,
+      headers: approver,
+      payload: { input: { to: "frank@example.com", subject: "Hello, edited" } },
+    });
+    expect(approved.statusCode).toBe(200);
+    const finished = await waitUntil(async () => {
+      const view = await runView(runId);
+      return view.status === "completed" ? view : undefined;
+    });
+    expect(finished.response.toolResults[0].output).toEqual({
+      sentTo: "frank@example.com",
+      subject: "Hello, edited",
+    });
+  });
+
   it("approves without a body: the input the model sent runs", async () => {
     const { runId, approvalId } = await parkedRun("dan@example.com");
     const approved = await fixture.app.inject({
