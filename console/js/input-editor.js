@@ -81,11 +81,13 @@ export function createInputEditor(schema, original) {
       ? h("span", { class: "field-hint", text: leafSchema.description })
       : null;
     const control = controlOf(kind, value, id, `${id}-error`);
+    // Said by the control, not by the star: the label's accessible name stays the field's name.
+    if (required) control.setAttribute("aria-required", "true");
     const label = h(
       "label",
       { for: id },
       path.length > 0 ? String(path.at(-1)) : "input",
-      required ? h("span", { class: "required", title: "required", text: " *" }) : null,
+      required ? h("span", { class: "required", "aria-hidden": "true", text: " *" }) : null,
     );
     slots.push({ path, errorLine, control });
     const hadValue = value !== undefined;

@@ -118,11 +118,15 @@ function checkValue(schema, value, path, issues) {
     }
     if (schema.maxLength !== undefined && length > schema.maxLength)
       issues.push({ path, message: `must be at most ${schema.maxLength} characters` });
-    if (typeof schema.pattern === "string" && !safePattern(schema.pattern).test(value)) {
-      issues.push({ path, message: `must match ${schema.pattern}` });
-    }
+    // A format says what a pattern means: "must be a valid email" rather than the regular expression.
     const format = formats[schema.format];
-    if (format && !format.test(value)) issues.push({ path, message: `must be a valid ${schema.format}` });
+    const failsPattern = typeof schema.pattern === "string" && !safePattern(schema.pattern).test(value);
+    if ((format && !format.test(value)) || (failsPattern && typeof schema.format === "string")) {
+      issues.push({ path, message: `must be a valid ${schema.format}` });
+    } else if (failsPattern) {
+      const pattern = schema.pattern.length > 40 ? `${schema.pattern.slice(0, 40)}…` : schema.pattern;
+      issues.push({ path, message: `must match the pattern ${pattern}` });
+    }
   }
 }
 

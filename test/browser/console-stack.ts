@@ -30,7 +30,17 @@ export const consoleGateway = defineGateway({
     defineTool({
       name: "send_email",
       description: "Sends an email to the customer.",
-      inputSchema: z.object({ to: z.email(), subject: z.string().min(1), body: z.string() }),
+      inputSchema: z.object({
+        to: z.email(),
+        // A refinement JSON Schema cannot say: the page lets it through, the server's 422 names it.
+        subject: z
+          .string()
+          .min(1)
+          .refine((subject) => subject === subject.toLowerCase() || subject !== subject.toUpperCase(), {
+            message: "must not be all capitals",
+          }),
+        body: z.string(),
+      }),
       tags: ["email"],
       policy: () => ({ verdict: EToolCallVerdict.NEEDS_APPROVAL, reason: "Every email is read first" }),
       execute: async ({ input }) => ({ sentTo: input.to }),
@@ -113,6 +123,8 @@ export async function startConsoleStack(label: string, gateway = consoleGateway)
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       sessions.push(context);
       const page = await context.newPage();
+      // Under the test's own timeout, so a step that never happens names its locator.
+      page.setDefaultTimeout(10_000);
       const requests: string[] = [];
       const problems: string[] = [];
       page.on("request", (request) => requests.push(request.url()));

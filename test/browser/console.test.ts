@@ -91,6 +91,24 @@ describe("the console in a browser", () => {
       body: "Refund sent.",
     });
     await card(page, runId).getByRole("link", { name: "send_email" }).click();
+    // The page checks the JSON Schema (zod's email pattern included) before sending...
+    const fieldOf = (name: string) =>
+      page.locator(".field", { has: page.locator("label", { hasText: new RegExp(`^${name}\\b`) }) });
+    await fieldOf("to").locator("input").fill("ada..lovelace@example.com");
+    await page.locator("#approve-edited").click();
+    await expect(fieldOf("to").locator(".field-error").textContent()).resolves.toBe("must be a valid email");
+    await fieldOf("to").locator("input").fill("ada@example.com");
+    // ...and a refinement no JSON Schema can say comes back as the server's 422, next to its field too.
+    const subject = fieldOf("subject").locator("input");
+    await subject.fill("SORRY");
+    await page.locator("#approve-edited").click();
+    await page.locator(".outcome .error", { hasText: "The server refused the edit" }).waitFor();
+    await expect(fieldOf("subject").locator(".field-error").textContent()).resolves.toBe(
+      "must not be all capitals",
+    );
+    expect(await subject.getAttribute("aria-invalid")).toBe("true");
+    expect(await fieldOf("to").locator(".field-error").textContent()).toBe("");
+
     await page.locator("#reject").click();
     await expect(page.locator("#reject-reason-error").textContent()).resolves.toContain("Say why");
     await page.getByLabel("Reason to reject").fill("The customer asked us not to email her");
