@@ -285,7 +285,13 @@ export function renderApproval(main, context, approvalId) {
     const before = current?.status;
     const latest = await load();
     if (before === "pending" && latest && latest.status !== "pending") {
-      showOutcome("notice", `Another reviewer decided first: ${decisionLine(latest)}.`);
+      const votedHere = (latest.quorum?.approvals ?? []).some((vote) => vote.approver === context.me.subject);
+      showOutcome(
+        votedHere ? "done" : "notice",
+        votedHere
+          ? `The quorum is complete: ${decisionLine(latest)}.`
+          : `Another reviewer decided first: ${decisionLine(latest)}.`,
+      );
     }
   };
   context.events.addEventListener("approval-event", onEvent);
