@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `npm run test:cluster`: starts a local Redis Cluster (3 masters, 3 replicas), runs the runtime,
 # approvals and API integration groups against it, then the failover test (a replica takes over with
-# CLUSTER FAILOVER, then a master is killed) last, since it leaves the cluster changed.
+# CLUSTER FAILOVER, then a master is killed) last, since it leaves the cluster changed; then the
+# Sentinel failover test (its own primary, replica and 3 sentinels: SENTINEL FAILOVER, then a killed
+# primary).
 #   --quick   one file of each group and the failover test (CI)
 # TOLLGATE_CLUSTER_SERVER/TOLLGATE_CLUSTER_CLI choose the server (valkey-server, valkey-cli).
 set -euo pipefail
@@ -25,3 +27,6 @@ echo "== cluster: ${groups[*]}"
 npx vitest run --project integration "${groups[@]}"
 echo "== cluster: failover"
 npx vitest run --project integration test/integration/cluster/failover.test.ts
+echo "== sentinel: failover (a primary, a replica, 3 sentinels of its own)"
+env -u TOLLGATE_TEST_CLUSTER_NODES TOLLGATE_TEST_SENTINEL=1 \
+  npx vitest run --project integration test/integration/cluster/sentinel-failover.test.ts

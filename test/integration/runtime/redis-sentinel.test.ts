@@ -2,7 +2,7 @@
  * A Sentinel-managed primary: a private redis-server and a sentinel that monitors it. The worker and
  * the client find the primary through the sentinel (TOLLGATE_REDIS_SENTINELS), their duplicated
  * connections (subscribers, blocking readers) too, and a run with a tool call finishes.
- * No failover here: that needs a replica and several sentinels (not covered yet).
+ * The failover (a replica and 3 sentinels) is test/integration/cluster/sentinel-failover.test.ts.
  */
 import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
