@@ -8,6 +8,7 @@ import {
   type TGatewaySettingsInput,
 } from "./gateway-options.js";
 import { checkExtraTools, checkPolicyReferences } from "./gateway-references.js";
+import { checkNotificationReferences } from "./notification-references.js";
 
 /**
  * What a gateway module passes to `defineGateway`. `TToolName` is the union of the names of `tools` and
@@ -70,6 +71,7 @@ export function defineGateway<TToolName extends string = string>(
   checkExtraTools(tools, extraTools);
   const catalogue = new ToolRegistry({ ...registryConfig, tools: [...tools, ...extraTools] });
   checkPolicyReferences(catalogue.list(), policy ?? {});
+  checkNotificationReferences(catalogue.list(), settings.notifications);
   const gateway: IGateway<TToolName> & { [gatewayBrand]: true } = {
     settings: Object.freeze(settings),
     registry,

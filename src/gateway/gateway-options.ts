@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { notificationsSchema } from "./notification-settings.js";
 
 /**
  * The numeric and text settings of a gateway, with their defaults. Tools, policy and hooks are checked
@@ -56,6 +57,11 @@ export const gatewaySettingsSchema = z.object({
     .default({}),
   /** The longest user input accepted at enqueue, in characters. */
   maxInputChars: z.number().int().min(1).default(100_000),
+  /**
+   * Webhook notifications of approval events, escalations, expiring-soon reminders and signed one-time
+   * links (docs/NOTIFICATIONS.md). None when absent.
+   */
+  notifications: notificationsSchema.optional(),
   /** The model used when the environment names none. */
   model: z
     .object({
