@@ -4,14 +4,12 @@ export {
   type TGatewaySettings,
   type TGatewaySettingsInput,
 } from "./gateway-options.js";
-export { type IRunToolSelection, runToolRegistry } from "./run-tools.js";
-export { type IUsageCost, usageCostOf } from "./usage-cost.js";
+export { escalationsOfTool, targetsOfEvent } from "./notification-matching.js";
 export {
-  approvalEventTypes,
   defaultTargetEvents,
-  type TApprovalEventType,
   type TEscalation,
   type TNotificationSettings,
   type TNotificationTarget,
 } from "./notification-settings.js";
-export { escalationsOfTool, targetsOfEvent } from "./notification-matching.js";
+export { type IRunToolSelection, runToolRegistry } from "./run-tools.js";
+export { type IUsageCost, usageCostOf } from "./usage-cost.js";

@@ -1,6 +1,6 @@
+import type { TApprovalEventType } from "../contracts/index.js";
 import {
   defaultTargetEvents,
-  type TApprovalEventType,
   type TEscalation,
   type TNotificationSettings,
   type TNotificationTarget,
@@ -13,9 +13,7 @@ function matchesTool(
   toolTags: readonly string[],
 ): boolean {
   if (filter.tools === undefined && filter.tags === undefined) return true;
-  return (
-    (filter.tools ?? []).includes(toolName) || (filter.tags ?? []).some((tag) => toolTags.includes(tag))
-  );
+  return (filter.tools ?? []).includes(toolName) || (filter.tags ?? []).some((tag) => toolTags.includes(tag));
 }
 
 /**

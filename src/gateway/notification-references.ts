@@ -21,13 +21,18 @@ export function checkNotificationReferences(
     });
     (filter.tags ?? []).forEach((tag, index) => {
       if (!tags.has(tag))
-        issues.push({ path: `${path}.tags.${index}`, message: `"${tag}" is not a tag of any tool of the gateway` });
+        issues.push({
+          path: `${path}.tags.${index}`,
+          message: `"${tag}" is not a tag of any tool of the gateway`,
+        });
     });
   };
-  notifications.targets.forEach((target, index) => check(target, `notifications.targets.${index}`));
-  notifications.escalations.forEach((escalation, index) =>
-    check(escalation, `notifications.escalations.${index}`),
-  );
+  notifications.targets.forEach((target, index) => {
+    check(target, `notifications.targets.${index}`);
+  });
+  notifications.escalations.forEach((escalation, index) => {
+    check(escalation, `notifications.escalations.${index}`);
+  });
   if (issues.length > 0) {
     throw new TollgateError(
       "TG_INVALID_GATEWAY",

@@ -1,19 +1,5 @@
 import { z } from "zod";
-
-/**
- * The approval events a webhook target may receive: those of the approval event stream
- * (`<prefix>:approval-events`), which the dispatcher turns into deliveries.
- */
-export const approvalEventTypes = [
-  "approval-requested",
-  "approval-decided",
-  "approval-partially-decided",
-  "approval-expiring",
-  "approval-escalated",
-  "approval-expired",
-  "approval-cancelled",
-] as const;
-export type TApprovalEventType = (typeof approvalEventTypes)[number];
+import { approvalEventTypes, type TApprovalEventType } from "../contracts/index.js";
 
 /**
  * What a target receives when it names no `events`. Escalations go to the escalation's own target (and to
@@ -29,7 +15,10 @@ export const defaultTargetEvents: readonly TApprovalEventType[] = [
 /** A name that may stand in a BullMQ job id and a Redis key: no `:`, not all digits. */
 const targetName = z
   .string()
-  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "letters, digits, '_' and '-', starting with a letter (at most 64)");
+  .regex(
+    /^[A-Za-z][A-Za-z0-9_-]{0,63}$/,
+    "letters, digits, '_' and '-', starting with a letter (at most 64)",
+  );
 
 /**
  * A Standard Webhooks secret: base64 of at least 24 bytes, optionally prefixed with `whsec_` (what

@@ -83,6 +83,13 @@ export function createInstruments(registry: Registry, awaitScrapeTimeReads: () =
     approvalsRequested: counter(registry, "approvalsRequested"),
     approvalsDecided: counter(registry, "approvalsDecided"),
     approvalWait: histogram(registry, "approvalWait", HISTOGRAM_BUCKETS.approvalWaitSeconds),
+    webhookDeliveries: counter(registry, "webhookDeliveries"),
+    webhookDeliveryDuration: histogram(
+      registry,
+      "webhookDeliveryDuration",
+      HISTOGRAM_BUCKETS.webhookDeliverySeconds,
+    ),
+    webhookDeliveryLag: histogram(registry, "webhookDeliveryLag", HISTOGRAM_BUCKETS.webhookLagSeconds),
     stalledJobs: counter(registry, "stalledJobs"),
     runsReconciled: counter(registry, "runsReconciled"),
     workerSlotsBusy: gauge(registry, "workerSlotsBusy"),

@@ -145,6 +145,24 @@ export const METRICS = {
     "Time from an approval request to its decision, by decision (expired waits the whole TTL).",
     ["decision"],
   ),
+  webhookDeliveries: define(
+    "tollgate_webhook_deliveries_total",
+    "counter",
+    "Webhook delivery attempts, by target, event type and outcome: delivered, failed (retried later) or dropped (the last attempt failed).",
+    ["target", "event", "outcome"],
+  ),
+  webhookDeliveryDuration: define(
+    "tollgate_webhook_delivery_duration_seconds",
+    "histogram",
+    "Duration of one webhook HTTP attempt, by target and outcome (delivered, failed).",
+    ["target", "outcome"],
+  ),
+  webhookDeliveryLag: define(
+    "tollgate_webhook_delivery_lag_seconds",
+    "histogram",
+    "Time from an approval event to its delivery to a target, retries and outages included, by target.",
+    ["target"],
+  ),
   queueJobs: define(
     "tollgate_queue_jobs",
     "gauge",

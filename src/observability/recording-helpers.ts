@@ -56,6 +56,14 @@ export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
       instruments.approvalsDecided.inc({ tool, decision });
       observe(instruments.approvalWait, { decision }, waitSeconds);
     },
+    webhookDelivery({ target, event, outcome, durationSeconds, lagSeconds }) {
+      instruments.webhookDeliveries.inc({ target, event, outcome });
+      if (durationSeconds !== undefined) {
+        const attemptOutcome = outcome === "delivered" ? "delivered" : "failed";
+        observe(instruments.webhookDeliveryDuration, { target, outcome: attemptOutcome }, durationSeconds);
+      }
+      if (outcome === "delivered") observe(instruments.webhookDeliveryLag, { target }, lagSeconds);
+    },
     stalledJob(queue) {
       instruments.stalledJobs.inc({ queue });
     },

@@ -37,6 +37,17 @@ export interface IApprovalDecisionObservation {
   waitSeconds: number;
 }
 
+/** One webhook delivery attempt. Targets and event types come from configuration: bounded labels. */
+export interface IWebhookDeliveryObservation {
+  target: string;
+  event: string;
+  outcome: "delivered" | "failed" | "dropped";
+  /** The HTTP attempt's duration. */
+  durationSeconds?: number;
+  /** From the event to this attempt. */
+  lagSeconds?: number;
+}
+
 /**
  * The metrics of one process. Every helper is safe to call from any code path: it never throws,
  * and a NaN, infinite or negative duration or count is ignored or clamped rather than recorded.
@@ -73,6 +84,8 @@ export interface ITollgateMetrics {
   approvalRequested(tool: string): void;
   /** A parked call was approved, rejected, or expired. */
   approvalDecided(observation: IApprovalDecisionObservation): void;
+  /** A webhook delivery attempt ended. */
+  webhookDelivery(observation: IWebhookDeliveryObservation): void;
   /** BullMQ reported a stalled job on this queue (the worker's `stalled` event). */
   stalledJob(queue: string): void;
   /** The reconciler found a run no job held: it queued it again, or ended it failed (TG_RUN_LOST). */

@@ -3,10 +3,13 @@ export const queueNames = {
   runs: "runs",
   tools: "tools",
   approvals: "approvals",
+  /** Webhook deliveries and approval reminders; served by workers of the approvals queue (docs/NOTIFICATIONS.md). */
+  notifications: "notifications",
 } as const;
 
 export type TQueueName = (typeof queueNames)[keyof typeof queueNames];
 
+/** The queues a worker may be told to serve; `notifications` goes with `approvals` when the gateway has any. */
 export const allQueueNames: readonly TQueueName[] = [queueNames.runs, queueNames.tools, queueNames.approvals];
 
 /** Job names on the runs queue. */

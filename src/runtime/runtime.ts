@@ -31,6 +31,8 @@ export interface IQueues {
   runs: Queue;
   tools: Queue;
   approvals: Queue;
+  /** Webhook deliveries and approval reminders. */
+  notifications: Queue;
 }
 
 /** Everything a producer or a worker shares: the gateway, options, Redis, queues and stores. */
@@ -111,6 +113,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     runs: new Queue(queueNames.runs, queueOptions),
     tools: new Queue(queueNames.tools, queueOptions),
     approvals: new Queue(queueNames.approvals, queueOptions),
+    notifications: new Queue(queueNames.notifications, queueOptions),
   };
   // A Queue re-emits its connection's errors; with no listener BullMQ prints each one with console.error,
   // a raw line per reconnect attempt beside the JSON log. They go where the runtime's own errors go.
@@ -154,7 +157,12 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
       return connection;
     },
     async close() {
-      await Promise.allSettled([queues.runs.close(), queues.tools.close(), queues.approvals.close()]);
+      await Promise.allSettled([
+        queues.runs.close(),
+        queues.tools.close(),
+        queues.approvals.close(),
+        queues.notifications.close(),
+      ]);
       for (const connection of duplicates) connection.disconnect();
       await Promise.allSettled([redis.quit(), queueConnection.quit()]);
     },

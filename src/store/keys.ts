@@ -32,6 +32,10 @@ export interface IKeys {
    * to `approvalEventsMaxLength`: the live inbox, webhooks and auditors follow it.
    */
   approvalEvents(): string;
+  /** Webhook deliveries of one approval to one target not yet settled, by event order (sorted set). */
+  notificationOrder(target: string, approvalId: string): string;
+  /** Set once a reminder (expiring, escalation) appended its event: a retried reminder appends nothing. */
+  approvalReminder(reminderId: string): string;
   /**
    * A secondary index of approvals (sorted set of approval ids): pending ones scored by expiry, decided
    * ones by decision time. `all` has no value; the others hold the approvals of one run, tenant, user,
@@ -83,6 +87,8 @@ export function keysFor(prefix: string): IKeys {
     reconcileLock: () => `${prefix}:reconcile:lock`,
     tenantPendingApprovals: (tenant) => approvalIndex("pending", "tenant", tenant),
     approvalEvents: () => `${prefix}:approval-events`,
+    notificationOrder: (target, approvalId) => `${prefix}:notification-order:${target}:${approvalId}`,
+    approvalReminder: (reminderId) => `${prefix}:approval-reminder:${reminderId}`,
     approvalIndex,
     threadTenant: (threadId) => `${prefix}:thread:${threadId}:tenant`,
     cancelChannel: () => `${prefix}:cancel`,

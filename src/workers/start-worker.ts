@@ -4,6 +4,7 @@ import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
 import { endRunOutsideLoop } from "../engine/index.js";
 import type { IGateway } from "../gateway/index.js";
 import { type ILLMClientConfig, LLMClient } from "../model/index.js";
+import { startNotifications } from "../notifications/start-notifications.js";
 import {
   createLogger,
   createMetrics,
@@ -127,9 +128,27 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
   };
   const workers = new Map<TQueueName, Worker>();
   const activeJobs = new ActiveJobs();
+  // Before any approval can be parked here, so that the dispatcher's group sees every request.
+  const notificationSettings = options.gateway.settings.notifications;
+  const notifications =
+    notificationSettings && served.includes(queueNames.approvals)
+      ? await startNotifications({
+          runtime,
+          settings: notificationSettings,
+          logger,
+          metrics,
+          workerOptions,
+          wrap: (processor) =>
+            activeJobs.track(
+              metrics ? countingSlots(processor, queueNames.notifications, concurrency, metrics) : processor,
+            ),
+        })
+      : undefined;
+  if (notifications) workers.set(queueNames.notifications, notifications.worker);
   for (const name of served) {
+    const queueProcessor = processors[name as keyof typeof processors];
     const processor = activeJobs.track(
-      metrics ? countingSlots(processors[name], name, concurrency, metrics) : processors[name],
+      metrics ? countingSlots(queueProcessor, name, concurrency, metrics) : queueProcessor,
     );
     const worker = new Worker(name, processor, {
       ...workerOptions,
@@ -144,7 +163,12 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     workers.set(name, worker);
   }
   if (metrics) {
-    metrics.watchQueues(allQueueNames.map((name) => ({ name, queue: runtime.queues[name] })));
+    metrics.watchQueues(
+      [...allQueueNames, ...(notifications ? [queueNames.notifications] : [])].map((name) => ({
+        name,
+        queue: runtime.queues[name],
+      })),
+    );
   }
   await Promise.all([...workers.values()].map((worker) => worker.waitUntilReady()));
   if (served.includes(queueNames.runs)) await scheduleReconciler(context);
@@ -154,13 +178,15 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
   let closing: Promise<void> | undefined;
   const close = () => {
     readiness.markDraining();
-    closing ??= shutdownWithHandBack({
-      context,
-      workers,
-      activeJobs,
-      isolation,
-      timeoutMs: runtime.options.shutdownTimeoutMs,
-    });
+    closing ??= (notifications?.stopDispatching() ?? Promise.resolve()).then(() =>
+      shutdownWithHandBack({
+        context,
+        workers,
+        activeJobs,
+        isolation,
+        timeoutMs: runtime.options.shutdownTimeoutMs,
+      }),
+    );
     return closing;
   };
   if (options.handleSignals !== false) {

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { webhookPayloadSchema } from "../../notifications/webhook-payload.js";
 import { API_DEFAULTS, type IApiSettings } from "../api-options.js";
 import { errorEnvelopeSchema } from "../errors/error-envelope.js";
 import type { IRouteSpec } from "../http/route-definition.js";
@@ -66,6 +67,7 @@ function generate(settings: Pick<IApiSettings, "askMaxWaitMs">): object {
     ],
     security: [{ bearerAuth: [] }],
     paths,
+    webhooks: webhooksOf(),
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -78,6 +80,46 @@ function generate(settings: Pick<IApiSettings, "askMaxWaitMs">): object {
       schemas: {
         ErrorResponse: jsonSchemaOf(errorEnvelopeSchema),
         RunEvent: jsonSchemaOf(runEventSchema),
+        WebhookPayload: jsonSchemaOf(webhookPayloadSchema),
+      },
+    },
+  };
+}
+
+/**
+ * What the gateway's notification targets receive (docs/NOTIFICATIONS.md): one POST per approval event,
+ * signed per the Standard Webhooks convention with the target's secret.
+ */
+function webhooksOf(): Record<string, object> {
+  const signatureHeaders = [
+    ["webhook-id", "The message id: the same on every retry of one delivery (drop duplicates by it)."],
+    ["webhook-timestamp", "Seconds since the epoch when this attempt was signed; reject old ones."],
+    ["webhook-signature", "`v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the target's secret."],
+  ].map(([name, description]) => ({
+    name,
+    in: "header",
+    required: true,
+    description,
+    schema: { type: "string" },
+  }));
+  return {
+    approvalEvent: {
+      post: {
+        operationId: "approvalEventWebhook",
+        summary: "An approval event, POSTed to each notification target that asks for it",
+        description:
+          "Sent for approval-requested, approval-decided, approval-expiring, approval-expired, " +
+          "approval-escalated (and, when a target lists them, approval-partially-decided and " +
+          "approval-cancelled). Any 2xx acknowledges it; anything else is retried with exponential backoff. " +
+          "Deliveries of one approval to one target arrive in event order.",
+        tags: ["approvals"],
+        security: [],
+        parameters: signatureHeaders,
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/WebhookPayload" } } },
+        },
+        responses: { "200": { description: "Received (any 2xx)." } },
       },
     },
   };

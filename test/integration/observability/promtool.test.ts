@@ -57,6 +57,20 @@ async function textWithEveryMetricTouched(): Promise<string> {
   metrics.approvalRequested("refund");
   metrics.approvalDecided({ tool: "refund", decision: "approved", waitSeconds: 40 });
   metrics.approvalDecided({ tool: "refund", decision: "expired", waitSeconds: 3600 });
+  metrics.webhookDelivery({
+    target: "slack",
+    event: "approval-requested",
+    outcome: "delivered",
+    durationSeconds: 0.04,
+    lagSeconds: 0.2,
+  });
+  metrics.webhookDelivery({
+    target: "slack",
+    event: "approval-decided",
+    outcome: "failed",
+    durationSeconds: 10,
+  });
+  metrics.webhookDelivery({ target: "slack", event: "approval-decided", outcome: "dropped" });
   metrics.stalledJob("tools");
   metrics.workerSlots("tools", 2, 16);
   return (await metricsText(registry)).body;

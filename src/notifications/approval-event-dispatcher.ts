@@ -1,0 +1,238 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { JobsOptions } from "bullmq";
+import type { TStoredApprovalEvent } from "../contracts/index.js";
+import { escalationsOfTool, targetsOfEvent } from "../gateway/index.js";
+import { type ITollgateRedis, toStoredApprovalEvent } from "../store/index.js";
+import {
+  deliveryJobIdOf,
+  eventOrderOf,
+  notificationJobNames,
+  type TDeliveryJob,
+  type TReminderJob,
+} from "./notification-jobs.js";
+import type { INotificationContext } from "./notification-processor.js";
+import { webhookPayloadOf } from "./webhook-payload.js";
+
+/** The consumer group every worker of a deployment reads the approval event stream in. */
+export const notificationsGroup = "notifications";
+
+type TEntry = [id: string, fields: string[]];
+
+/** A pause after a failed read (Redis down): the loop tries again, it never gives up. */
+const retryAfterErrorMs = 1_000;
+const readBlockMs = 2_000;
+const readCount = 100;
+
+/**
+ * Turns approval events into delivery jobs. Workers read the stream in one consumer group, so each event
+ * is dispatched by one worker; an entry is acknowledged only after its jobs were added (their ids derive
+ * from the target and the entry id, so a re-read adds nothing twice), and the entries a dead worker read
+ * but never acknowledged are claimed by another after `claimIdleMs`. An approval request also schedules
+ * its reminders (expiring soon, escalations) as delayed jobs.
+ */
+export class ApprovalEventDispatcher {
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private readonly consumer = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+
+  constructor(
+    private readonly context: INotificationContext,
+    /** A connection of its own: the blocking read holds it. */
+    private readonly reader: ITollgateRedis,
+  ) {}
+
+  /**
+   * Creates the group where the stream ends now (an existing group is kept): a worker starts it before it
+   * parks any call, so every approval's events from its request on are read.
+   */
+  async start(): Promise<void> {
+    await ensureGroup(this.context.runtime.redis, this.context.runtime.keys.approvalEvents());
+    this.loop = this.run();
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    this.reader.disconnect();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const key = this.context.runtime.keys.approvalEvents();
+    let lastClaimAt = 0;
+    while (!this.stopped) {
+      try {
+        if (Date.now() - lastClaimAt >= this.context.settings.delivery.claimIdleMs / 2) {
+          lastClaimAt = Date.now();
+          await this.claimStale(key);
+        }
+        const result = (await this.reader.xreadgroup(
+          "GROUP",
+          notificationsGroup,
+          this.consumer,
+          "COUNT",
+          readCount,
+          "BLOCK",
+          readBlockMs,
+          "STREAMS",
+          key,
+          ">",
+        )) as [string, TEntry[]][] | null;
+        for (const [, entries] of result ?? []) await this.handle(key, entries);
+      } catch (error) {
+        if (this.stopped) return;
+        if (isMissingGroup(error)) {
+          // The stream was deleted (a test's cleanup, an operator): start again where it ends.
+          await ensureGroup(this.context.runtime.redis, key).catch(() => undefined);
+        } else {
+          this.context.logger.warn({ err: error }, "reading approval events failed; retrying");
+        }
+        await new Promise((resolve) => setTimeout(resolve, retryAfterErrorMs));
+      }
+    }
+  }
+
+  /** Entries read by a consumer that stopped acknowledging (a dead worker, or a failed dispatch). */
+  private async claimStale(key: string): Promise<void> {
+    let start = "0-0";
+    do {
+      const [next, entries] = (await this.context.runtime.redis.xautoclaim(
+        key,
+        notificationsGroup,
+        this.consumer,
+        this.context.settings.delivery.claimIdleMs,
+        start,
+        "COUNT",
+        readCount,
+      )) as [string, (TEntry | null)[]];
+      await this.handle(
+        key,
+        entries.filter((entry): entry is TEntry => entry !== null),
+      );
+      start = next;
+    } while (start !== "0-0" && !this.stopped);
+  }
+
+  private async handle(key: string, entries: readonly TEntry[]): Promise<void> {
+    for (const entry of entries) {
+      let event: TStoredApprovalEvent | undefined;
+      try {
+        event = toStoredApprovalEvent(entry);
+      } catch (error) {
+        // Unreadable: no retry can fix it. Logged and acknowledged, so it does not come back forever.
+        this.context.logger.error({ err: error, entryId: entry[0] }, "unreadable approval event skipped");
+      }
+      if (event) await this.dispatch(event);
+      await this.context.runtime.redis.xack(key, notificationsGroup, entry[0]);
+    }
+  }
+
+  private async dispatch(event: TStoredApprovalEvent): Promise<void> {
+    const { runtime, settings } = this.context;
+    const toolTags = runtime.gateway.catalogue.get(event.toolName)?.tags ?? [];
+    const target = (event as { target?: unknown }).target;
+    const targets = targetsOfEvent(
+      settings,
+      { type: event.type, toolName: event.toolName, ...(typeof target === "string" ? { target } : {}) },
+      toolTags,
+    );
+    const needsApproval = targets.length > 0 || event.type === "approval-requested";
+    const approval = needsApproval ? await runtime.approvals.get(event.approvalId) : undefined;
+    if (targets.length > 0) {
+      const body = JSON.stringify(webhookPayloadOf(event, approval));
+      const jobs = targets.map((target) => {
+        const jobId = deliveryJobIdOf(target.name, event.id);
+        const data: TDeliveryJob = {
+          schemaVersion: 1,
+          target: target.name,
+          eventType: event.type,
+          eventId: event.id,
+          eventAt: event.at,
+          approvalId: event.approvalId,
+          body,
+        };
+        return {
+          name: notificationJobNames.deliver,
+          data,
+          opts: {
+            ...this.retainedJobOptions(jobId),
+            attempts: settings.delivery.attempts,
+            backoff: { type: "exponential", delay: settings.delivery.backoffMs },
+          },
+        };
+      });
+      // The order first: a delivery whose job exists is always in it.
+      for (const job of jobs)
+        await this.context.order.enqueue(
+          job.data.target,
+          event.approvalId,
+          job.opts.jobId!,
+          eventOrderOf(event.id),
+        );
+      await runtime.queues.notifications.addBulk(jobs);
+    }
+    if (event.type === "approval-requested" && approval?.status === "pending") {
+      await this.scheduleReminders(
+        approval.approvalId,
+        approval.requestedAt,
+        approval.expiresAt,
+        event.toolName,
+        toolTags,
+      );
+    }
+  }
+
+  private async scheduleReminders(
+    approvalId: string,
+    requestedAt: number,
+    expiresAt: number,
+    toolName: string,
+    toolTags: readonly string[],
+  ): Promise<void> {
+    const { runtime, settings } = this.context;
+    const now = runtime.now();
+    const reminders: { name: string; data: TReminderJob; opts: JobsOptions }[] = [];
+    if (settings.expiringSoonMs !== undefined && expiresAt > now) {
+      const jobId = `expiring-${approvalId}`;
+      reminders.push({
+        name: notificationJobNames.expiring,
+        data: { schemaVersion: 1, approvalId },
+        opts: {
+          ...this.retainedJobOptions(jobId),
+          delay: Math.max(0, expiresAt - settings.expiringSoonMs - now),
+        },
+      });
+    }
+    escalationsOfTool(settings, toolName, toolTags).forEach((escalation, index) => {
+      const escalateAt = requestedAt + escalation.afterMs;
+      // An escalation due at or after the expiry would only announce an approval nobody can decide.
+      if (escalateAt >= expiresAt) return;
+      const jobId = `escalate-${index}-${approvalId}`;
+      reminders.push({
+        name: notificationJobNames.escalate,
+        data: { schemaVersion: 1, approvalId, target: escalation.target, afterMs: escalation.afterMs },
+        opts: { ...this.retainedJobOptions(jobId), delay: Math.max(0, escalateAt - now) },
+      });
+    });
+    for (const reminder of reminders)
+      reminder.opts = { ...reminder.opts, attempts: 5, backoff: { type: "exponential", delay: 1_000 } };
+    if (reminders.length > 0) await runtime.queues.notifications.addBulk(reminders);
+  }
+
+  private retainedJobOptions(jobId: string): JobsOptions {
+    const ageSeconds = Math.ceil(this.context.runtime.options.retentionMs / 1000);
+    return { jobId, removeOnComplete: { age: ageSeconds }, removeOnFail: { age: ageSeconds } };
+  }
+}
+
+async function ensureGroup(redis: ITollgateRedis, key: string): Promise<void> {
+  try {
+    await redis.xgroup("CREATE", key, notificationsGroup, "$", "MKSTREAM");
+  } catch (error) {
+    if (!(error instanceof Error && error.message.startsWith("BUSYGROUP"))) throw error;
+  }
+}
+
+function isMissingGroup(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("NOGROUP");
+}
