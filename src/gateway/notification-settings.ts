@@ -42,12 +42,6 @@ export const notificationTargetSchema = z.strictObject({
   tools: z.array(z.string().min(1)).optional(),
   /** Only approvals of tools with one of these tags (or of the tools above). */
   tags: z.array(z.string().min(1)).optional(),
-  /**
-   * Signed one-time links to approve or reject, in the payload of the events of a pending approval
-   * (requested, expiring, escalated), acting as this approver (the token subject the decision records).
-   * Needs `notifications.links`.
-   */
-  links: z.strictObject({ approver: z.string().min(1).max(256) }).optional(),
 });
 
 export const escalationSchema = z.strictObject({
@@ -69,17 +63,6 @@ export const notificationsSchema = z
      * No such event when absent.
      */
     expiringSoonMs: z.number().int().min(1).optional(),
-    /** Signed one-time links to approve or reject (for chat messages and emails). */
-    links: z
-      .strictObject({
-        /** The HMAC key links are signed with (at least 32 characters); the API and workers share it. */
-        secret: z.string().min(32),
-        /** Where reviewers open the API, e.g. `https://tollgate.example.com`; links point to its console. */
-        baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
-        /** How long a link works (never past the approval's expiry). @defaultValue 1 hour */
-        ttlMs: z.number().int().min(1_000).default(3_600_000),
-      })
-      .optional(),
     /** How deliveries are retried. */
     delivery: z
       .strictObject({
@@ -109,14 +92,6 @@ export const notificationsSchema = z
           code: "custom",
           path: ["escalations", index, "target"],
           message: `no target is named "${escalation.target}"`,
-        });
-    });
-    settings.targets.forEach((target, index) => {
-      if (target.links && !settings.links)
-        context.addIssue({
-          code: "custom",
-          path: ["targets", index, "links"],
-          message: "links need notifications.links (secret and baseUrl)",
         });
     });
   });
