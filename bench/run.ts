@@ -13,6 +13,7 @@ import { loadAverage } from "./lib/process-stats.js";
 import { redisVersion } from "./lib/redis-stats.js";
 import type { IScenarioResult, TScenario } from "./lib/scenario.js";
 import { checkTargets, targetsTable } from "./lib/targets.js";
+import { approvalListing } from "./scenarios/approval-listing.js";
 import { approvals } from "./scenarios/approvals.js";
 import { crashRecovery } from "./scenarios/crash-recovery.js";
 import { fanOut } from "./scenarios/fan-out.js";
@@ -30,6 +31,7 @@ const scenarios: Record<string, TScenario> = {
   approvals,
   "worker-footprint": workerFootprint,
   scale,
+  "approval-listing": approvalListing,
   "parked-memory": parkedMemory,
 };
 
