@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { approvalEventSchema } from "../../contracts/index.js";
 import { webhookPayloadSchema } from "../../notifications/webhook-payload.js";
 import { API_DEFAULTS, type IApiSettings } from "../api-options.js";
 import { errorEnvelopeSchema } from "../errors/error-envelope.js";
@@ -81,6 +82,8 @@ function generate(settings: Pick<IApiSettings, "askMaxWaitMs">): object {
         ErrorResponse: jsonSchemaOf(errorEnvelopeSchema),
         RunEvent: jsonSchemaOf(runEventSchema),
         WebhookPayload: jsonSchemaOf(webhookPayloadSchema),
+        /** The `data:` of `GET /v1/approvals/events`. */
+        ApprovalEvent: jsonSchemaOf(approvalEventSchema),
       },
     },
   };

@@ -75,6 +75,35 @@ describe("the OpenAPI document", () => {
       "last-event-id",
     ]);
     expect(Object.keys(at(events, "responses", "200", "content") as object)).toEqual(["text/event-stream"]);
+    const approvalEvents = at(built, "paths", "/v1/approvals/events", "get");
+    expect(Object.keys(at(approvalEvents, "responses", "200", "content") as object)).toEqual([
+      "text/event-stream",
+    ]);
+    expect(at(built, "components", "schemas", "ApprovalEvent")).toMatchObject({
+      type: "object",
+      required: expect.arrayContaining(["type", "approvalId", "runId", "tenant", "toolName", "at"]),
+    });
+    const listing = at(built, "paths", "/v1/approvals", "get");
+    expect((at(listing, "parameters") as Array<{ name: string }>).map((parameter) => parameter.name)).toEqual(
+      expect.arrayContaining(["status", "approver", "since", "until", "limit", "cursor"]),
+    );
+    expect(
+      at(listing, "responses", "200", "content", "application/json", "schema", "properties", "nextCursor"),
+    ).toMatchObject({ type: "string" });
+    expect(
+      at(
+        built,
+        "paths",
+        "/v1/approvals/{approvalId}",
+        "get",
+        "responses",
+        "200",
+        "content",
+        "application/json",
+        "schema",
+        "properties",
+      ),
+    ).toMatchObject({ diff: { type: "array" }, outcome: { type: "object" } });
     const approve = at(built, "paths", "/v1/approvals/{approvalId}/approve", "post", "responses") as object;
     expect(Object.keys(approve)).toEqual(
       ["200", "401", "403", "404", "409", "422", "400", "413", "500", "503"].sort(),
