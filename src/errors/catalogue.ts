@@ -16,7 +16,8 @@ export const errorCatalogue = {
   TG_INVALID_REQUEST: { status: 422, summary: "A request failed validation; details name the fields." },
   TG_BAD_REQUEST: {
     status: 400,
-    summary: "A request could not be read (malformed JSON, wrong content type).",
+    summary:
+      "A request could not be read (malformed JSON, wrong content type, a cursor no listing returned).",
   },
   TG_UNKNOWN_TOOL: { status: 422, summary: "A request names a tool the gateway does not have." },
   TG_TOOL_NAME_CLASH: { status: 422, summary: "An additional tool has the name of a tool already offered." },
