@@ -1,5 +1,5 @@
 import type { IToolDef, IToolErrorReport, IToolPolicyConfig } from "../contracts/index.js";
-import { TollgateError, toFieldIssues } from "../errors/index.js";
+import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
 import { ToolPolicy } from "../policy/index.js";
 import { ToolRegistry } from "../tools/index.js";
 import {
@@ -7,7 +7,7 @@ import {
   type TGatewaySettings,
   type TGatewaySettingsInput,
 } from "./gateway-options.js";
-import { checkExtraTools, checkPolicyReferences } from "./gateway-references.js";
+import { checkApproverRuleReferences, checkExtraTools, checkPolicyReferences } from "./gateway-references.js";
 import { checkNotificationReferences } from "./notification-references.js";
 
 /**
@@ -54,9 +54,12 @@ export function defineGateway<TToolName extends string = string>(
   const { tools, extraTools = [], policy, onToolError, ...rest } = definition;
   const parsed = gatewaySettingsSchema.safeParse(rest);
   if (!parsed.success) {
-    throw new TollgateError("TG_INVALID_GATEWAY", "The gateway definition is invalid.", {
-      issues: toFieldIssues(parsed.error),
-    });
+    const issues = toFieldIssues(parsed.error);
+    throw new TollgateError(
+      "TG_INVALID_GATEWAY",
+      `The gateway definition is invalid: ${describeFieldIssues(issues)}.`,
+      { issues },
+    );
   }
   const settings = parsed.data;
   const registryConfig = {
@@ -72,6 +75,7 @@ export function defineGateway<TToolName extends string = string>(
   const catalogue = new ToolRegistry({ ...registryConfig, tools: [...tools, ...extraTools] });
   checkPolicyReferences(catalogue.list(), policy ?? {});
   checkNotificationReferences(catalogue.list(), settings.notifications);
+  checkApproverRuleReferences(catalogue.list(), settings.approvals);
   const gateway: IGateway<TToolName> & { [gatewayBrand]: true } = {
     settings: Object.freeze(settings),
     registry,

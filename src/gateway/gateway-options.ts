@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { approvalsConfigSchema } from "../policy/approver-rules-config.js";
 import { notificationsSchema } from "./notification-settings.js";
 
 /**
@@ -55,6 +56,11 @@ export const gatewaySettingsSchema = z.object({
       z.object({ promptPerMillion: z.number().min(0), completionPerMillion: z.number().min(0) }),
     )
     .default({}),
+  /**
+   * Approver rules (who may decide which tools' approvals, and how many must approve) and whether a
+   * run's requester may decide its own approvals. See docs/API.md, "Approver rules".
+   */
+  approvals: approvalsConfigSchema.prefault({}),
   /** The longest user input accepted at enqueue, in characters. */
   maxInputChars: z.number().int().min(1).default(100_000),
   /**

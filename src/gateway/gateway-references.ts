@@ -1,5 +1,6 @@
 import type { IToolPolicyConfig, TAnyToolDef } from "../contracts/index.js";
 import { describeFieldIssues, type IFieldIssue, TollgateError } from "../errors/index.js";
+import type { TApprovalsConfig } from "../policy/index.js";
 
 /**
  * An extra tool must be a tool of its own: one with the name of a default tool could never join a run
@@ -59,6 +60,38 @@ export function checkPolicyReferences(
   });
   (policy.denyTags ?? []).forEach((tag, index) => {
     expectTag(tag, `policy.denyTags.${index}`);
+  });
+  throwIfAny(issues);
+}
+
+/**
+ * Every tool and tag an approver rule names must be one of the gateway's: a misspelt name would leave the
+ * tool it meant to guard decidable by anyone, with no second approver.
+ */
+export function checkApproverRuleReferences(
+  catalogueTools: readonly TAnyToolDef[],
+  approvals: TApprovalsConfig,
+): void {
+  const toolNames = new Set(catalogueTools.map((tool) => tool.name));
+  const tags = new Set(catalogueTools.flatMap((tool) => tool.tags ?? []));
+  const issues: IFieldIssue[] = [];
+  approvals.rules.forEach((rule, ruleIndex) => {
+    (rule.tools ?? []).forEach((name, index) => {
+      if (!toolNames.has(name)) {
+        issues.push({
+          path: `approvals.rules.${ruleIndex}.tools.${index}`,
+          message: `"${name}" is not a tool of the gateway`,
+        });
+      }
+    });
+    (rule.tags ?? []).forEach((tag, index) => {
+      if (!tags.has(tag)) {
+        issues.push({
+          path: `approvals.rules.${ruleIndex}.tags.${index}`,
+          message: `"${tag}" is not a tag of any tool of the gateway`,
+        });
+      }
+    });
   });
   throwIfAny(issues);
 }

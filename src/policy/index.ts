@@ -7,3 +7,21 @@ export {
 } from "./tool-policy.js";
 export { decideByTool, policyFailedReason, type TPolicyErrorHandler } from "./tool-verdict.js";
 export { isToolVisible } from "./visibility.js";
+export {
+  approvalsConfigSchema,
+  customRolePattern,
+  type TApprovalsConfig,
+  type TApprovalsConfigInput,
+  type TApproverRule,
+} from "./approver-rules-config.js";
+export {
+  checkApprover,
+  type IApproverIdentity,
+  type IRequester,
+  type IRuleTool,
+  quorumOf,
+  requesterRuleName,
+  ruleMatches,
+  rulesForTool,
+  type TApproverCheck,
+} from "./approver-rules.js";

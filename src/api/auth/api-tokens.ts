@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { defaultTenant, tenantNamePattern } from "../../contracts/index.js";
 import { TollgateError, toFieldIssues } from "../../errors/index.js";
+import { customRolePattern } from "../../policy/index.js";
 import { allTenants, apiRoles, type TApiRole } from "./principal.js";
 
 export { apiRoles, type TApiRole } from "./principal.js";
@@ -14,12 +15,18 @@ export interface IApiToken {
   token: string;
   /** Who the token belongs to: recorded as the approver of the decisions it makes. */
   subject: string;
-  roles: TApiRole[];
+  /**
+   * API roles, and any custom roles (letters, digits, `_`, `.`, `-`) that approver rules name; at least
+   * one API role.
+   */
+  roles: Array<TApiRole | (string & {})>;
   /** The tenant it acts in; `*` sees every tenant. @defaultValue "default" */
   tenant?: string;
   /** The approval profiles it may set; a request without `profile` gets the first. Absent: any. */
   profiles?: string[];
 }
+
+const knownApiRoles = new Set<string>(apiRoles);
 
 const tenantSchema = z
   .string()
@@ -31,7 +38,13 @@ const tenantSchema = z
 const apiTokenSchema = z.strictObject({
   token: z.string().min(1, "must not be empty"),
   subject: z.string().min(1).max(256),
-  roles: z.array(z.enum(apiRoles)).min(1, "a token needs at least one role"),
+  roles: z
+    .array(
+      z.union([z.enum(apiRoles), z.string().regex(customRolePattern)], {
+        error: "an API role, or a custom role of letters, digits, '_', '.', '-'",
+      }),
+    )
+    .refine((roles) => roles.some((role) => knownApiRoles.has(role)), "a token needs at least one API role"),
   tenant: tenantSchema.default(defaultTenant),
   profiles: z.array(z.string().min(1).max(128)).min(1).optional(),
 });

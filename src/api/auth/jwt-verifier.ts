@@ -9,7 +9,7 @@ import {
 } from "jose";
 import { defaultTenant, tenantNamePattern } from "../../contracts/index.js";
 import { TollgateError } from "../../errors/index.js";
-import { allTenants, apiRoles, type IApiPrincipal, type TApiRole } from "./principal.js";
+import { allTenants, type IApiPrincipal, splitRoles } from "./principal.js";
 import type { TTokenVerifier } from "./token-verifier.js";
 
 /** The defaults of JWT verification, in one place. */
@@ -133,8 +133,6 @@ async function readJwksFile(file: string): Promise<JSONWebKeySet> {
   }
 }
 
-const knownRoles = new Set<string>(apiRoles);
-
 function principalOfClaims(
   payload: JWTPayload,
   claims: { roles: string; tenant: string; subject: string },
@@ -147,13 +145,12 @@ function principalOfClaims(
     : typeof rawRoles === "string"
       ? rawRoles.split(" ")
       : [];
-  const roles = new Set(
-    roleNames.filter((role): role is TApiRole => typeof role === "string" && knownRoles.has(role)),
-  );
+  // Custom roles (for approver rules) are kept; names that are neither kind are ignored.
+  const { roles, customRoles } = splitRoles(roleNames);
   if (roles.size === 0) return undefined;
   const tenant = payload[claims.tenant] ?? defaultTenant;
   if (typeof tenant !== "string" || (tenant !== allTenants && !tenantNamePattern.test(tenant))) {
     return undefined;
   }
-  return Object.freeze({ subject, roles, tenant });
+  return Object.freeze({ subject, roles, tenant, ...(customRoles ? { customRoles } : {}) });
 }

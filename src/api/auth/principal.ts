@@ -1,4 +1,5 @@
 import { defaultTenant, tenantOf } from "../../contracts/index.js";
+import { customRolePattern } from "../../policy/index.js";
 
 /**
  * What a principal may do. `admin` holds every role within its tenant; `operator` holds every role in
@@ -25,6 +26,11 @@ export const allTenants = "*";
 export interface IApiPrincipal {
   subject: string;
   roles: ReadonlySet<TApiRole>;
+  /**
+   * Roles that grant no API access but that approver rules may name (`finance`, `support-leads`): the
+   * other role names of a token or JWT.
+   */
+  customRoles?: ReadonlySet<string>;
   /** The tenant the principal acts in; `*` sees all tenants. */
   tenant: string;
   /**
@@ -61,4 +67,25 @@ export function listingTenantOf(principal: IApiPrincipal): string | undefined {
 export function creationTenantOf(principal: IApiPrincipal, requested: string | undefined): string {
   if (!seesAllTenants(principal)) return principal.tenant;
   return requested ?? (principal.tenant === allTenants ? defaultTenant : principal.tenant);
+}
+
+/** Every role the principal holds, API and custom, as approver rules match them. */
+export function allRolesOf(principal: IApiPrincipal): string[] {
+  return [...principal.roles, ...(principal.customRoles ?? [])];
+}
+
+/** API roles apart from custom ones (a custom role grants no route); names that are neither are dropped. */
+export function splitRoles(names: readonly unknown[]): {
+  roles: ReadonlySet<TApiRole>;
+  customRoles?: ReadonlySet<string>;
+} {
+  const known = new Set<string>(apiRoles);
+  const roles = new Set<TApiRole>();
+  const customRoles = new Set<string>();
+  for (const name of names) {
+    if (typeof name !== "string") continue;
+    if (known.has(name)) roles.add(name as TApiRole);
+    else if (customRolePattern.test(name)) customRoles.add(name);
+  }
+  return customRoles.size > 0 ? { roles, customRoles } : { roles };
 }

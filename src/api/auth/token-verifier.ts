@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { defaultTenant } from "../../contracts/index.js";
 import { hashedTokenPattern, type IApiToken } from "./api-tokens.js";
-import type { IApiPrincipal } from "./principal.js";
+import { type IApiPrincipal, splitRoles } from "./principal.js";
 
 export { hasRole, type IApiPrincipal } from "./principal.js";
 
@@ -21,7 +21,7 @@ function configuredDigestOf(token: string): Buffer {
 export function principalOfToken(entry: IApiToken): IApiPrincipal {
   return Object.freeze({
     subject: entry.subject,
-    roles: new Set(entry.roles),
+    ...splitRoles(entry.roles),
     tenant: entry.tenant ?? defaultTenant,
     ...(entry.profiles ? { profiles: Object.freeze([...entry.profiles]) } : {}),
   });
