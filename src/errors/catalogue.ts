@@ -37,6 +37,10 @@ export const errorCatalogue = {
     status: 409,
     summary: "The approval was already decided, expired, or its run ended.",
   },
+  TG_APPROVAL_ALREADY_VOTED: {
+    status: 409,
+    summary: "This approver's vote already counts toward the approval's quorum; another approver must vote.",
+  },
   TG_APPROVAL_INVALID_EDIT: {
     status: 422,
     summary: "An edit fails the schema or nests past 64 levels; the approval stays pending.",
@@ -67,7 +71,8 @@ export const errorCatalogue = {
   TG_UNAUTHORIZED: { status: 401, summary: "No valid bearer token." },
   TG_FORBIDDEN: {
     status: 403,
-    summary: "The token lacks the role this route needs, or may not set this value.",
+    summary:
+      "The token lacks the role this route needs, may not set this value, or an approver rule refuses the decision.",
   },
   TG_ROUTE_NOT_FOUND: { status: 404, summary: "No such route." },
   TG_RATE_LIMITED: {

@@ -1,11 +1,12 @@
 import { EToolCallVerdict } from "../contracts/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
-import { addToolJobs, approvedRawInputOf, toolJobRunOfRecord } from "../runtime/child-jobs.js";
-import { promoteJob } from "../runtime/promote-job.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import type { IApproval, TApprovalDecisionRecord } from "../store/index.js";
 import { maxArgumentsDepth } from "../tools/index.js";
+import { assertMayDecide } from "./approver-access.js";
 import { pathBeyondDepth } from "./json-depth.js";
+import { castVote } from "./quorum-vote.js";
+import { alreadyDecided, recordDecision } from "./record-decision.js";
 import { approveInputSchema, rejectInputSchema } from "./run-input-schema.js";
 
 export interface IApproveInput {
@@ -13,6 +14,8 @@ export interface IApproveInput {
   input?: unknown;
   /** Who decides: the API token's subject. */
   approver: string;
+  /** The approver's roles, API and custom, for approver rules that name roles (the API passes the token's). */
+  approverRoles?: string[];
   comment?: string;
 }
 
@@ -20,12 +23,16 @@ export interface IRejectInput {
   /** What the model reads; else the policy's rejectionText; else a standard text. */
   reason?: string;
   approver: string;
+  /** As for approve. */
+  approverRoles?: string[];
 }
 
 /**
  * Approves a parked call. An edited input that fails the schema is refused with the field errors and the
  * approval stays pending; one the policy DENYs settles the call as refused; otherwise the call runs with
  * the (edited) input. Exactly one decision wins (atomic in Redis); the others get TG_APPROVAL_DECIDED.
+ * The gateway's approver rules are checked first (TG_FORBIDDEN); a tool needing a quorum counts this
+ * approval as one vote (see castVote).
  */
 export async function approve(
   runtime: ITollgateRuntime,
@@ -33,6 +40,11 @@ export async function approve(
   rawInput: IApproveInput,
 ): Promise<IApproval> {
   const input = parseOrThrow(approveInputSchema, rawInput);
+  const approval = await pendingApproval(runtime, approvalId);
+  const quorum = assertMayDecide(runtime, approval, {
+    subject: input.approver,
+    roles: input.approverRoles ?? [],
+  });
   const decidedAt = runtime.now();
   const base = {
     approver: input.approver,
@@ -42,8 +54,7 @@ export async function approve(
   let decision: TApprovalDecisionRecord = { ...base, decision: "approved" };
   if (input.input !== undefined) {
     refuseTooDeep(input.input);
-    // An edit is decided by the policy on the approval's tool and user: the record is read first.
-    const approval = await pendingApproval(runtime, approvalId);
+    // An edit is decided by the policy on the approval's tool and user.
     const tool = runtime.gateway.catalogue.get(approval.toolName);
     if (!tool)
       throw new TollgateError("TG_UNKNOWN_TOOL", `The gateway no longer has tool "${approval.toolName}".`);
@@ -84,7 +95,7 @@ export async function approve(
             verdictOnEdit: edited.verdictBeforeApproval,
           };
   }
-  return record(runtime, approvalId, decision);
+  return settle(runtime, approval, decision, quorum);
 }
 
 /**
@@ -110,12 +121,33 @@ export async function reject(
   rawInput: IRejectInput,
 ): Promise<IApproval> {
   const input = parseOrThrow(rejectInputSchema, rawInput);
-  return record(runtime, approvalId, {
-    decision: "rejected",
-    approver: input.approver,
-    decidedAt: runtime.now(),
-    ...(input.reason !== undefined ? { comment: input.reason } : {}),
+  const approval = await pendingApproval(runtime, approvalId);
+  const quorum = assertMayDecide(runtime, approval, {
+    subject: input.approver,
+    roles: input.approverRoles ?? [],
   });
+  return settle(
+    runtime,
+    approval,
+    {
+      decision: "rejected",
+      approver: input.approver,
+      decidedAt: runtime.now(),
+      ...(input.reason !== undefined ? { comment: input.reason } : {}),
+    },
+    quorum,
+  );
+}
+
+/** One approver decides alone; under a quorum the decision is a vote (a reject still ends it at once). */
+function settle(
+  runtime: ITollgateRuntime,
+  approval: IApproval,
+  decision: TApprovalDecisionRecord,
+  quorum: number,
+): Promise<IApproval> {
+  if (quorum <= 1) return recordDecision(runtime, approval.approvalId, decision);
+  return castVote(runtime, approval, decision, quorum);
 }
 
 async function pendingApproval(runtime: ITollgateRuntime, approvalId: string): Promise<IApproval> {
@@ -125,48 +157,6 @@ async function pendingApproval(runtime: ITollgateRuntime, approvalId: string): P
   if (approval.status !== "pending") throw alreadyDecided(approvalId, approval.status);
   if (approval.expiresAt <= runtime.now()) throw alreadyDecided(approvalId, "expired");
   return approval;
-}
-
-/**
- * One script decides and announces (refused when the approval is no longer pending or past its expiry).
- * An approved call's tool job is added right here, as a child of the run, so the tool starts one hop
- * after the decision; then the delayed approval job wakes and hands the decision to the run (it adds the
- * same tool job again, a no-op, which also covers a caller that died between the two steps). Were the
- * approval job already running (its delay ran out a moment ago), it reads the decision that just won.
- */
-async function record(
-  runtime: ITollgateRuntime,
-  approvalId: string,
-  decision: TApprovalDecisionRecord,
-): Promise<IApproval> {
-  const decided = await runtime.approvals.decide(approvalId, decision, { checkExpiry: true });
-  if (!decided.won) {
-    if (decided.status === "missing") {
-      throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`, { approvalId });
-    }
-    throw alreadyDecided(approvalId, decided.status);
-  }
-  const approval = decided.approval;
-  const run = toolJobRunOfRecord(approval);
-  if (decision.decision === "approved" && run) {
-    await addToolJobs(runtime, run, [
-      {
-        callId: approval.callId,
-        toolName: approval.toolName,
-        rawInput: approvedRawInputOf(approval),
-        approvalId: approval.approvalId,
-      },
-    ]);
-  }
-  await promoteJob(runtime.queues.approvals, approvalId);
-  return approval;
-}
-
-function alreadyDecided(approvalId: string, status: string): TollgateError {
-  return new TollgateError("TG_APPROVAL_DECIDED", `Approval ${approvalId} is already ${status}.`, {
-    approvalId,
-    status,
-  });
 }
 
 function parseOrThrow<TOutput>(

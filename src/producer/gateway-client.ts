@@ -24,6 +24,7 @@ import {
   usageDayOf,
 } from "../store/index.js";
 import { type IApprovalEventsOptions, openApprovalEvents } from "./approval-event-reader.js";
+import { withQuorumProgress } from "./approver-access.js";
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
 import { type IRunEventsOptions, openRunEvents } from "./run-event-reader.js";
@@ -115,17 +116,22 @@ export class GatewayClient<TToolName extends string = string> {
     this.approvals = {
       list: async (query = {}) => {
         await runtime.ready();
-        return (await runtime.approvals.page({ limit: 1000, ...query })).approvals;
+        const { approvals } = await runtime.approvals.page({ limit: 1000, ...query });
+        return approvals.map((approval) => withQuorumProgress(runtime, approval));
       },
       page: async (query = {}) => {
         await runtime.ready();
-        return runtime.approvals.page(query);
+        const page = await runtime.approvals.page(query);
+        return {
+          ...page,
+          approvals: page.approvals.map((approval) => withQuorumProgress(runtime, approval)),
+        };
       },
       get: async (approvalId) => {
         await runtime.ready();
         const approval = await runtime.approvals.get(approvalId);
         if (!approval) throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`);
-        return approval;
+        return withQuorumProgress(runtime, approval);
       },
       approve: async (approvalId, input) => {
         await runtime.ready();

@@ -48,13 +48,18 @@ export const runInputSchema = z.strictObject({
 
 export type TRunInput = z.infer<typeof runInputSchema>;
 
+/** The approver's roles (API and custom), as approver rules match them. */
+const approverRolesSchema = z.array(z.string().min(1).max(64)).max(100).optional();
+
 export const approveInputSchema = z.strictObject({
   input: z.unknown().optional(),
   approver: z.string().min(1).max(256),
+  approverRoles: approverRolesSchema,
   comment: z.string().max(10_000).optional(),
 });
 
 export const rejectInputSchema = z.strictObject({
   reason: z.string().max(10_000).optional(),
   approver: z.string().min(1).max(256),
+  approverRoles: approverRolesSchema,
 });

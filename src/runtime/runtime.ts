@@ -10,6 +10,7 @@ import { queueNames } from "../queue/index.js";
 import {
   ApprovalEventLog,
   ApprovalStore,
+  ApprovalVotes,
   createRedis,
   defineScripts,
   EventStore,
@@ -48,6 +49,8 @@ export interface ITollgateRuntime {
   readonly events: EventStore;
   readonly threads: ThreadStore;
   readonly approvals: ApprovalStore;
+  /** A quorum's votes on approvals (approver rules with `quorum` above 1). */
+  readonly approvalVotes: ApprovalVotes;
   /** The stream of approval events: read by followers, appended to by features with types of their own. */
   readonly approvalEvents: ApprovalEventLog;
   /** Per-tenant limits: runs running at once, runs created per minute. */
@@ -145,6 +148,10 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
       now,
     }),
     approvalEvents: new ApprovalEventLog(redis, keys, { maxLength: options.approvalEventsMaxLength }),
+    approvalVotes: new ApprovalVotes(redis, keys, {
+      approvalEventsMaxLength: options.approvalEventsMaxLength,
+      now,
+    }),
     limits: new TenantLimits(redis, keys, options.tenantLimits, options.runSlotLeaseMs),
     modelPauses: new ModelPauses(redis, keys),
     usage: new UsageStore(redis, keys),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { approvalDecisions, EToolCallVerdict } from "../contracts/index.js";
 import { userContextSchema } from "../engine/index.js";
+import { approvalQuorumSchema } from "./approval-quorum.js";
 
 export const approvalStatusSchema = z.enum(["pending", ...approvalDecisions]);
 export type TApprovalStatus = z.infer<typeof approvalStatusSchema>;
@@ -80,6 +81,8 @@ export const approvalViewSchema = approvalRequestSchema.extend({
   diff: z.array(inputChangeSchema).optional(),
   /** How the approved call ended, once its tool job finished. */
   outcome: approvalOutcomeSchema.optional(),
+  /** A quorum's progress, when the tool's approver rules ask for more than one approver. */
+  quorum: approvalQuorumSchema.optional(),
 });
 
 export type IApproval = z.infer<typeof approvalViewSchema>;

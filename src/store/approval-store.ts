@@ -2,6 +2,7 @@ import { type TRunEventInput, tenantOf } from "../contracts/index.js";
 import { diffInputs, runIdOfApprovalId } from "../engine/index.js";
 import { approvalEventJson, approvalEventTypeOf } from "./approval-event-log.js";
 import { type IApprovalPage, type IApprovalQuery, pageApprovals } from "./approval-listing.js";
+import { parseQuorumState, quorumViewOf } from "./approval-quorum.js";
 import {
   approvalDecisionSchema,
   approvalOutcomeSchema,
@@ -220,5 +221,6 @@ function parseApproval(fields: Record<string, string>): IApproval {
     }
   }
   if (fields.outcome) approval.outcome = approvalOutcomeSchema.parse(JSON.parse(fields.outcome));
+  if (fields.quorum) approval.quorum = quorumViewOf(parseQuorumState(fields.quorum));
   return approval;
 }

@@ -11,6 +11,13 @@ export {
   type TApprovalListStatus,
 } from "./approval-listing.js";
 export {
+  approvalQuorumSchema,
+  type IQuorumState,
+  quorumViewOf,
+  type TApprovalQuorum,
+  type TQuorumVote,
+} from "./approval-quorum.js";
+export {
   approvalDecisionSchema,
   approvalOutcomeSchema,
   approvalRecordVersion,
@@ -23,6 +30,7 @@ export {
   type TApprovalStatus,
 } from "./approval-record.js";
 export { ApprovalStore, type IApprovalFilter } from "./approval-store.js";
+export { ApprovalVotes, settledDecisionOf, type TVoteRequest, type TVoteResult } from "./approval-votes.js";
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
 export { type IKeys, keysFor, type TApprovalIndexDimension, type TApprovalIndexState } from "./keys.js";
 export { type IModelPauseMessage, ModelPauses } from "./model-pauses.js";

@@ -1,4 +1,5 @@
 import { Cluster, Redis, type RedisOptions } from "ioredis";
+import { voteApprovalScript } from "./approval-vote-script.js";
 import {
   approvalIndexPageScript,
   countUsageScript,
@@ -57,6 +58,11 @@ export interface ITollgateRedis extends Redis {
     completionTokens: string,
     retentionSeconds: string,
   ): Promise<number>;
+  tgVoteApproval(
+    approvalKey: string,
+    approvalEventsKey: string,
+    ...args: string[]
+  ): Promise<[string, string?]>;
   tgFinishThreadRun(
     threadRunsKey: string,
     threadMessagesKey: string,
@@ -138,6 +144,7 @@ export function defineScripts(redis: Redis): ITollgateRedis {
   });
   redis.defineCommand("tgApprovalIndexPage", { numberOfKeys: 1, lua: approvalIndexPageScript });
   redis.defineCommand("tgRecordApprovalOutcome", { numberOfKeys: 1, lua: recordApprovalOutcomeScript });
+  redis.defineCommand("tgVoteApproval", { numberOfKeys: 2, lua: voteApprovalScript });
   redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 3, lua: finishThreadRunScript });
   redis.defineCommand("tgCountUsage", { numberOfKeys: 1, lua: countUsageScript });
   redis.defineCommand("tgDeleteThread", { numberOfKeys: 3, lua: deleteThreadScript });

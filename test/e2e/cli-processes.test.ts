@@ -25,6 +25,8 @@ function readLogLine(message: string) {
 describe("tollgate api, worker and model-server as processes", () => {
   const prefix = uniquePrefix("e2e-cli");
   const token = randomBytes(24).toString("base64url");
+  // The run is submitted by a service of its own: its requester never decides its approvals.
+  const requesterToken = randomBytes(24).toString("base64url");
   const processes: ICliProcess[] = [];
   let model: ICliProcess;
   let worker: ICliProcess;
@@ -46,7 +48,10 @@ describe("tollgate api, worker and model-server as processes", () => {
     });
     api = startCli(["api", "--gateway", gateway, "--port", "0"], {
       ...shared,
-      TOLLGATE_API_TOKENS: JSON.stringify([{ token, subject: approver, roles: ["admin"] }]),
+      TOLLGATE_API_TOKENS: JSON.stringify([
+        { token, subject: approver, roles: ["admin"] },
+        { token: requesterToken, subject: "e2e-backend", roles: ["runs:write", "runs:read"] },
+      ]),
     });
     processes.push(worker, api);
     const workerLine = await worker.waitForLine(readLogLine("worker metrics at /metrics"));
@@ -86,7 +91,7 @@ describe("tollgate api, worker and model-server as processes", () => {
           { text: "Refunded 120 EUR." },
         ),
       ],
-      operatorEnv(),
+      { TOLLGATE_URL: apiUrl, TOLLGATE_TOKEN: requesterToken },
     );
     expect(await submit.exited).toEqual({ code: 0, signal: null });
     const { runId } = JSON.parse(submit.output()) as { runId: string };

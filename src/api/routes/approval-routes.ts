@@ -3,6 +3,7 @@ import { TollgateError } from "../../errors/index.js";
 import { auditLog } from "../../observability/index.js";
 import type { IApproval } from "../../store/index.js";
 import { principalOf } from "../auth/authenticate.js";
+import { allRolesOf } from "../auth/principal.js";
 import { listingScopeOf, visibleApproval } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
 import {
@@ -82,15 +83,25 @@ export const approveRoute = defineRoute(
     description:
       "The approver recorded is the token's subject. An edited `input` is checked against the tool's " +
       "schema (422 TG_APPROVAL_INVALID_EDIT, and the approval stays pending) and decided again by the " +
-      "policy: a DENY settles the call as refused.",
+      "policy: a DENY settles the call as refused. The gateway's approver rules apply (403 TG_FORBIDDEN " +
+      "naming the rule; the run's creator or user never decides it unless the gateway allows it). Under " +
+      "a quorum, an approval is one vote: 200 with `status: pending` and the updated `quorum` until the " +
+      "vote that completes it; an edit starts the count again; 409 TG_APPROVAL_ALREADY_VOTED for a voter " +
+      "already counted.",
     tag: "approvals",
     access: "approvals:decide",
     schemas: { params: approvalParamsSchema, body: approveBodySchema },
     bodyRequired: false,
-    responses: { 200: { description: "The decided approval.", schema: approvalSchema } },
+    responses: {
+      200: {
+        description: "The decided approval, or (a vote of a quorum) the pending one with its `quorum`.",
+        schema: approvalSchema,
+      },
+    },
     errors: [
       "TG_APPROVAL_NOT_FOUND",
       "TG_APPROVAL_DECIDED",
+      "TG_APPROVAL_ALREADY_VOTED",
       "TG_APPROVAL_INVALID_EDIT",
       "TG_UNKNOWN_TOOL",
       "TG_REDIS_UNAVAILABLE",
@@ -102,6 +113,7 @@ export const approveRoute = defineRoute(
       return client.approvals.approve(request.params.approvalId, {
         ...request.body,
         approver: principalOf(request).subject,
+        approverRoles: allRolesOf(principalOf(request)),
       });
     }),
 );
@@ -112,6 +124,9 @@ export const rejectRoute = defineRoute(
     url: "/v1/approvals/:approvalId/reject",
     operationId: "reject",
     summary: "Reject a parked call; the model reads the reason",
+    description:
+      "The approver recorded is the token's subject; the gateway's approver rules apply (403 " +
+      "TG_FORBIDDEN naming the rule). Under a quorum, one reject rejects, whatever the votes so far.",
     tag: "approvals",
     access: "approvals:decide",
     schemas: { params: approvalParamsSchema, body: rejectBodySchema },
@@ -125,6 +140,7 @@ export const rejectRoute = defineRoute(
       return client.approvals.reject(request.params.approvalId, {
         ...request.body,
         approver: principalOf(request).subject,
+        approverRoles: allRolesOf(principalOf(request)),
       });
     }),
 );
@@ -137,20 +153,35 @@ async function audited(
 ): Promise<IApproval> {
   const principal = principalOf(request);
   const targetId = (request.params as { approvalId: string }).approvalId;
-  const audit = (outcome: string) =>
+  const audit = (outcome: string, detail?: Record<string, unknown>) =>
     auditLog(request.log, {
       subject: principal.subject,
       tenant: principal.tenant,
       action,
       targetId,
       outcome,
+      ...(detail ? { detail } : {}),
     });
   try {
     const approval = await decide();
-    audit(approval.status);
+    const quorum = approval.quorum;
+    // A vote that does not complete a quorum leaves the approval pending: recorded as a partial decision.
+    if (approval.status === "pending" && quorum) {
+      audit("partially-decided", { votes: quorum.approvals.length, required: quorum.required });
+    } else {
+      audit(
+        approval.status,
+        quorum ? { votes: quorum.approvals.length, required: quorum.required } : undefined,
+      );
+    }
     return approval;
   } catch (error) {
-    audit(error instanceof TollgateError ? error.code : "error");
+    const rule =
+      error instanceof TollgateError ? (error.details as { rule?: unknown } | undefined)?.rule : undefined;
+    audit(
+      error instanceof TollgateError ? error.code : "error",
+      typeof rule === "string" ? { rule } : undefined,
+    );
     throw error;
   }
 }

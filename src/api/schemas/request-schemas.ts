@@ -124,9 +124,10 @@ export const approvalsQuerySchema = z.strictObject({
   cursor: z.string().min(1).max(512).optional().describe("The previous page's nextCursor."),
 });
 
-export const approveBodySchema = approveInputSchema.omit({ approver: true });
+/** The approver and their roles come from the token, never from the body. */
+export const approveBodySchema = approveInputSchema.omit({ approver: true, approverRoles: true });
 
-export const rejectBodySchema = rejectInputSchema.omit({ approver: true });
+export const rejectBodySchema = rejectInputSchema.omit({ approver: true, approverRoles: true });
 
 const daySchema = z.iso.date().describe("A UTC day, YYYY-MM-DD.");
 

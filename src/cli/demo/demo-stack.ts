@@ -9,13 +9,21 @@ import { startWorker } from "../../workers/index.js";
 import { loadGateway } from "../load-gateway.js";
 import { modelFromEnv } from "../serve/model-from-env.js";
 
-/** Who approves and rejects in the demo: the subject of its admin token, recorded on every decision. */
+/** Who approves and rejects in the demo: the subject of its reviewer token, recorded on every decision. */
 export const DEMO_APPROVER = "lead@support-desk.example";
+
+/**
+ * Who submits the demo's runs: the support desk's backend. A subject of its own, since the requester of
+ * a run never decides its approvals.
+ */
+export const DEMO_REQUESTER = "support-desk-backend";
 
 export interface IDemoStack {
   apiUrl: string;
-  /** The generated admin token the demo's HTTP calls carry. */
+  /** The generated token that submits and follows the demo's runs (runs:write, runs:read). */
   token: string;
+  /** The generated token of the reviewer who decides the parked calls (approvals:read, approvals:decide). */
+  reviewerToken: string;
   /** "scripted": the built-in scripted model; "real": OPENAI_API_KEY's model. */
   modelKind: "scripted" | "real";
   modelDescription: string;
@@ -53,9 +61,13 @@ export async function startDemoStack(options: IDemoStackOptions): Promise<IDemoS
     const client = new GatewayClient({ gateway, runtime });
     closers.push(() => client.close());
     const token = randomBytes(24).toString("base64url");
+    const reviewerToken = randomBytes(24).toString("base64url");
     const api = await startApi({
       client,
-      tokens: [{ token, subject: DEMO_APPROVER, roles: ["admin"] }],
+      tokens: [
+        { token, subject: DEMO_REQUESTER, roles: ["runs:write", "runs:read"] },
+        { token: reviewerToken, subject: DEMO_APPROVER, roles: ["approvals:read", "approvals:decide"] },
+      ],
       port: 0,
       host: "127.0.0.1",
       logger: options.logger,
@@ -64,6 +76,7 @@ export async function startDemoStack(options: IDemoStackOptions): Promise<IDemoS
     return {
       apiUrl: api.url,
       token,
+      reviewerToken,
       modelKind: model.kind,
       modelDescription:
         model.kind === "scripted"

@@ -18,10 +18,11 @@ interface IRunEventData {
 
 /**
  * Submits a run through POST /v1/runs, follows its Server-Sent Events, has the reviewer decide every
- * call that parks, and reads the finished run from GET /v1/runs/:id.
+ * call that parks (with a token of its own: the requester never decides), and reads the finished run
+ * from GET /v1/runs/:id.
  */
 export async function submitAndFollow(
-  client: TollgateApiClient,
+  { client, reviewer }: { client: TollgateApiClient; reviewer: TollgateApiClient },
   body: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<IFollowedRun> {
@@ -42,7 +43,7 @@ export async function submitAndFollow(
       eventCount += 1;
       const parsed = JSON.parse(event.data) as IRunEventData;
       if (event.event === "tool-call-parked" && typeof parsed.data?.approvalId === "string") {
-        reviews.push(await reviewParkedCall(client, parsed.data.approvalId, signal));
+        reviews.push(await reviewParkedCall(reviewer, parsed.data.approvalId, signal));
       }
       if (event.event === "run-finished") {
         finished = true;

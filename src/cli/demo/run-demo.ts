@@ -11,7 +11,7 @@ import { onStopSignal } from "../stop-signal.js";
 import { deletePrefixKeys } from "./delete-prefix-keys.js";
 import { acquireDemoRedis } from "./demo-redis.js";
 import { demoScenarios, scenarioInput } from "./demo-scenarios.js";
-import { DEMO_APPROVER, startDemoStack } from "./demo-stack.js";
+import { DEMO_APPROVER, DEMO_REQUESTER, startDemoStack } from "./demo-stack.js";
 import { submitAndFollow } from "./follow-run.js";
 import { formatTranscript } from "./format-transcript.js";
 
@@ -61,7 +61,9 @@ export async function runDemo(io: ICliIo, env: TEnv): Promise<number> {
       io.printLine("Tollgate demo: a support desk (examples/support-desk/gateway.ts)");
       io.printLine(`   redis     ${redis.description}`);
       io.printLine(`   model     ${stack.modelDescription}`);
-      io.printLine(`   api       ${stack.apiUrl} (admin token generated for ${DEMO_APPROVER})`);
+      io.printLine(
+        `   api       ${stack.apiUrl} (tokens generated for ${DEMO_REQUESTER}, who asks, and ${DEMO_APPROVER}, who reviews)`,
+      );
       io.printLine(`   queues    prefix ${prefix} (its keys are deleted at the end)`);
       const failures = await runScenarios(io, stack, stopped.signal);
       if (failures.length > 0) throw new CliError(`demo failed: ${failures.join("; ")}`);
@@ -83,15 +85,16 @@ export async function runDemo(io: ICliIo, env: TEnv): Promise<number> {
 
 async function runScenarios(
   io: ICliIo,
-  stack: { apiUrl: string; token: string; modelKind: "scripted" | "real" },
+  stack: { apiUrl: string; token: string; reviewerToken: string; modelKind: "scripted" | "real" },
   stopped: AbortSignal,
 ): Promise<string[]> {
   const client = new TollgateApiClient({ baseUrl: stack.apiUrl, token: stack.token });
+  const reviewer = new TollgateApiClient({ baseUrl: stack.apiUrl, token: stack.reviewerToken });
   const failures: string[] = [];
   for (const [index, scenario] of demoScenarios.entries()) {
     const signal = AbortSignal.any([stopped, AbortSignal.timeout(runTimeoutMs)]);
     const followed = await submitAndFollow(
-      client,
+      { client, reviewer },
       { input: scenarioInput(scenario, stack.modelKind), userContext: scenario.userContext },
       signal,
     ).catch((error: unknown) => {

@@ -16,9 +16,16 @@ const tokens = [
     profiles: ["strict", "lenient"],
   },
   { token: "acme-reader-token-0123456789", subject: "acme-reader", roles: ["runs:read"], tenant: "acme" },
+  // The requester is never the approver: acme's decisions come from a subject of their own.
+  {
+    token: "acme-approver-token-0123456789",
+    subject: "acme-approver",
+    roles: ["approvals:decide"],
+    tenant: "acme",
+  },
 ] satisfies IApiToken[];
 const as = (index: number) => ({ authorization: `Bearer ${tokens[index]?.token}` });
-const [acme, globex, pinned, acmeReader] = [as(0), as(1), as(2), as(3)];
+const [acme, globex, pinned, acmeReader, acmeApprover] = [as(0), as(1), as(2), as(3), as(4)];
 
 describe("tenant ownership over HTTP", () => {
   let fixture: IApiFixture;
@@ -100,7 +107,7 @@ describe("tenant ownership over HTTP", () => {
     const approved = await fixture.app.inject({
       method: "POST",
       url: `/v1/approvals/${approval.approvalId}/approve`,
-      headers: acme,
+      headers: acmeApprover,
     });
     expect(approved.statusCode).toBe(200);
     // The tenant's pending index stays exact: the decided approval left it with the global one.
@@ -135,7 +142,7 @@ describe("tenant ownership over HTTP", () => {
           outcome: "forbidden",
         }),
         expect.objectContaining({
-          subject: "acme-svc",
+          subject: "acme-approver",
           tenant: "acme",
           action: "approval.approve",
           targetId: approval.approvalId,
