@@ -54,6 +54,17 @@ const queueList = z
       .refine((names) => new Set(names).size === names.length, "names a queue twice"),
   );
 
+/** A comma-separated list of partition names (`base`, `0`, `1of3`). */
+const partitionList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name !== ""),
+  )
+  .pipe(runtimeOptionsSchema.shape.servedPartitions.unwrap());
+
 /** A comma-separated `host:port` list. */
 const hostPortList = z
   .string()
@@ -96,6 +107,12 @@ export const envSchema = z
     TOLLGATE_REQUIRE_NOEVICTION: booleanText.optional(),
     /** Prefix of every Redis key and queue; `{tollgate}` (a hash tag) on Redis Cluster. @defaultValue "tollgate" */
     TOLLGATE_PREFIX: runtimeOptionsSchema.shape.prefix.unwrap().optional(),
+    /** Partitions new runs spread over (hash-tagged prefixes derived from TOLLGATE_PREFIX). @defaultValue 1 */
+    TOLLGATE_PARTITIONS: runtimeInteger("partitions"),
+    /** The partition count before the last change: still served until its runs finished. @defaultValue 1 */
+    TOLLGATE_PREVIOUS_PARTITIONS: runtimeInteger("previousPartitions"),
+    /** Partitions a worker serves, comma-separated (`base`, `0`, `1of3`). @defaultValue all */
+    TOLLGATE_SERVED_PARTITIONS: partitionList.optional(),
     /** API tokens inline (format: see docs/CONFIGURATION.md); read by `tollgate api`. */
     TOLLGATE_API_TOKENS: z.string().optional(),
     /** A file holding the API tokens, for secrets mounted as files. */

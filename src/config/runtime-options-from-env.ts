@@ -5,6 +5,9 @@ import type { TRuntimeOptionsInput } from "./runtime-options.js";
 const runtimeOptionVariables = {
   redisUrl: "REDIS_URL",
   prefix: "TOLLGATE_PREFIX",
+  partitions: "TOLLGATE_PARTITIONS",
+  previousPartitions: "TOLLGATE_PREVIOUS_PARTITIONS",
+  servedPartitions: "TOLLGATE_SERVED_PARTITIONS",
   redisClusterNodes: "TOLLGATE_REDIS_CLUSTER_NODES",
   redisSentinels: "TOLLGATE_REDIS_SENTINELS",
   redisSentinelName: "TOLLGATE_REDIS_SENTINEL_NAME",

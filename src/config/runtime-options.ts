@@ -60,6 +60,33 @@ export const runtimeOptionsSchema = z
       .min(1)
       .regex(/^[^:\s]+$/, "no ':' or spaces")
       .default("tollgate"),
+    /**
+     * Partitions new runs spread over: each is a complete set of queues and stores under its own
+     * hash-tagged prefix derived from `prefix`, so that a Redis Cluster spreads one deployment over its
+     * masters. 1 is the unpartitioned layout (keys and ids as before partitions existed). A run's
+     * partition follows its thread; every id names its partition.
+     */
+    partitions: z.number().int().min(1).max(64).default(1),
+    /**
+     * The partition count before the last change of `partitions`: its partitions are still served and
+     * found by id until their runs finished, and a thread it holds keeps getting its runs there. The
+     * default, 1, is the unpartitioned layout every deployment started with; set it equal to
+     * `partitions` once nothing is left in the old layout.
+     */
+    previousPartitions: z.number().int().min(1).max(64).default(1),
+    /**
+     * The partitions a worker serves (`base`, an index of the current layout, or `<index>of<count>`).
+     * Unset: every partition of the current and previous layouts.
+     */
+    servedPartitions: z
+      .array(
+        z
+          .string()
+          .trim()
+          .regex(/^(base|(0|[1-9]\d{0,2})(of[1-9]\d{0,2})?)$/, "base, <index> or <index>of<count>"),
+      )
+      .min(1)
+      .optional(),
     /** How long a worker's lock on an active job lasts; it is renewed every half of it while the job runs. */
     lockDurationMs: z.number().int().min(500).default(10_000),
     /** How often each worker looks for jobs whose lock expired (a dead worker's jobs). */

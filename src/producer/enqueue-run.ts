@@ -55,10 +55,12 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
   };
   const tenant = tenantOf(input);
   if (input.threadId !== undefined) await claimThread(runtime, input.threadId, tenant);
-  const threadId = input.threadId ?? `thread_${randomUUID()}`;
+  // Ids name the partition (nothing in the unpartitioned layout): any process finds them without a lookup.
+  const { partition } = runtime;
+  const threadId = input.threadId ?? `${partition.threadIdPrefix}${randomUUID()}`;
   const runId = input.idempotencyKey
-    ? `run_${sha256(idempotencyScope(tenant, input.idempotencyKey)).slice(0, 32)}`
-    : `run_${randomUUID()}`;
+    ? idempotentRunId(partition.runIdPrefix, tenant, input.idempotencyKey)
+    : `${partition.runIdPrefix}${randomUUID()}`;
   const requestHash = sha256(JSON.stringify({ request, threadId: input.threadId ?? null }));
   const state = createRunState({
     runId,
@@ -90,11 +92,16 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
   return { runId, threadId: stored.threadId, status: stored.status, created };
 }
 
+/** The run id an idempotency key derives, in the partition whose run ids start with `runIdPrefix`. */
+export function idempotentRunId(runIdPrefix: string, tenant: string, idempotencyKey: string): string {
+  return `${runIdPrefix}${sha256(idempotencyScope(tenant, idempotencyKey)).slice(0, 32)}`;
+}
+
 /**
  * Idempotency keys are scoped per tenant: two tenants using the same key get two runs. The default
  * tenant keeps the key alone, so run ids derived before tenants existed stay the same.
  */
-function idempotencyScope(tenant: string, idempotencyKey: string): string {
+export function idempotencyScope(tenant: string, idempotencyKey: string): string {
   return tenant === defaultTenant ? idempotencyKey : `${tenant}\u0000${idempotencyKey}`;
 }
 

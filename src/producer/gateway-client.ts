@@ -12,8 +12,10 @@ import type { ICreateMetricsOptions } from "../observability/index.js";
 import { deleteThread, type IDeletedThread } from "../runtime/delete-thread.js";
 import { EventFollowers } from "../runtime/event-followers.js";
 import { FinishedRuns } from "../runtime/finished-runs.js";
+import { partitionMetricsSources } from "../runtime/partition-metrics.js";
+import { createPartitionSet, type IPartitionSet } from "../runtime/partition-set.js";
 import { requestCancel, type TCancelReason } from "../runtime/request-cancel.js";
-import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
+import type { ITollgateRuntime } from "../runtime/runtime.js";
 import {
   connectionUsable,
   type IApproval,
@@ -27,7 +29,9 @@ import { type IApprovalEventsOptions, openApprovalEvents } from "./approval-even
 import { withQuorumProgress } from "./approver-access.js";
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
+import { pageApprovals } from "./list-approvals.js";
 import { type IRunEventsOptions, openRunEvents } from "./run-event-reader.js";
+import { partitionForRun } from "./run-partition.js";
 import { type IRunTranscript, transcriptOf } from "./run-transcript.js";
 import { waitForRun } from "./wait-for-run.js";
 
@@ -77,9 +81,17 @@ export interface IRunView {
  * compile; a client built on an untyped `IGateway` accepts any string, checked at run time.
  */
 export class GatewayClient<TToolName extends string = string> {
+  /**
+   * The first partition of the current layout (the only one with `partitions: 1`); a run's own is
+   * `runtimeOf(runId)`.
+   */
   readonly runtime: ITollgateRuntime;
+  /** Every partition this client reaches, and where ids and threads go. */
+  readonly partitions: IPartitionSet;
   private readonly finishedRuns: FinishedRuns;
-  private readonly followers: EventFollowers;
+  /** Followers per partition, created when a run of it is first followed. */
+  private readonly followers = new Map<ITollgateRuntime, EventFollowers>();
+  private readonly followersPerConnection: number | undefined;
   readonly approvals: {
     /** The first page of `query` (pending by default, up to `limit`, 1000 unless given). */
     list(query?: IApprovalQuery): Promise<IApproval[]>;
@@ -98,49 +110,52 @@ export class GatewayClient<TToolName extends string = string> {
   };
 
   constructor(options: IGatewayClientOptions<TToolName>) {
-    this.runtime = createRuntime({
+    this.partitions = createPartitionSet({
       gateway: options.gateway,
       options: options.runtime,
       role: options.connectionRole ?? "client",
       ...(options.now ? { now: options.now } : {}),
       ...(options.onConnectionError ? { onConnectionError: options.onConnectionError } : {}),
     });
+    this.runtime = this.partitions.home;
     const runtime = this.runtime;
-    this.finishedRuns = new FinishedRuns(runtime);
-    const followers = new EventFollowers(runtime, {
-      ...(options.eventFollowersPerConnection !== undefined
-        ? { followersPerConnection: options.eventFollowersPerConnection }
-        : {}),
-    });
-    this.followers = followers;
+    const partitions = this.partitions;
+    this.followersPerConnection = options.eventFollowersPerConnection;
+    this.finishedRuns = new FinishedRuns(
+      runtime,
+      partitions.all.map((partition) => partition.keys.finishedChannel()),
+    );
+    // Approval events are followed in the first partition's log only (see docs/CONFIGURATION.md,
+    // "Partitions": not merged over partitions yet).
+    const followers = this.followersOf(runtime);
+    const approvalPartition = async (approvalId: string) => {
+      const partition = partitions.ofId(approvalId);
+      if (!partition) throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`);
+      await partition.ready();
+      return partition;
+    };
     this.approvals = {
       list: async (query = {}) => {
         await runtime.ready();
-        const { approvals } = await runtime.approvals.page({ limit: 1000, ...query });
+        const { approvals } = await pageApprovals(partitions, { limit: 1000, ...query });
         return approvals.map((approval) => withQuorumProgress(runtime, approval));
       },
       page: async (query = {}) => {
         await runtime.ready();
-        const page = await runtime.approvals.page(query);
+        const page = await pageApprovals(partitions, query);
         return {
           ...page,
           approvals: page.approvals.map((approval) => withQuorumProgress(runtime, approval)),
         };
       },
       get: async (approvalId) => {
-        await runtime.ready();
+        const runtime = await approvalPartition(approvalId);
         const approval = await runtime.approvals.get(approvalId);
         if (!approval) throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`);
         return withQuorumProgress(runtime, approval);
       },
-      approve: async (approvalId, input) => {
-        await runtime.ready();
-        return approve(runtime, approvalId, input);
-      },
-      reject: async (approvalId, input) => {
-        await runtime.ready();
-        return reject(runtime, approvalId, input);
-      },
+      approve: async (approvalId, input) => approve(await approvalPartition(approvalId), approvalId, input),
+      reject: async (approvalId, input) => reject(await approvalPartition(approvalId), approvalId, input),
       openEvents: (eventsOptions = {}) => openApprovalEvents(runtime, followers, eventsOptions),
       events: async function* (this: void, eventsOptions: IApprovalEventsOptions = {}) {
         yield* await openApprovalEvents(runtime, followers, eventsOptions);
@@ -148,10 +163,25 @@ export class GatewayClient<TToolName extends string = string> {
     };
   }
 
+  /**
+   * The partition's runtime that holds a run (or its call or approval: their ids start with the run's).
+   * Throws TG_RUN_NOT_FOUND for an id naming a partition this client does not reach.
+   */
+  runtimeOf(runId: string): ITollgateRuntime {
+    const runtime = this.partitions.ofId(runId);
+    if (!runtime) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
+    return runtime;
+  }
+
+  /** The partition a thread's next run goes to. */
+  runtimeOfThread(threadId: string): Promise<ITollgateRuntime> {
+    return this.partitions.forThread(threadId);
+  }
+
   /** Enqueues a run; resolves once it is stored and queued (it is never lost after that). */
   async run(input: IGatewayRunInput<TToolName>): Promise<IEnqueuedRun> {
     await this.runtime.ready();
-    return enqueueRun(this.runtime, input);
+    return enqueueRun(await partitionForRun(this.partitions, input), input);
   }
 
   /**
@@ -166,7 +196,7 @@ export class GatewayClient<TToolName extends string = string> {
     await this.runtime.ready();
     await this.finishedRuns.ready();
     const { runId, created } = await this.run(runInput);
-    return waitForRun(this.runtime, this.finishedRuns, runId, {
+    return waitForRun(this.runtimeOf(runId), this.finishedRuns, runId, {
       // A retried request with the same idempotency key found its run: that one may have finished already.
       createdAfterSubscribe: created,
       ...(abortSignal ? { abortSignal } : {}),
@@ -179,12 +209,13 @@ export class GatewayClient<TToolName extends string = string> {
     runId: string,
     options: { abortSignal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<IGatewayResponse> {
-    return waitForRun(this.runtime, this.finishedRuns, runId, options);
+    return waitForRun(this.runtimeOf(runId), this.finishedRuns, runId, options);
   }
 
   async getRun(runId: string): Promise<IRunView> {
-    await this.runtime.ready();
-    const stored = await this.runtime.runs.load(runId);
+    const runtime = this.runtimeOf(runId);
+    await runtime.ready();
+    const stored = await runtime.runs.load(runId);
     if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
     const state = stored.state;
     const view: IRunView = {
@@ -194,7 +225,7 @@ export class GatewayClient<TToolName extends string = string> {
       phase: state.phase,
       steps: state.modelCalls,
       createdAt: state.createdAt,
-      pendingApprovals: isTerminal(state) ? [] : await this.runtime.approvals.listPending({ runId }),
+      pendingApprovals: isTerminal(state) ? [] : await runtime.approvals.listPending({ runId }),
     };
     if (state.startedAt !== undefined) view.startedAt = state.startedAt;
     if (state.finishedAt !== undefined) view.finishedAt = state.finishedAt;
@@ -215,8 +246,9 @@ export class GatewayClient<TToolName extends string = string> {
 
   /** Cancels a run: in-flight tools see their signal aborted, parked approvals go, no model call follows. */
   async cancel(runId: string, reason: TCancelReason = "cancelled"): Promise<void> {
-    await this.runtime.ready();
-    const { alreadyFinished } = await requestCancel(this.runtime, runId, reason);
+    const runtime = this.runtimeOf(runId);
+    await runtime.ready();
+    const { alreadyFinished } = await requestCancel(runtime, runId, reason);
     if (alreadyFinished)
       throw new TollgateError("TG_RUN_FINISHED", `Run ${runId} has already finished.`, { runId });
   }
@@ -228,7 +260,16 @@ export class GatewayClient<TToolName extends string = string> {
    */
   async deleteThread(threadId: string, options: { force?: boolean } = {}): Promise<IDeletedThread> {
     await this.runtime.ready();
-    return deleteThread(this.runtime, threadId, options.force === true);
+    // Where the thread's runs go now, and where the previous layout put them: delete it in both.
+    const deletions: IDeletedThread[] = [];
+    for (const runtime of this.partitions.ofThread(threadId)) {
+      deletions.push(await deleteThread(runtime, threadId, options.force === true));
+    }
+    return {
+      threadId,
+      deletedRuns: deletions.reduce((sum, deleted) => sum + deleted.deletedRuns, 0),
+      cancelledRuns: deletions.reduce((sum, deleted) => sum + deleted.cancelledRuns, 0),
+    };
   }
 
   /**
@@ -253,8 +294,10 @@ export class GatewayClient<TToolName extends string = string> {
 
   /** Who a run belongs to (its tenant and creator), undefined for a run it does not know. */
   async runOwner(runId: string): Promise<{ tenant?: string; createdBy?: string } | undefined> {
-    await this.runtime.ready();
-    const stored = await this.runtime.runs.load(runId);
+    const runtime = this.partitions.ofId(runId);
+    if (!runtime) return undefined;
+    await runtime.ready();
+    const stored = await runtime.runs.load(runId);
     if (!stored) return undefined;
     const { tenant, createdBy } = stored.state.request;
     return { ...(tenant !== undefined ? { tenant } : {}), ...(createdBy !== undefined ? { createdBy } : {}) };
@@ -263,7 +306,11 @@ export class GatewayClient<TToolName extends string = string> {
   /** The tenant a thread belongs to (that of its first run), undefined for a thread it does not know. */
   async threadTenant(threadId: string): Promise<string | undefined> {
     await this.runtime.ready();
-    return this.runtime.threads.tenantOf(threadId);
+    for (const runtime of this.partitions.ofThread(threadId)) {
+      const tenant = await runtime.threads.tenantOf(threadId);
+      if (tenant !== undefined) return tenant;
+    }
+    return undefined;
   }
 
   /**
@@ -279,7 +326,24 @@ export class GatewayClient<TToolName extends string = string> {
    * TG_BAD_REQUEST for a bad `afterId`): an HTTP stream is opened only for a run that exists.
    */
   openEvents(runId: string, options: IRunEventsOptions = {}): Promise<AsyncGenerator<IRunEvent>> {
-    return openRunEvents(this.runtime, this.followers, runId, options);
+    const runtime = this.partitions.ofId(runId);
+    if (!runtime) {
+      return Promise.reject(new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId }));
+    }
+    return openRunEvents(runtime, this.followersOf(runtime), runId, options);
+  }
+
+  private followersOf(runtime: ITollgateRuntime): EventFollowers {
+    let followers = this.followers.get(runtime);
+    if (!followers) {
+      followers = new EventFollowers(runtime, {
+        ...(this.followersPerConnection !== undefined
+          ? { followersPerConnection: this.followersPerConnection }
+          : {}),
+      });
+      this.followers.set(runtime, followers);
+    }
+    return followers;
   }
 
   /** The gateway this client enqueues runs for. */
@@ -302,25 +366,22 @@ export class GatewayClient<TToolName extends string = string> {
   async checkReady(): Promise<void> {
     await this.runtime.ready();
     const now = String(this.runtime.now());
-    await this.runtime.redis.set(this.runtime.keys.readinessProbe(), now, "PX", readinessProbeTtlMs);
+    // Every partition's slot: on a cluster each may be on another master.
+    await Promise.all(
+      this.partitions.all.map((runtime) =>
+        runtime.redis.set(runtime.keys.readinessProbe(), now, "PX", readinessProbeTtlMs),
+      ),
+    );
   }
 
   /** What `createMetrics` reads at scrape time: pending approvals and the queues' job counts. */
   metricsSources(): Required<Pick<ICreateMetricsOptions, "pendingApprovals" | "queues">> {
-    const { runtime } = this;
-    return {
-      pendingApprovals: () => runtime.approvals.countPending(),
-      queues: [
-        { name: "runs", queue: runtime.queues.runs },
-        { name: "tools", queue: runtime.queues.tools },
-        { name: "approvals", queue: runtime.queues.approvals },
-      ],
-    };
+    return partitionMetricsSources(this.partitions.all);
   }
 
   close(): Promise<void> {
     this.finishedRuns.close();
-    this.followers.close();
-    return this.runtime.close();
+    for (const followers of this.followers.values()) followers.close();
+    return this.partitions.close();
   }
 }

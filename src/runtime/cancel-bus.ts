@@ -18,10 +18,17 @@ export class CancelBus {
     this.subscriber = runtime.duplicateConnection();
   }
 
-  static async start(runtime: ITollgateRuntime): Promise<CancelBus> {
+  /**
+   * `channels`: the cancel channels of every partition the process serves (run ids are unique across
+   * partitions, so one subscriber serves them all). @defaultValue the runtime's own
+   */
+  static async start(
+    runtime: ITollgateRuntime,
+    channels: readonly string[] = [runtime.keys.cancelChannel()],
+  ): Promise<CancelBus> {
     const bus = new CancelBus(runtime);
     bus.subscriber.on("message", (_channel: string, runId: string) => bus.abortLocal(runId));
-    await bus.subscriber.subscribe(runtime.keys.cancelChannel());
+    await bus.subscriber.subscribe(...channels);
     return bus;
   }
 

@@ -31,5 +31,6 @@ export async function finishAndWake(
 
 async function releaseTenantSlot(runtime: ITollgateRuntime, state: TRunState): Promise<void> {
   const next = await runtime.limits.releaseSlot(tenantOf(state.request), state.runId);
-  if (next !== undefined) await promoteJob(runtime.queues.runs, next);
+  // The tenant's slots are the deployment's: the run it wakes may be in another partition.
+  if (next !== undefined) await promoteJob(runtime.runQueueOf(next), next);
 }

@@ -23,7 +23,14 @@ export class FinishedRuns {
   /** The latest finishes, oldest first (a Map keeps insertion order). */
   private readonly recent = new Map<string, IFinishedMessage>();
 
-  constructor(private readonly runtime: ITollgateRuntime) {}
+  /**
+   * `channels`: the finished channels listened to, one per partition the client reaches (run ids are
+   * unique across partitions, so one subscriber serves them all). @defaultValue the runtime's own
+   */
+  constructor(
+    private readonly runtime: ITollgateRuntime,
+    private readonly channels: readonly string[] = [runtime.keys.finishedChannel()],
+  ) {}
 
   /** Resolves once the subscription is live: every finish published after this is heard. */
   ready(): Promise<void> {
@@ -71,7 +78,7 @@ export class FinishedRuns {
       const subscriber = this.runtime.duplicateConnection();
       this.subscriber = subscriber;
       subscriber.on("message", (_channel: string, text: string) => this.heard(parseMessage(text)));
-      this.subscribed = subscriber.subscribe(this.runtime.keys.finishedChannel()).then(() => undefined);
+      this.subscribed = subscriber.subscribe(...this.channels).then(() => undefined);
     }
     return this.subscribed;
   }

@@ -22,7 +22,7 @@ export class ModelPauseWatch {
     const watch = new ModelPauseWatch(runtime);
     const { subscriber } = watch;
     subscriber.on("message", (_channel: string, message: string) => watch.heard(message));
-    await subscriber.subscribe(runtime.keys.modelPauseChannel());
+    await subscriber.subscribe(runtime.deploymentKeys.modelPauseChannel());
     watch.listening = true;
     // Announcements made while disconnected are lost: what was known is forgotten, and read again once
     // ioredis has reconnected (it subscribes again by itself).

@@ -11,10 +11,12 @@ import {
   ApprovalEventLog,
   ApprovalStore,
   ApprovalVotes,
+  basePartition,
   createRedis,
   defineScripts,
   EventStore,
   type IKeys,
+  type IPartition,
   type ITollgateRedis,
   keysFor,
   ModelPauses,
@@ -39,8 +41,14 @@ export interface IQueues {
 /** Everything a producer or a worker shares: the gateway, options, Redis, queues and stores. */
 export interface ITollgateRuntime {
   readonly gateway: IGateway;
+  /** The runtime options, with `prefix` the partition's own. */
   readonly options: TRuntimeOptions;
+  /** The partition this runtime's queues and stores belong to (`base` when there are none). */
+  readonly partition: IPartition;
+  /** The partition's keys. */
   readonly keys: IKeys;
+  /** Deployment-wide keys (limits, model pauses, usage), under the configured prefix whatever the partition. */
+  readonly deploymentKeys: IKeys;
   /** One node, a cluster or a Sentinel-managed primary: every connection is made the same way. */
   readonly redisTarget: TRedisTarget;
   readonly redis: ITollgateRedis;
@@ -66,6 +74,11 @@ export interface ITollgateRuntime {
    * TG_REDIS_UNAVAILABLE.
    */
   ready(): Promise<void>;
+  /**
+   * The runs queue of the partition a run id names: a tenant's freed slot may wake a run of another
+   * partition. Its own runs queue when nothing else is known.
+   */
+  runQueueOf(runId: string): Queue;
   /** A new connection for blocking reads or subscriptions; the caller closes it. */
   duplicateConnection(): ITollgateRedis;
   close(): Promise<void>;
@@ -80,37 +93,67 @@ export interface IRuntimeInit {
   now?: () => number;
   /** Told of connection errors (Redis down, reconnecting); throttle before logging. */
   onConnectionError?: (error: Error) => void;
+  /** The partition to serve; `base` (the configured prefix) when absent. */
+  partition?: IPartition;
+  /** Connections shared by every partition of a process; closed by their owner, not by this runtime. */
+  connections?: IRuntimeConnections;
+  /** Finds the runs queue of another partition (see `runQueueOf`). */
+  runQueueOf?: (runId: string) => Queue | undefined;
+}
+
+/** The two connections a runtime issues commands on: its stores', and its queues'. */
+export interface IRuntimeConnections {
+  redis: ITollgateRedis;
+  queueConnection: ITollgateRedis;
+}
+
+/**
+ * The connections of a runtime: a client connection gets a command timeout (it serves requests, and a
+ * request must not hang); BullMQ queues get their own, passed as an ioredis instance as BullMQ
+ * recommends for ESM builds.
+ */
+export function createRuntimeConnections(
+  options: TRuntimeOptions,
+  role: TConnectionRole,
+  onError: (error: Error) => void,
+): IRuntimeConnections {
+  const redisTarget = redisTargetFrom(options);
+  // Only a client connection gets a command timeout: it serves requests, and a request must not hang.
+  const commandTimeout = role === "client" ? { commandTimeout: options.commandTimeoutMs } : {};
+  return {
+    // Auto-pipelining: the commands issued in one turn of the event loop (by many runs at once, or a
+    // run's checkpoint with the usage count before it) leave in one write. Socket writes were the
+    // largest share of a worker's CPU per run. Order on the connection is kept among auto-pipelined
+    // commands.
+    redis: createRedis(redisTarget, role, { ...commandTimeout, enableAutoPipelining: true }, onError),
+    // BullMQ queues get their own connection: ioredis instances are passed (not options) as BullMQ
+    // recommends for ESM builds, and a queue's connection must tolerate its blocking-free commands.
+    queueConnection: createRedis(redisTarget, "worker", {}, onError),
+  };
 }
 
 export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
-  const options = parseRuntimeOptions(init.options);
+  const deploymentOptions = parseRuntimeOptions(init.options);
+  const partition = init.partition ?? basePartition(deploymentOptions.prefix);
+  const options: TRuntimeOptions = Object.freeze({ ...deploymentOptions, prefix: partition.prefix });
   const now = init.now ?? Date.now;
-  const keys = keysFor(options.prefix);
+  const keys = keysFor(partition.prefix);
+  // Limits, model pauses and usage are the deployment's, whatever the partition: under the configured prefix.
+  const deploymentKeys = keysFor(deploymentOptions.prefix);
   const redisTarget = redisTargetFrom(options);
-  if (redisTarget.kind === "cluster" && !prefixHasHashTag(options.prefix)) {
+  if (redisTarget.kind === "cluster" && !prefixHasHashTag(deploymentOptions.prefix)) {
     throw new TollgateError(
       "TG_INVALID_CONFIG",
-      `On a Redis Cluster the prefix needs a hash tag, such as "{${options.prefix}}" (TOLLGATE_PREFIX): ` +
-        `"${options.prefix}" would spread one queue's keys over several slots, and BullMQ's scripts ` +
+      `On a Redis Cluster the prefix needs a hash tag, such as "{${deploymentOptions.prefix}}" (TOLLGATE_PREFIX): ` +
+        `"${deploymentOptions.prefix}" would spread one queue's keys over several slots, and BullMQ's scripts ` +
         "would fail with CROSSSLOT.",
-      { prefix: options.prefix },
+      { prefix: deploymentOptions.prefix },
     );
   }
   const onError = init.onConnectionError ?? (() => undefined);
-  // Only a client connection gets a command timeout: it serves requests, and a request must not hang.
-  const commandTimeout = init.role === "client" ? { commandTimeout: options.commandTimeoutMs } : {};
-  // Auto-pipelining: the commands issued in one turn of the event loop (by many runs at once, or a run's
-  // checkpoint with the usage count before it) leave in one write. Socket writes were the largest share
-  // of a worker's CPU per run. Order on the connection is kept among auto-pipelined commands.
-  const redis = createRedis(
-    redisTarget,
-    init.role,
-    { ...commandTimeout, enableAutoPipelining: true },
-    onError,
-  );
-  // BullMQ queues get their own connection: ioredis instances are passed (not options) as BullMQ
-  // recommends for ESM builds, and a queue's connection must tolerate its blocking-free commands.
-  const queueConnection = createRedis(redisTarget, "worker", {}, onError);
+  const ownsConnections = init.connections === undefined;
+  const { redis, queueConnection } =
+    init.connections ?? createRuntimeConnections(options, init.role, onError);
   const queueOptions = { connection: queueConnection, prefix: options.prefix };
   const queues: IQueues = {
     runs: new Queue(queueNames.runs, queueOptions),
@@ -125,7 +168,9 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
   return {
     gateway: init.gateway,
     options,
+    partition,
     keys,
+    deploymentKeys,
     redisTarget,
     redis,
     queues,
@@ -152,10 +197,11 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
       approvalEventsMaxLength: options.approvalEventsMaxLength,
       now,
     }),
-    limits: new TenantLimits(redis, keys, options.tenantLimits, options.runSlotLeaseMs),
-    modelPauses: new ModelPauses(redis, keys),
-    usage: new UsageStore(redis, keys),
+    limits: new TenantLimits(redis, deploymentKeys, options.tenantLimits, options.runSlotLeaseMs),
+    modelPauses: new ModelPauses(redis, deploymentKeys),
+    usage: new UsageStore(redis, deploymentKeys),
     now,
+    runQueueOf: (runId) => init.runQueueOf?.(runId) ?? queues.runs,
     ready: () => whenReady(redis, options.connectTimeoutMs),
     duplicateConnection() {
       const connection = defineScripts(createRedis(redisTarget, "worker", {}, onError));
@@ -171,7 +217,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
         queues.notifications.close(),
       ]);
       for (const connection of duplicates) connection.disconnect();
-      await Promise.allSettled([redis.quit(), queueConnection.quit()]);
+      if (ownsConnections) await Promise.allSettled([redis.quit(), queueConnection.quit()]);
     },
   };
 }

@@ -32,8 +32,21 @@ export {
 export { ApprovalStore, type IApprovalFilter } from "./approval-store.js";
 export { ApprovalVotes, settledDecisionOf, type TVoteRequest, type TVoteResult } from "./approval-votes.js";
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
+export { clusterSlotCount, hashSlotOf } from "./hash-slot.js";
 export { type IKeys, keysFor, type TApprovalIndexDimension, type TApprovalIndexState } from "./keys.js";
 export { type IModelPauseMessage, ModelPauses } from "./model-pauses.js";
+export {
+  basePartition,
+  hashIndexOf,
+  type IPartition,
+  layoutPartitions,
+  maxPartitions,
+  namesPartition,
+  partitionByName,
+  partitionNamedBy,
+  partitionOf,
+  partitionPrefix,
+} from "./partition-layout.js";
 export {
   connectionUsable,
   createRedis,

@@ -1,6 +1,5 @@
 import type { Job, Worker } from "bullmq";
 import type { IIsolatedRunner } from "../isolation/index.js";
-import type { TQueueName } from "../queue/index.js";
 import type { IWorkerContext } from "./worker-context.js";
 
 /** A job this process holds, with the lock token it holds it by. */
@@ -47,10 +46,13 @@ export class ActiveJobs {
  */
 export async function shutdownWithHandBack(args: {
   context: IWorkerContext;
-  workers: ReadonlyMap<TQueueName, Worker>;
+  /** Every BullMQ worker of the process (one per queue and partition). */
+  workers: ReadonlyMap<string, Worker>;
   activeJobs: ActiveJobs;
   isolation: IIsolatedRunner | undefined;
   timeoutMs: number;
+  /** Closes the connections last. @defaultValue the context's runtime's close */
+  closeConnections?: () => Promise<void>;
 }): Promise<void> {
   const { context, workers, activeJobs, isolation, timeoutMs } = args;
   const graceful = Promise.all([...workers.values()].map((worker) => worker.close()));
@@ -78,7 +80,7 @@ export async function shutdownWithHandBack(args: {
   isolation?.close();
   await withDeadline(context.cancelBus.close(), stepDeadlineMs);
   await withDeadline(context.modelPauses.close(), stepDeadlineMs);
-  await withDeadline(context.runtime.close(), stepDeadlineMs);
+  await withDeadline(args.closeConnections?.() ?? context.runtime.close(), stepDeadlineMs);
   context.logger.info({ handedBack: !finished }, "worker stopped");
 }
 

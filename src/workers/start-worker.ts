@@ -15,8 +15,10 @@ import {
 import { allQueueNames, queueNames, runJobNames, type TQueueName } from "../queue/index.js";
 import { CancelBus } from "../runtime/cancel-bus.js";
 import { ModelPauseWatch } from "../runtime/model-pause-watch.js";
+import { partitionMetricsSources, queueAcrossPartitions } from "../runtime/partition-metrics.js";
+import { createPartitionSet, type IPartitionSet } from "../runtime/partition-set.js";
 import { checkRedisServer } from "../runtime/redis-server-check.js";
-import { createRuntime, type ITollgateRuntime } from "../runtime/runtime.js";
+import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { createApprovalProcessor } from "./approval-processor.js";
 import { ActiveJobs, shutdownWithHandBack } from "./hand-back-shutdown.js";
 import { scheduleReconciler } from "./reconcile-runs.js";
@@ -33,8 +35,14 @@ export interface IStartWorkerOptions {
   queues?: readonly TQueueName[];
   /** Jobs processed at once per queue. @defaultValue 8 */
   concurrency?: number;
-  /** Redis, prefix, lock and stall settings. */
+  /** Redis, prefix, partitions, lock and stall settings. */
   runtime?: TRuntimeOptionsInput;
+  /**
+   * The partitions this process serves: `base`, an index of the current layout, or `<index>of<count>`
+   * (a partition of an older layout to drain). @defaultValue the runtime's `servedPartitions`, else every
+   * partition of the current and previous layouts
+   */
+  partitions?: readonly string[];
   /** The model endpoint. @defaultValue the gateway's model name, OpenAI's URL */
   model?: Partial<ILLMClientConfig>;
   logger?: Logger;
@@ -52,8 +60,13 @@ export interface IStartWorkerOptions {
 }
 
 export interface ITollgateWorker {
+  /** The first partition served (the only one with `partitions: 1`). */
   readonly runtime: ITollgateRuntime;
+  /** The BullMQ workers of the first partition served. */
   readonly workers: ReadonlyMap<TQueueName, Worker>;
+  /** Every partition served, with its BullMQ workers. */
+  readonly served: readonly { runtime: ITollgateRuntime; workers: ReadonlyMap<TQueueName, Worker> }[];
+  readonly partitions: IPartitionSet;
   /** Ready once processors run; not while draining or while Redis takes no write. */
   readonly readiness: WorkerReadiness;
   /** Stops taking jobs, waits for active ones up to shutdownTimeoutMs, then hands the rest back. */
@@ -66,23 +79,29 @@ const exitMarginMs = 5_000;
 /** Starts BullMQ workers for the run, tool and approval queues of one gateway. */
 export async function startWorker(options: IStartWorkerOptions): Promise<ITollgateWorker> {
   const logger = options.logger ?? createLogger({ name: "tollgate-worker" });
-  const runtime = createRuntime({
+  const partitions = createPartitionSet({
     gateway: options.gateway,
     options: options.runtime,
     role: "worker",
     onConnectionError: throttledConnectionWarning(logger),
+    ...(options.partitions ? { extra: options.partitions } : {}),
   });
+  const servedRuntimes = partitions.served(options.partitions ?? partitions.options.servedPartitions);
+  const runtime = servedRuntimes[0]!;
   const readiness = options.readiness ?? new WorkerReadiness();
-  readiness.attach(runtime);
+  readiness.attach(servedRuntimes);
   // Refuses a cluster node given as a single node, and an evicting Redis when required, before any job.
+  // The partitions share their connections, so one check covers every node.
   await checkRedisServer(runtime, { logger }).catch(async (error: unknown) => {
-    await runtime.close();
+    await partitions.close();
     throw error;
   });
+  const sources = partitionMetricsSources(servedRuntimes);
   const metrics: TollgateMetrics | undefined = options.registry
     ? createMetrics(options.registry, {
-        pendingApprovals: () => runtime.approvals.countPending(),
-        prefix: runtime.options.prefix,
+        pendingApprovals: sources.pendingApprovals,
+        // The deployment's prefix, whatever the partition: alerts and dashboards select on it.
+        prefix: partitions.options.prefix,
       })
     : undefined;
   const modelName = options.model?.model ?? options.gateway.settings.model.name;
@@ -105,86 +124,150 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     // A 429 with retry-after pauses the model fleet-wide and parks the run (model-pacing.ts).
     { pauseOnRateLimit: true },
   );
-  const cancelBus = await CancelBus.start(runtime);
+  const cancelBus = await CancelBus.start(
+    runtime,
+    servedRuntimes.map((partition) => partition.keys.cancelChannel()),
+  );
+  // Model pauses are the deployment's: one watch, whatever the partitions served.
   const modelPauses = await ModelPauseWatch.start(runtime);
-  const context: IWorkerContext = { runtime, llm, cancelBus, modelPauses, logger, metrics };
   const concurrency = options.concurrency ?? 8;
   const served = options.queues ?? allQueueNames;
-  const workerOptions = {
-    connection: runtime.duplicateConnection(),
-    prefix: runtime.options.prefix,
-    concurrency,
-    lockDuration: runtime.options.lockDurationMs,
-    stalledInterval: runtime.options.stalledIntervalMs,
-    maxStalledCount: runtime.options.maxStalledCount,
-  };
   const isolation = served.includes(queueNames.tools)
     ? await createToolIsolation(options.gateway, options.gatewayModule, concurrency)
     : undefined;
-  const processors = {
-    [queueNames.runs]: createRunProcessor(context),
-    [queueNames.tools]: createToolProcessor(context, isolation?.run),
-    [queueNames.approvals]: createApprovalProcessor(context),
-  };
-  const workers = new Map<TQueueName, Worker>();
   const activeJobs = new ActiveJobs();
-  // Before any approval can be parked here, so that the dispatcher's group sees every request.
-  const notificationSettings = options.gateway.settings.notifications;
-  const notifications =
-    notificationSettings && served.includes(queueNames.approvals)
-      ? await startNotifications({
-          runtime,
-          settings: notificationSettings,
-          logger,
-          metrics,
-          workerOptions,
-          wrap: (processor) =>
-            activeJobs.track(
-              metrics ? countingSlots(processor, queueNames.notifications, concurrency, metrics) : processor,
-            ),
-        })
-      : undefined;
-  if (notifications) workers.set(queueNames.notifications, notifications.worker);
-  for (const name of served) {
-    const queueProcessor = processors[name as keyof typeof processors];
-    const processor = activeJobs.track(
-      metrics ? countingSlots(queueProcessor, name, concurrency, metrics) : queueProcessor,
-    );
-    const worker = new Worker(name, processor, {
-      ...workerOptions,
-      connection: runtime.duplicateConnection(),
-    });
-    worker.on("error", (error) => logger.error({ err: error, queue: name }, "worker error"));
-    worker.on("stalled", (jobId) => {
-      metrics?.stalledJob(name);
-      logger.warn({ queue: name, jobId }, "job stalled: its worker stopped renewing the lock; it runs again");
-    });
-    worker.on("failed", (job, error) => void onFailed(context, name, job, error));
-    workers.set(name, worker);
+  // Busy slots are counted per queue over every partition: BullMQ's concurrency is per Worker, so a
+  // process serving P partitions has P times `concurrency` slots per queue.
+  const slotCounters = new Map<TQueueName, ISlotCounter>();
+  const slotsOf = (name: TQueueName) => {
+    let counter = slotCounters.get(name);
+    if (!counter) {
+      counter = { busy: 0, total: concurrency * servedRuntimes.length };
+      slotCounters.set(name, counter);
+    }
+    return counter;
+  };
+  const allWorkers = new Map<string, Worker>();
+  const servedWorkers: { runtime: ITollgateRuntime; workers: ReadonlyMap<TQueueName, Worker> }[] = [];
+  const contexts: IWorkerContext[] = [];
+  const notifications: Array<Awaited<ReturnType<typeof startNotifications>>> = [];
+  for (const partitionRuntime of servedRuntimes) {
+    const context: IWorkerContext = {
+      runtime: partitionRuntime,
+      llm,
+      cancelBus,
+      modelPauses,
+      logger,
+      metrics,
+    };
+    contexts.push(context);
+    const processors = {
+      [queueNames.runs]: createRunProcessor(context),
+      [queueNames.tools]: createToolProcessor(context, isolation?.run),
+      [queueNames.approvals]: createApprovalProcessor(context),
+    };
+    const workers = new Map<TQueueName, Worker>();
+    const partition = partitionRuntime.partition.name;
+    // Before any approval can be parked here, so that the dispatcher's group sees every request: each
+    // partition has its own approval event stream, so its own dispatcher.
+    const notificationSettings = options.gateway.settings.notifications;
+    const partitionNotifications =
+      notificationSettings && served.includes(queueNames.approvals)
+        ? await startNotifications({
+            runtime: partitionRuntime,
+            settings: notificationSettings,
+            logger,
+            metrics,
+            workerOptions: {
+              prefix: partitionRuntime.options.prefix,
+              concurrency,
+              lockDuration: partitionRuntime.options.lockDurationMs,
+              stalledInterval: partitionRuntime.options.stalledIntervalMs,
+              maxStalledCount: partitionRuntime.options.maxStalledCount,
+            },
+            wrap: (processor) =>
+              activeJobs.track(
+                metrics
+                  ? countingSlots(
+                      processor,
+                      queueNames.notifications,
+                      slotsOf(queueNames.notifications),
+                      metrics,
+                    )
+                  : processor,
+              ),
+          })
+        : undefined;
+    if (partitionNotifications) {
+      notifications.push(partitionNotifications);
+      workers.set(queueNames.notifications, partitionNotifications.worker);
+      allWorkers.set(`${queueNames.notifications}@${partition}`, partitionNotifications.worker);
+    }
+    for (const name of served) {
+      const queueProcessor = processors[name as keyof typeof processors];
+      const processor = activeJobs.track(
+        metrics ? countingSlots(queueProcessor, name, slotsOf(name), metrics) : queueProcessor,
+      );
+      const worker = new Worker(name, processor, {
+        connection: partitionRuntime.duplicateConnection(),
+        prefix: partitionRuntime.options.prefix,
+        concurrency,
+        lockDuration: partitionRuntime.options.lockDurationMs,
+        stalledInterval: partitionRuntime.options.stalledIntervalMs,
+        maxStalledCount: partitionRuntime.options.maxStalledCount,
+      });
+      worker.on("error", (error) => logger.error({ err: error, queue: name, partition }, "worker error"));
+      worker.on("stalled", (jobId) => {
+        metrics?.stalledJob(name);
+        logger.warn(
+          { queue: name, partition, jobId },
+          "job stalled: its worker stopped renewing the lock; it runs again",
+        );
+      });
+      worker.on("failed", (job, error) => void onFailed(context, name, job, error));
+      workers.set(name, worker);
+      allWorkers.set(`${name}@${partition}`, worker);
+    }
+    servedWorkers.push({ runtime: partitionRuntime, workers });
   }
   if (metrics) {
-    metrics.watchQueues(
-      [...allQueueNames, ...(notifications ? [queueNames.notifications] : [])].map((name) => ({
-        name,
-        queue: runtime.queues[name],
-      })),
-    );
+    metrics.watchQueues([
+      ...sources.queues,
+      ...(notifications.length > 0
+        ? [
+            {
+              name: queueNames.notifications,
+              queue: queueAcrossPartitions(servedRuntimes.map((served) => served.queues.notifications)),
+            },
+          ]
+        : []),
+    ]);
   }
-  await Promise.all([...workers.values()].map((worker) => worker.waitUntilReady()));
-  if (served.includes(queueNames.runs)) await scheduleReconciler(context);
+  await Promise.all([...allWorkers.values()].map((worker) => worker.waitUntilReady()));
+  if (served.includes(queueNames.runs)) await Promise.all(contexts.map(scheduleReconciler));
   readiness.markStarted();
-  logger.info({ queues: served, concurrency, prefix: runtime.options.prefix }, "worker started");
+  logger.info(
+    {
+      queues: served,
+      concurrency,
+      prefix: partitions.options.prefix,
+      partitions: servedRuntimes.map((partition) => partition.partition.name),
+    },
+    "worker started",
+  );
+  const context = contexts[0]!;
 
   let closing: Promise<void> | undefined;
   const close = () => {
     readiness.markDraining();
-    closing ??= (notifications?.stopDispatching() ?? Promise.resolve()).then(() =>
+    closing ??= Promise.all(notifications.map((dispatcher) => dispatcher.stopDispatching())).then(() =>
       shutdownWithHandBack({
         context,
-        workers,
+        workers: allWorkers,
         activeJobs,
         isolation,
         timeoutMs: runtime.options.shutdownTimeoutMs,
+        closeConnections: () => partitions.close(),
       }),
     );
     return closing;
@@ -199,7 +282,20 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
   }
-  return { runtime, workers, readiness, close };
+  return {
+    runtime,
+    workers: servedWorkers[0]!.workers,
+    served: servedWorkers,
+    partitions,
+    readiness,
+    close,
+  };
+}
+
+/** One queue's slots in this process, over every partition it serves. */
+interface ISlotCounter {
+  busy: number;
+  total: number;
 }
 
 /**
@@ -208,15 +304,14 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
  */
 function countingSlots<
   TProcessor extends (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>,
->(processor: TProcessor, queue: TQueueName, concurrency: number, metrics: TollgateMetrics): TProcessor {
-  let busy = 0;
-  metrics.workerSlots(queue, 0, concurrency);
+>(processor: TProcessor, queue: TQueueName, slots: ISlotCounter, metrics: TollgateMetrics): TProcessor {
+  metrics.workerSlots(queue, slots.busy, slots.total);
   const counted = async (job: Job, token?: string, signal?: AbortSignal) => {
-    metrics.workerSlots(queue, ++busy, concurrency);
+    metrics.workerSlots(queue, ++slots.busy, slots.total);
     try {
       return await processor(job, token, signal);
     } finally {
-      metrics.workerSlots(queue, --busy, concurrency);
+      metrics.workerSlots(queue, --slots.busy, slots.total);
     }
   };
   return counted as TProcessor;

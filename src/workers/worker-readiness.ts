@@ -14,13 +14,13 @@ const probeTtlMs = 30_000;
  * the prefix's slot, which a PING to any node would not prove.
  */
 export class WorkerReadiness implements IReadinessProbe {
-  private runtime: ITollgateRuntime | undefined;
+  private runtimes: readonly ITollgateRuntime[] = [];
   private started = false;
   private draining = false;
 
-  /** startWorker hands over its runtime once it has one. */
-  attach(runtime: ITollgateRuntime): void {
-    this.runtime = runtime;
+  /** startWorker hands over the runtimes of the partitions it serves once it has them. */
+  attach(runtimes: ITollgateRuntime | readonly ITollgateRuntime[]): void {
+    this.runtimes = Array.isArray(runtimes) ? runtimes : [runtimes as ITollgateRuntime];
   }
 
   markStarted(): void {
@@ -33,13 +33,19 @@ export class WorkerReadiness implements IReadinessProbe {
 
   async check(): Promise<IReadiness> {
     if (this.draining) return { ready: false, reason: "draining" };
-    if (!this.started || !this.runtime) return { ready: false, reason: "starting" };
-    const { redis, keys } = this.runtime;
+    if (!this.started || this.runtimes.length === 0) return { ready: false, reason: "starting" };
     // The worker's connection queues commands while Redis is down: do not wait for it to come back.
-    if (redis.status !== "ready") return { ready: false, reason: "redis-unavailable" };
+    if (this.runtimes.some(({ redis }) => redis.status !== "ready")) {
+      return { ready: false, reason: "redis-unavailable" };
+    }
     try {
+      // Every served partition's slot: on a cluster each may be on another master.
       await withTimeout(
-        redis.set(keys.readinessProbe(), String(this.runtime.now()), "PX", probeTtlMs),
+        Promise.all(
+          this.runtimes.map(({ redis, keys, now }) =>
+            redis.set(keys.readinessProbe(), String(now()), "PX", probeTtlMs),
+          ),
+        ),
         probeTimeoutMs,
         "readiness write",
       );

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Cluster, Redis } from "ioredis";
-import { parseHostPort } from "../../src/store/index.js";
-import { testClusterNodes, testRedisUrl } from "./redis-url.js";
+import { layoutPartitions, parseHostPort } from "../../src/store/index.js";
+import { testClusterNodes, testPartitions, testRedisUrl } from "./redis-url.js";
 
 /** A prefix no other test uses; a hash tag on a cluster, so that one test's keys share a slot. */
 export function uniquePrefix(label: string): string {
@@ -9,8 +9,19 @@ export function uniquePrefix(label: string): string {
   return testClusterNodes ? `{${prefix}}` : prefix;
 }
 
-/** Deletes every key under the prefix (queues and Tollgate's own keys), on every master of a cluster. */
-export async function deletePrefix(prefix: string): Promise<void> {
+/**
+ * Deletes every key under the prefix (queues and Tollgate's own keys), on every master of a cluster, and
+ * under the prefixes of its partitions (`partitions`, default the test deployments').
+ */
+export async function deletePrefix(prefix: string, partitions = testPartitions): Promise<void> {
+  const prefixes = new Set([
+    prefix,
+    ...layoutPartitions(prefix, partitions).map((partition) => partition.prefix),
+  ]);
+  await Promise.all([...prefixes].map(deleteOnePrefix));
+}
+
+async function deleteOnePrefix(prefix: string): Promise<void> {
   if (testClusterNodes) {
     const cluster = new Cluster(testClusterNodes.map(parseHostPort), {
       redisOptions: { maxRetriesPerRequest: 1 },

@@ -9,6 +9,7 @@ import { parseCommandArgs } from "../parse-command-args.js";
 const flags = {
   gateway: { type: "string" },
   queues: { type: "string" },
+  partitions: { type: "string" },
   concurrency: { type: "string" },
   "metrics-port": { type: "string" },
 } as const;
@@ -16,7 +17,7 @@ const flags = {
 export const workerCommand: ICommand = {
   path: "worker",
   summary: "process runs, tool calls and approvals from the queues",
-  help: `Usage: tollgate worker --gateway <module> [--queues runs,tools,approvals] [--concurrency <n>] [--metrics-port <n>]
+  help: `Usage: tollgate worker --gateway <module> [--queues runs,tools,approvals] [--partitions 0,2] [--concurrency <n>] [--metrics-port <n>]
 
 Runs BullMQ workers for the gateway: model steps (runs), tool calls (tools) and decided or expired
 approvals (approvals). Run as many as you need. On SIGTERM/SIGINT it takes no new jobs, waits for
@@ -25,7 +26,10 @@ active ones up to TOLLGATE_SHUTDOWN_TIMEOUT_MS, hands the rest back, and exits 0
 Options:
   --gateway <module>    a .js/.mjs or .ts module whose default export is defineGateway(...)
   --queues <list>       queues to serve, comma-separated (default: TOLLGATE_QUEUES or all three)
-  --concurrency <n>     jobs at once per queue (default: TOLLGATE_CONCURRENCY or 8)
+  --partitions <list>   partitions to serve: base, an index of TOLLGATE_PARTITIONS, or <index>of<count>
+                        (default: TOLLGATE_SERVED_PARTITIONS or every partition of the current and
+                        previous layouts)
+  --concurrency <n>     jobs at once per queue and partition (default: TOLLGATE_CONCURRENCY or 8)
   --metrics-port <n>    serve Prometheus /metrics on this port (default: TOLLGATE_METRICS_PORT or 9464;
                         0 picks a free one); it listens on TOLLGATE_HOST (default 127.0.0.1)
   -h, --help            show this help
@@ -39,6 +43,7 @@ keyless local endpoint such as \`tollgate model-server\`; TOLLGATE_MODEL names t
     const { values } = parsed;
     const gatewayPath = requiredFlag(workerCommand, "gateway", values.gateway);
     const queues = values.queues !== undefined ? queuesFlag(values.queues) : undefined;
+    const partitions = values.partitions !== undefined ? partitionsFlag(values.partitions) : undefined;
     const concurrency =
       values.concurrency !== undefined
         ? integerFlag(workerCommand, "concurrency", values.concurrency, { min: 1, max: 1000 })
@@ -53,12 +58,25 @@ keyless local endpoint such as \`tollgate model-server\`; TOLLGATE_MODEL names t
     return serveWorker(io, env, {
       gatewayPath,
       queues: queues ?? env.TOLLGATE_QUEUES ?? allQueueNames,
+      ...(partitions ? { partitions } : {}),
       concurrency: concurrency ?? env.TOLLGATE_CONCURRENCY,
       metricsPort: metricsPort ?? env.TOLLGATE_METRICS_PORT,
       metricsHost: env.TOLLGATE_HOST,
     });
   },
 };
+
+function partitionsFlag(value: string): string[] {
+  const names = listFlag(value);
+  const malformed = names.filter((name) => !/^(base|(0|[1-9]\d{0,2})(of[1-9]\d{0,2})?)$/.test(name));
+  if (names.length === 0 || malformed.length > 0) {
+    throw new UsageError(
+      `--partitions takes a comma-separated list of base, <index> or <index>of<count>${malformed.length > 0 ? `; not one: ${malformed.join(", ")}` : ""}`,
+      workerCommand.path,
+    );
+  }
+  return [...new Set(names)];
+}
 
 function queuesFlag(value: string): TQueueName[] {
   const names = listFlag(value);

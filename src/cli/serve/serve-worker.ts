@@ -14,6 +14,8 @@ import { modelFromEnv } from "./model-from-env.js";
 export interface IServeWorkerOptions {
   gatewayPath: string;
   queues: readonly TQueueName[];
+  /** Partitions to serve (`--partitions`); unset: TOLLGATE_SERVED_PARTITIONS, else all. */
+  partitions?: readonly string[];
   concurrency: number;
   metricsPort: number;
   /** The address /metrics listens on (TOLLGATE_HOST). */
@@ -35,6 +37,7 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
     {
       redis: redactRedisUrl(runtime.redisUrl ?? "redis://127.0.0.1:6379"),
       prefix: runtime.prefix ?? "tollgate",
+      partitions: runtime.partitions ?? 1,
       model: model.model ?? gateway.settings.model.name,
       modelEndpoint: model.baseURL ?? "OpenAI",
     },
@@ -52,6 +55,7 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
   const worker = await startWorker({
     gateway,
     queues: options.queues,
+    ...(options.partitions ? { partitions: options.partitions } : {}),
     // Isolated tools load the gateway in their threads or processes from the same file.
     gatewayModule: resolve(io.cwd, options.gatewayPath),
     concurrency: options.concurrency,

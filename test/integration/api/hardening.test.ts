@@ -32,7 +32,9 @@ describe("API hardening: defaults, limits and envelopes", () => {
       payload: { input: "for myself" },
     });
     expect(response.statusCode).toBe(202);
-    const stored = await fixture.harness.client.runtime.runs.load(response.json().runId);
+    const stored = await fixture.harness.client
+      .runtimeOf(response.json().runId)
+      .runs.load(response.json().runId);
     expect(stored?.state.request.userContext).toEqual({ userId: "svc-writer" });
   });
 

@@ -159,7 +159,9 @@ describe("JWT bearer tokens with a rotating JWKS", () => {
         payload: { input: "hello", userContext: { userId: "u" } },
       });
       expect(created.statusCode).toBe(202);
-      const stored = await fixture.harness.client.runtime.runs.load(created.json().runId);
+      const stored = await fixture.harness.client
+        .runtimeOf(created.json().runId)
+        .runs.load(created.json().runId);
       expect(stored?.state.request).toMatchObject({ tenant: "acme", createdBy: "jwt-user" });
 
       const otherTenant = await sign({ key: keyB, claims: { roles: ["runs:read"], tenant: "globex" } });

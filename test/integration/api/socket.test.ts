@@ -57,11 +57,18 @@ describe("API over a real socket", () => {
     });
   }
 
-  /** Connections that follow live runs for this test's client (its prefix is unique, its Redis shared). */
-  const followerConnections = async () =>
-    String(await redis.client("LIST"))
+  /**
+   * Connections that follow live runs for this test's client (its prefix is unique, its Redis shared),
+   * in any of its partitions.
+   */
+  const followerConnections = async () => {
+    const names = harness.client.partitions.all.map(
+      (runtime) => `name=${followerConnectionName(runtime.keys.prefix)} `,
+    );
+    return String(await redis.client("LIST"))
       .split("\n")
-      .filter((line) => line.includes(`name=${followerConnectionName(harness.prefix)} `)).length;
+      .filter((line) => names.some((name) => line.includes(name))).length;
+  };
 
   it("serves JSON routes and auth errors", async () => {
     const health = await fetch(`${api.url}/healthz`);

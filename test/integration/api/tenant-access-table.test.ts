@@ -325,7 +325,7 @@ describe("route × role × tenant", () => {
       },
     });
     const { runId } = created.json();
-    const stored = await fixture.harness.client.runtime.runs.load(runId);
+    const stored = await fixture.harness.client.runtimeOf(runId).runs.load(runId);
     expect(stored?.state.request).toMatchObject({ tenant: ownTenant, createdBy: "subject-admin" });
     const approval = await waitUntil(async () => (await fixture.harness.client.approvals.list({ runId }))[0]);
     expect(approval).toMatchObject({ tenant: ownTenant, createdBy: "subject-admin" });

@@ -73,7 +73,9 @@ describe("tenant ownership over HTTP", () => {
 
   it("gives a pinned token's run its first profile, accepts another pinned one and refuses the rest", async () => {
     const omitted = await createRun(pinned, { userContext: { userId: "u" } });
-    const stored = await fixture.harness.client.runtime.runs.load(omitted.json().runId);
+    const stored = await fixture.harness.client
+      .runtimeOf(omitted.json().runId)
+      .runs.load(omitted.json().runId);
     expect(stored?.state.request.userContext.profile).toBe("strict");
     const lenient = await createRun(pinned, { userContext: { userId: "u", profile: "lenient" } });
     expect(lenient.statusCode).toBe(202);
@@ -111,7 +113,7 @@ describe("tenant ownership over HTTP", () => {
     });
     expect(approved.statusCode).toBe(200);
     // The tenant's pending index stays exact: the decided approval left it with the global one.
-    const { redis, keys } = fixture.harness.client.runtime;
+    const { redis, keys } = fixture.harness.client.runtimeOf(approval.approvalId);
     expect(await redis.zrange(keys.tenantPendingApprovals("acme"), "0", "-1")).not.toContain(
       approval.approvalId,
     );

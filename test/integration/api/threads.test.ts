@@ -7,8 +7,11 @@ const thirtyDaysMs = 30 * 24 * 60 * 60 * 1000;
 
 /** Every key of the fixture's prefix that names the thread or one of the given runs. */
 async function keysOf(fixture: IApiFixture, threadId: string, runIds: string[]): Promise<string[]> {
-  const { redis, keys } = fixture.harness.client.runtime;
-  const all = await redis.keys(`${keys.prefix}:*`);
+  const { client } = fixture.harness;
+  const all: string[] = [];
+  // Every partition's keys (one prefix with `partitions: 1`).
+  for (const { keys } of client.partitions.all)
+    all.push(...(await client.runtime.redis.keys(`${keys.prefix}:*`)));
   return all.filter((key) => key.includes(threadId) || runIds.some((runId) => key.includes(`:run:${runId}`)));
 }
 
@@ -21,8 +24,8 @@ describe("threads: retention and deletion", () => {
 
   it("a thread's history and run lists expire (PTTL set), refreshed on use", async () => {
     const { client } = fixture.harness;
-    const { keys, redis } = client.runtime;
     const threadId = "thread-retention";
+    const { keys, redis } = await client.runtimeOfThread(threadId);
     const first = await client.ask({ input: script({ text: "one" }), userContext, threadId });
     expect(first.status).toBe("completed");
     const second = await client.ask({ input: script({ text: "two" }), userContext, threadId });
@@ -34,7 +37,7 @@ describe("threads: retention and deletion", () => {
     }
     // A read is a use: a shortened TTL is set back to the full retention.
     await redis.pexpire(keys.threadMessages(threadId), 5_000);
-    await client.runtime.threads.history(threadId);
+    await (await client.runtimeOfThread(threadId)).threads.history(threadId);
     expect(await redis.pttl(keys.threadMessages(threadId))).toBeGreaterThan(thirtyDaysMs - 60_000);
   });
 

@@ -46,10 +46,10 @@ describe("parked approvals", () => {
       status: "pending",
     });
     expect(approval.expiresAt - approval.requestedAt).toBe(60_000);
-    const job = await harness.client.runtime.queues.approvals.getJob(approval.approvalId);
+    const job = await harness.client.runtimeOf(runId).queues.approvals.getJob(approval.approvalId);
     expect(await job!.getState()).toBe("delayed");
     expect(job!.parent?.id).toBe(runId);
-    const runJob = await harness.client.runtime.queues.runs.getJob(runId);
+    const runJob = await harness.client.runtimeOf(runId).queues.runs.getJob(runId);
     expect(await runJob!.getState()).toBe("waiting-children");
     const view = await harness.client.getRun(runId);
     expect(view.pendingApprovals.map((pending) => pending.approvalId)).toEqual([approval.approvalId]);

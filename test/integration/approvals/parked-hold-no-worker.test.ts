@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { jobCountsOf } from "../../helpers/partition-queues.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -31,7 +32,7 @@ describe("parked approvals hold no worker", () => {
     const free = await harness.client.ask({ input: script({ text: "not blocked" }), userContext: user });
     expect(free.status).toBe("completed");
     expect(free.text).toBe("not blocked");
-    expect(await harness.client.runtime.queues.approvals.getJobCountByTypes("delayed")).toBe(50);
+    expect((await jobCountsOf(harness.client, "approvals", "delayed")).delayed).toBe(50);
     for (const runId of runIds) await harness.client.cancel(runId);
     for (const runId of runIds) expect((await harness.client.wait(runId)).status).toBe("cancelled");
   }, 120_000);

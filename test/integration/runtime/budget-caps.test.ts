@@ -37,14 +37,14 @@ describe("a run's budgets: the gateway's are the defaults and the caps", () => {
     ],
   ])("%s", async (_name, asked, stored) => {
     const { runId } = await client.run({ input: "hi", userContext: user, ...asked });
-    const loaded = await client.runtime.runs.load(runId);
+    const loaded = await client.runtimeOf(runId).runs.load(runId);
     expect(loaded?.state.request).toMatchObject(stored);
   });
 
   it("a gateway without budgets keeps the request's, or none", async () => {
     const plain = new GatewayClient({ gateway: testGateway, runtime: harness.runtimeOptions });
     const { runId } = await plain.run({ input: "hi", userContext: user, maxToolCalls: 3 });
-    const loaded = await plain.runtime.runs.load(runId);
+    const loaded = await plain.runtimeOf(runId).runs.load(runId);
     await plain.close();
     expect(loaded?.state.request.maxToolCalls).toBe(3);
     expect(loaded?.state.request).not.toHaveProperty("maxTotalTokens");

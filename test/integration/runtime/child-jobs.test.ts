@@ -26,13 +26,14 @@ describe("tool calls as child jobs", () => {
       userContext: user,
     });
     const callId = `${runId}-s0-c0`;
-    const toolJob = await waitUntil(() => harness.client.runtime.queues.tools.getJob(callId));
+    const runtime = harness.client.runtimeOf(runId);
+    const toolJob = await waitUntil(() => runtime.queues.tools.getJob(callId));
     expect(toolJob.parent?.id).toBe(runId);
-    expect(toolJob.parent?.queueKey).toBe(`${harness.prefix}:runs`);
-    const runJob = await harness.client.runtime.queues.runs.getJob(runId);
+    expect(toolJob.parent?.queueKey).toBe(`${runtime.options.prefix}:runs`);
+    const runJob = await runtime.queues.runs.getJob(runId);
     await waitUntil(async () => (await runJob!.getState()) === "waiting-children");
     const dependencies = await runJob!.getDependencies();
-    expect(dependencies.unprocessed).toContain(`${harness.prefix}:tools:${callId}`);
+    expect(dependencies.unprocessed).toContain(`${runtime.options.prefix}:tools:${callId}`);
 
     // The only run slot is free: another run completes while the first one waits.
     const other = await harness.client.ask({ input: script({ text: "meanwhile" }), userContext: user });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TollgateError } from "../../../src/errors/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { jobCountsOf } from "../../helpers/partition-queues.js";
 import { script } from "../../helpers/script.js";
 
 const user = { userId: "u-enqueue" };
@@ -20,7 +21,7 @@ describe("enqueue", () => {
     expect(second.runId).toBe(first.runId);
     expect(first.created).toBe(true);
     expect(second.created).toBe(false);
-    expect(await harness.client.runtime.queues.runs.getJobCountByTypes("wait")).toBe(1);
+    expect(await harness.client.runtimeOf(first.runId).queues.runs.getJobCountByTypes("wait")).toBe(1);
   });
 
   it("the same idempotency key with a different request is a conflict", async () => {
@@ -66,12 +67,12 @@ describe("enqueue", () => {
   it.each(badRequests)(
     "rejects %s at enqueue with a clear error; nothing is queued",
     async (_name, request, code, path) => {
-      const before = await harness.client.runtime.queues.runs.getJobCounts();
+      const before = await jobCountsOf(harness.client, "runs");
       const error = await harness.client.run(request as never).catch((caught: unknown) => caught);
       expect(TollgateError.is(error, code as never)).toBe(true);
       const issues = (error as TollgateError).details?.issues ?? [];
       expect(issues.some((issue) => issue.path === path)).toBe(true);
-      expect(await harness.client.runtime.queues.runs.getJobCounts()).toEqual(before);
+      expect(await jobCountsOf(harness.client, "runs")).toEqual(before);
     },
   );
 
@@ -81,7 +82,7 @@ describe("enqueue", () => {
       userContext: user,
       additionalTools: ["extra_lookup"],
     });
-    const stored = await harness.client.runtime.runs.load(runId);
+    const stored = await harness.client.runtimeOf(runId).runs.load(runId);
     expect(stored?.state.request.additionalTools).toEqual(["extra_lookup"]);
   });
 });

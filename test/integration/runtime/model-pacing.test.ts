@@ -46,7 +46,7 @@ describe("provider pacing: a 429 with retry-after pauses the model fleet-wide", 
     // The second run parks without calling the model, holding no worker, while the pause lasts.
     const parked = await waitUntil(
       async () => {
-        const job = await harness.client.runtime.queues.runs.getJob(second.runId);
+        const job = await harness.client.runtimeOf(second.runId).queues.runs.getJob(second.runId);
         return (await job?.isDelayed()) ? job : undefined;
       },
       { message: "the second run did not park" },

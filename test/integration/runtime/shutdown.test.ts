@@ -4,6 +4,7 @@ import { testGateway } from "../../fixtures/test-gateway.js";
 import { type IChildWorker, spawnChildWorker } from "../../helpers/child-worker.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { newLedgerFile, readLedger } from "../../helpers/ledger-file.js";
+import { jobCountsOf } from "../../helpers/partition-queues.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -67,8 +68,7 @@ describe("worker shutdown", () => {
     first.child.kill("SIGTERM");
     expect(await exitsWithin(first, shutdownTimeoutMs + marginMs)).toBe(0);
     // Handed back, not left active: the tool job waits for the next worker.
-    const tools = harness.client.runtime.queues.tools;
-    expect(await tools.getActiveCount()).toBe(0);
+    expect((await jobCountsOf(harness.client, "tools", "active")).active).toBe(0);
 
     const second = startChild(ledgerFile);
     await second.ready;

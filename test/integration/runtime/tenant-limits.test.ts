@@ -7,6 +7,7 @@ import { testGateway } from "../../fixtures/test-gateway.js";
 import { type IChildWorker, spawnChildWorker } from "../../helpers/child-worker.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { newLedgerFile, readLedger } from "../../helpers/ledger-file.js";
+import { jobCountsOf } from "../../helpers/partition-queues.js";
 import { testRedisUrl } from "../../helpers/redis-url.js";
 import { script } from "../../helpers/script.js";
 import { uniquePrefix } from "../../helpers/test-prefix.js";
@@ -74,7 +75,7 @@ describe("tenant limits across processes", () => {
       ),
     );
     // While the tenant is at its limit, the others wait as delayed jobs, holding no worker.
-    await waitUntil(async () => (await harness.client.runtime.queues.runs.getDelayedCount()) > 0, {
+    await waitUntil(async () => ((await jobCountsOf(harness.client, "runs", "delayed")).delayed ?? 0) > 0, {
       message: "no run waited for a slot",
     });
     const responses = await Promise.all(runs.map((run) => client.wait(run.runId, { timeoutMs: 30_000 })));

@@ -71,9 +71,9 @@ describe("issue 10: tool outputs that cannot be stored, and outputs too large to
     expect((part.output as { preview: string }).preview).toMatch(/^\{"blob":"xxx/);
     // The model read at most maxOutputChars.
     expect(part.text.length).toBeLessThanOrEqual(toolSafetyGateway.settings.maxOutputChars);
-    const job = await harness.client.runtime.queues.tools.getJob(part.callId);
+    const job = await harness.client.runtimeOf(part.callId).queues.tools.getJob(part.callId);
     expect(JSON.stringify(job?.returnvalue).length).toBeLessThan(100_000);
-    const stored = await bytesUnder(harness.prefix);
+    const stored = await bytesUnder(harness.client.runtimeOf(part.callId).options.prefix);
     expect(stored.largest).toBeLessThan(1_000_000);
     expect(executions.filter((entry) => entry.tool === "huge_output")).toHaveLength(1);
   });
