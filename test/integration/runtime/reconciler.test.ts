@@ -28,10 +28,10 @@ describe("the reconciler", () => {
   }
 
   it("issue 13: a run stored whose job was never added is queued again and completes", async () => {
-    const { client, runtime } = await startWithoutWorker("reconcile-requeue");
+    const { client } = await startWithoutWorker("reconcile-requeue");
     const { runId } = await client.run({ input: script({ text: "found again" }), userContext: user });
     // What a submission leaves when Redis refused the job's add after storing the run.
-    await runtime.queues.runs.remove(runId);
+    await client.runtimeOf(runId).queues.runs.remove(runId);
     await harness!.startWorker();
     const response = await client.wait(runId, { timeoutMs: 20_000 });
     expect(response.status).toBe("completed");
@@ -39,9 +39,12 @@ describe("the reconciler", () => {
   });
 
   it("a run whose job failed unrecorded ends failed TG_RUN_LOST, and releases its thread", async () => {
-    const { client, runtime, prefix } = await startWithoutWorker("reconcile-lost");
+    const { client } = await startWithoutWorker("reconcile-lost");
     const threadId = "thread-reconcile-lost";
     const stuck = await client.run({ input: script({ text: "never" }), userContext: user, threadId });
+    // The run's partition (its whole prefix with `partitions: 1`).
+    const runtime = client.runtimeOf(stuck.runId);
+    const prefix = runtime.options.prefix;
     // The job fails for good where nobody records it on the run (as when Redis refused that write).
     const failing = new Worker(
       "runs",
@@ -64,9 +67,9 @@ describe("the reconciler", () => {
   });
 
   it("cancel ends a run at once when no job holds it, with no worker running", async () => {
-    const { client, runtime } = await startWithoutWorker("reconcile-cancel");
+    const { client } = await startWithoutWorker("reconcile-cancel");
     const { runId } = await client.run({ input: script({ text: "never" }), userContext: user });
-    await runtime.queues.runs.remove(runId);
+    await client.runtimeOf(runId).queues.runs.remove(runId);
     await client.cancel(runId);
     const view = await client.getRun(runId);
     expect(view.status).toBe("cancelled");
@@ -74,6 +77,6 @@ describe("the reconciler", () => {
 
   async function startWithoutWorker(label: string) {
     const started = await start(label);
-    return { client: started.client, runtime: started.client.runtime, prefix: started.prefix };
+    return { client: started.client };
   }
 });
