@@ -4,7 +4,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { z } from "zod";
 import { type IApiToken, type IRunningApi, startApi } from "../../src/api/index.js";
 import { defineTool, EToolCallVerdict } from "../../src/contracts/index.js";
-import { defineGateway } from "../../src/gateway/index.js";
+import { defineGateway, type IGateway } from "../../src/gateway/index.js";
 import { createHarness, type IHarness } from "../helpers/harness.js";
 
 /** Debian's chromium: `.ci/run` installs it when missing. */
@@ -96,7 +96,10 @@ export interface ISession {
 }
 
 /** A real Redis prefix, the scripted model, one worker, the API on a real port, and headless chromium. */
-export async function startConsoleStack(label: string, gateway = consoleGateway): Promise<IConsoleStack> {
+export async function startConsoleStack(
+  label: string,
+  gateway: IGateway = consoleGateway,
+): Promise<IConsoleStack> {
   if (!existsSync(chromiumPath)) {
     throw new Error(
       `The console tests need Debian's chromium at ${chromiumPath} (apt-get install chromium; .ci/run installs it), or set CHROMIUM_PATH.`,
