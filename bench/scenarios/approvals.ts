@@ -62,7 +62,7 @@ async function approveToToolStart(client: GatewayClient, turn: number): Promise<
     toolStarts.on("approve_me", listener);
   });
   const approvedAt = performance.now();
-  await client.approvals.approve(approvalId, { approver: "bench" });
+  await client.approvals.approve(approvalId, { approver: "bench-reviewer" }); // never the run's own user
   const startedAt = await toolStarted;
   const response = await client.wait(runId);
   if (response.status !== "completed") throw new Error(`approved run ended ${response.status}`);

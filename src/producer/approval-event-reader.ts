@@ -3,6 +3,7 @@ import { TollgateError } from "../errors/index.js";
 import type { EventFollowers } from "../runtime/event-followers.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { compareStreamIds, parseStreamId, toStoredApprovalEvent } from "../store/index.js";
+import { mergeGenerators } from "./merge-generators.js";
 
 export interface IApprovalEventsOptions {
   /**
@@ -25,25 +26,81 @@ export interface IApprovalEventsOptions {
  * never ends by itself: it is followed on the client's shared followers until the signal aborts.
  */
 export async function openApprovalEvents(
-  runtime: ITollgateRuntime,
-  followers: EventFollowers,
+  partitions: readonly ITollgateRuntime[],
+  followersOf: (runtime: ITollgateRuntime) => EventFollowers,
   options: IApprovalEventsOptions = {},
 ): Promise<AsyncGenerator<TStoredApprovalEvent>> {
-  const requestedAfter = options.afterId;
-  if (requestedAfter !== undefined && parseStreamId(requestedAfter) === undefined) {
+  const requested = requestedPositions(options.afterId, partitions.length);
+  const outer = options.signal ?? new AbortController().signal;
+  if (partitions.length === 1) {
+    const runtime = partitions[0] as ITollgateRuntime;
+    return followPartition(runtime, followersOf(runtime), requested?.[0], options, outer);
+  }
+  // Several partitions: one follower per partition's log, merged. An event's id is the position reached
+  // in every log ("<id of partition 0>,<id of partition 1>,…"), so resuming after it misses nothing.
+  const inner = new AbortController();
+  const abort = () => inner.abort();
+  outer.addEventListener("abort", abort, { once: true });
+  const positions: string[] = [];
+  const sources = await Promise.all(
+    partitions.map(async (runtime, index) => {
+      const source = await followPartition(
+        runtime,
+        followersOf(runtime),
+        requested?.[index],
+        options,
+        inner.signal,
+      );
+      positions[index] = source.startedAfter;
+      return source;
+    }),
+  );
+  return (async function* () {
+    try {
+      for await (const { source, value } of mergeGenerators(sources)) {
+        positions[source] = value.id;
+        yield { ...value, id: positions.join(",") };
+      }
+    } finally {
+      outer.removeEventListener("abort", abort);
+      inner.abort();
+    }
+  })();
+}
+
+/**
+ * The position to resume after in each partition's log, from `afterId`: one stream id per partition,
+ * comma-separated (a single id when there is one partition). Malformed ids are refused (TG_BAD_REQUEST);
+ * a list made for another number of partitions (the layout changed since) follows from now.
+ */
+function requestedPositions(afterId: string | undefined, partitionCount: number): string[] | undefined {
+  if (afterId === undefined) return undefined;
+  const ids = afterId.split(",");
+  if (ids.length > 64 || ids.some((id) => parseStreamId(id) === undefined)) {
     throw new TollgateError(
       "TG_BAD_REQUEST",
-      "The event id to resume after is not a stream id (two unsigned 64-bit parts, e.g. 1700000000000-0).",
-      { afterId: requestedAfter.slice(0, 64) },
+      "The event id to resume after is not a stream id (two unsigned 64-bit parts, e.g. 1700000000000-0), " +
+        "or with partitions one per partition, comma-separated.",
+      { afterId: afterId.slice(0, 64) },
     );
   }
+  return ids.length === partitionCount ? ids : undefined;
+}
+
+async function followPartition(
+  runtime: ITollgateRuntime,
+  followers: EventFollowers,
+  requestedAfter: string | undefined,
+  options: IApprovalEventsOptions,
+  signal: AbortSignal,
+): Promise<AsyncGenerator<TStoredApprovalEvent> & { startedAfter: string }> {
   await runtime.ready();
   const lastId = await runtime.approvalEvents.lastId();
   const afterId =
     requestedAfter === undefined || compareStreamIds(requestedAfter, lastId) > 0 ? lastId : requestedAfter;
   const { tenant, types } = options;
   const wanted = types ? new Set<string>(types) : undefined;
-  return followers.followStream(
+  const events = followers.followStream(
     runtime.keys.approvalEvents(),
     afterId,
     {
@@ -55,6 +112,7 @@ export async function openApprovalEvents(
       },
       isLast: () => false,
     },
-    options.signal ?? new AbortController().signal,
+    signal,
   );
+  return Object.assign(events, { startedAfter: afterId });
 }

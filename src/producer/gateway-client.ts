@@ -125,9 +125,7 @@ export class GatewayClient<TToolName extends string = string> {
       runtime,
       partitions.all.map((partition) => partition.keys.finishedChannel()),
     );
-    // Approval events are followed in the first partition's log only (see docs/CONFIGURATION.md,
-    // "Partitions": not merged over partitions yet).
-    const followers = this.followersOf(runtime);
+    const followersOf = (partition: ITollgateRuntime) => this.followersOf(partition);
     const approvalPartition = async (approvalId: string) => {
       const partition = partitions.ofId(approvalId);
       if (!partition) throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`);
@@ -156,9 +154,9 @@ export class GatewayClient<TToolName extends string = string> {
       },
       approve: async (approvalId, input) => approve(await approvalPartition(approvalId), approvalId, input),
       reject: async (approvalId, input) => reject(await approvalPartition(approvalId), approvalId, input),
-      openEvents: (eventsOptions = {}) => openApprovalEvents(runtime, followers, eventsOptions),
+      openEvents: (eventsOptions = {}) => openApprovalEvents(partitions.all, followersOf, eventsOptions),
       events: async function* (this: void, eventsOptions: IApprovalEventsOptions = {}) {
-        yield* await openApprovalEvents(runtime, followers, eventsOptions);
+        yield* await openApprovalEvents(partitions.all, followersOf, eventsOptions);
       },
     };
   }

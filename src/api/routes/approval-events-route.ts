@@ -1,6 +1,6 @@
 import { listingScopeOf } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
-import { approvalEventsQuerySchema, runEventsHeadersSchema } from "../schemas/request-schemas.js";
+import { approvalEventsHeadersSchema, approvalEventsQuerySchema } from "../schemas/request-schemas.js";
 import { serveEventStream } from "../sse/serve-event-stream.js";
 import { formatApprovalEvent } from "../sse/sse-writer.js";
 
@@ -21,7 +21,7 @@ export const approvalEventsRoute = defineRoute(
       "(429 TG_RATE_LIMITED).",
     tag: "approvals",
     access: "approvals:read",
-    schemas: { querystring: approvalEventsQuerySchema, headers: runEventsHeadersSchema },
+    schemas: { querystring: approvalEventsQuerySchema, headers: approvalEventsHeadersSchema },
     responses: {
       200: {
         description: "An event stream; each `data:` line is an ApprovalEvent as JSON.",

@@ -80,11 +80,27 @@ export const runEventsQuerySchema = z.strictObject({ after: streamIdSchema.optio
 
 export const runEventsHeadersSchema = z.looseObject({ "last-event-id": streamIdSchema.optional() });
 
+/** An approval event id: a stream id, or with partitions one per partition's log, comma-separated. */
+const approvalEventIdSchema = z
+  .string()
+  .max(2048)
+  .regex(
+    /^\d+(-\d+)?(,\d+(-\d+)?)*$/,
+    "must be an event id such as 1700000000000-0 (with partitions, one per partition, comma-separated)",
+  )
+  .describe("Resume after this event id.");
+
 export const approvalEventsQuerySchema = z.strictObject({
   tenant: idSchema
     .optional()
     .describe("Only this tenant's events; a token limited to one tenant may name only its own."),
-  after: streamIdSchema.optional().describe("Resume after this event id; `0`: every event still kept."),
+  after: approvalEventIdSchema
+    .optional()
+    .describe("Resume after this event id; `0`: every event still kept."),
+});
+
+export const approvalEventsHeadersSchema = z.looseObject({
+  "last-event-id": approvalEventIdSchema.optional(),
 });
 
 /** An instant: ISO 8601 date-time (or date), or epoch milliseconds. */

@@ -89,6 +89,53 @@ describe("partitions", () => {
       code: "TG_RUN_NOT_FOUND",
     });
   });
+
+  it("follows the approval events of every partition, and resumes after a merged id without missing one", async () => {
+    const controller = new AbortController();
+    const events = harness.client.approvals.events({
+      types: ["approval-requested"],
+      signal: controller.signal,
+    });
+    const runs = await Promise.all(
+      Array.from({ length: 9 }, () => harness.client.run({ input: parked, userContext: user })),
+    );
+    const partitionsOfRuns = new Set(runs.map(({ runId }) => partitionNamedBy(harness.prefix, runId).name));
+    expect(partitionsOfRuns.size).toBeGreaterThan(1);
+    const wanted = new Set(runs.map(({ runId }) => runId));
+    const seen: { runId: string; id: string }[] = [];
+    for await (const event of events) {
+      if (wanted.has(event.runId)) seen.push({ runId: event.runId, id: event.id });
+      if (seen.length === runs.length) break;
+    }
+    controller.abort();
+    expect(new Set(seen.map(({ runId }) => runId))).toEqual(wanted);
+    // A merged id names a position in each partition's log (the 3 of this layout, and the unpartitioned one
+    // a deployment that had no partitions before keeps serving).
+    expect(seen[0]!.id.split(",")).toHaveLength(harness.client.partitions.all.length);
+
+    // Resuming after the 4th event gives exactly the 5 that followed it.
+    const resumed = new AbortController();
+    const again: string[] = [];
+    for await (const event of harness.client.approvals.events({
+      afterId: seen[3]!.id,
+      types: ["approval-requested"],
+      signal: resumed.signal,
+    })) {
+      if (wanted.has(event.runId)) again.push(event.runId);
+      if (again.length === 5) break;
+    }
+    resumed.abort();
+    expect(again.sort()).toEqual(
+      seen
+        .slice(4)
+        .map(({ runId }) => runId)
+        .sort(),
+    );
+    await expect(harness.client.approvals.openEvents({ afterId: "1-0,not-an-id,2-0" })).rejects.toMatchObject(
+      { code: "TG_BAD_REQUEST" },
+    );
+    for (const { runId } of runs) await harness.client.cancel(runId);
+  });
 });
 
 describe("changing the partition count of a live deployment", () => {
