@@ -10,14 +10,15 @@ import { parseHostPort } from "../../../src/store/index.js";
 import { ledger, testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { testClusterNodes } from "../../helpers/redis-url.js";
-import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
+import { failoverWorkload } from "./failover-workload.js";
 
 const user = { userId: "u-failover" };
 
 describe.skipIf(!testClusterNodes)("Redis Cluster failover in the middle of runs and approvals", () => {
   let harness: IHarness;
   let admin: Cluster;
+  const { startWorkRuns, parkRuns, approveAll, everyRunFinished } = failoverWorkload(() => harness, user);
   beforeAll(async () => {
     harness = await createHarness(testGateway, "failover");
     await harness.startWorker();
@@ -69,75 +70,6 @@ describe.skipIf(!testClusterNodes)("Redis Cluster failover in the middle of runs
     } finally {
       connection.disconnect();
     }
-  }
-
-  async function startWorkRuns(count: number, label: string): Promise<string[]> {
-    const ids: string[] = [];
-    for (let index = 0; index < count; index++) {
-      const { runId } = await harness.client.run({
-        input: script(
-          { calls: [{ name: "work", input: { label: `${label}-${index}-a`, ms: 150 } }] },
-          { calls: [{ name: "work", input: { label: `${label}-${index}-b`, ms: 150 } }] },
-          { text: "done" },
-        ),
-        userContext: user,
-      });
-      ids.push(runId);
-    }
-    return ids;
-  }
-
-  async function parkRuns(count: number, firstAmount: number): Promise<string[]> {
-    const ids: string[] = [];
-    for (let index = 0; index < count; index++) {
-      const { runId } = await harness.client.run({
-        input: script(
-          { calls: [{ name: "needs_approval", input: { amount: firstAmount + index } }] },
-          { text: "after the decision" },
-        ),
-        userContext: user,
-      });
-      ids.push(runId);
-    }
-    return ids;
-  }
-
-  /** Decides with retries: while a failover settles, a client command may fail fast (retryable). */
-  async function approveAll(runIds: string[]): Promise<void> {
-    for (const runId of runIds) {
-      const [approval] = await waitUntil(
-        async () => {
-          const pending = await harness.client.approvals.list({ runId }).catch(() => []);
-          return pending.length > 0 ? pending : undefined;
-        },
-        { message: `approval of ${runId} pending`, timeoutMs: 30_000 },
-      );
-      await waitUntil(
-        () =>
-          harness.client.approvals.approve(approval!.approvalId, { approver: "ops" }).then(
-            () => true,
-            () => false,
-          ),
-        { message: `approve ${approval!.approvalId}`, timeoutMs: 30_000, intervalMs: 200 },
-      );
-    }
-  }
-
-  async function everyRunFinished(runIds: string[]): Promise<string[]> {
-    return waitUntil(
-      async () => {
-        const statuses = await Promise.all(
-          runIds.map((runId) =>
-            harness.client.getRun(runId).then(
-              (view) => view.status,
-              () => "unreadable",
-            ),
-          ),
-        );
-        return statuses.every((status) => status === "completed" || status === "failed") && statuses;
-      },
-      { message: "every run finished", timeoutMs: 90_000, intervalMs: 250 },
-    );
   }
 
   it("a replica takes over (CLUSTER FAILOVER), then a master is killed: every run finishes, no approval is lost", async () => {

@@ -13,6 +13,7 @@ import { testClusterNodes } from "../../helpers/redis-url.js";
 import { script } from "../../helpers/script.js";
 import { deletePrefix } from "../../helpers/test-prefix.js";
 import { waitUntil } from "../../helpers/wait-until.js";
+import { failoverWorkload } from "./failover-workload.js";
 
 const user = { userId: "u-cluster-partitions" };
 
@@ -24,6 +25,7 @@ interface IMaster {
 
 describe.skipIf(!testClusterNodes)("partitions on a Redis Cluster", () => {
   let harness: IHarness;
+  const { approveAll } = failoverWorkload(() => harness, user);
   let admin: Cluster;
   beforeAll(async () => {
     harness = await createHarness(testGateway, "cluster-partitions", {
@@ -173,23 +175,7 @@ describe.skipIf(!testClusterNodes)("partitions on a Redis Cluster", () => {
       },
     );
 
-    for (const runId of parked) {
-      const [approval] = await waitUntil(
-        async () => {
-          const pending = await harness.client.approvals.list({ runId }).catch(() => []);
-          return pending.length > 0 ? pending : undefined;
-        },
-        { message: `approval of ${runId} pending`, timeoutMs: 30_000 },
-      );
-      await waitUntil(
-        () =>
-          harness.client.approvals.approve(approval!.approvalId, { approver: "ops" }).then(
-            () => true,
-            () => false,
-          ),
-        { message: `approve ${approval!.approvalId}`, timeoutMs: 30_000, intervalMs: 200 },
-      );
-    }
+    await approveAll(parked);
     for (const runId of [...parked, ...working.map(({ runId }) => runId)]) {
       expect((await harness.client.wait(runId, { timeoutMs: 60_000 })).status).toBe("completed");
     }

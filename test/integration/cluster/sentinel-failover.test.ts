@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledger, testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { type IRedisServerProcess, startRedisServer } from "../../helpers/redis-server-process.js";
-import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
+import { failoverWorkload } from "./failover-workload.js";
 
 const masterName = "tg-sentinel-failover";
 const user = { userId: "u-sentinel-failover" };
@@ -28,6 +28,7 @@ describe.skipIf(!process.env.TOLLGATE_TEST_SENTINEL)(
     let second: IRedisServerProcess;
     const sentinels: IRedisServerProcess[] = [];
     let harness: IHarness;
+    const { startWorkRuns, parkRuns, approveAll, everyRunFinished } = failoverWorkload(() => harness, user);
 
     function connect(port: number): Redis {
       const connection = new Redis({ host: "127.0.0.1", port, maxRetriesPerRequest: 1, lazyConnect: true });
@@ -140,58 +141,6 @@ describe.skipIf(!process.env.TOLLGATE_TEST_SENTINEL)(
       for (const server of servers.reverse()) await server.stop();
     });
 
-    async function startWorkRuns(count: number, label: string): Promise<string[]> {
-      const ids: string[] = [];
-      for (let index = 0; index < count; index++) {
-        const { runId } = await harness.client.run({
-          input: script(
-            { calls: [{ name: "work", input: { label: `${label}-${index}-a`, ms: 150 } }] },
-            { calls: [{ name: "work", input: { label: `${label}-${index}-b`, ms: 150 } }] },
-            { text: "done" },
-          ),
-          userContext: user,
-        });
-        ids.push(runId);
-      }
-      return ids;
-    }
-
-    async function parkRuns(count: number, firstAmount: number): Promise<string[]> {
-      const ids: string[] = [];
-      for (let index = 0; index < count; index++) {
-        const { runId } = await harness.client.run({
-          input: script(
-            { calls: [{ name: "needs_approval", input: { amount: firstAmount + index } }] },
-            { text: "after the decision" },
-          ),
-          userContext: user,
-        });
-        ids.push(runId);
-      }
-      return ids;
-    }
-
-    /** Decides with retries: while a failover settles, a client command may fail fast (retryable). */
-    async function approveAll(runIds: string[]): Promise<void> {
-      for (const runId of runIds) {
-        const [approval] = await waitUntil(
-          async () => {
-            const pending = await harness.client.approvals.list({ runId }).catch(() => []);
-            return pending.length > 0 ? pending : undefined;
-          },
-          { message: `approval of ${runId} pending`, timeoutMs: 30_000 },
-        );
-        await waitUntil(
-          () =>
-            harness.client.approvals.approve(approval!.approvalId, { approver: "ops" }).then(
-              () => true,
-              () => false,
-            ),
-          { message: `approve ${approval!.approvalId}`, timeoutMs: 30_000, intervalMs: 200 },
-        );
-      }
-    }
-
     it("SENTINEL FAILOVER, then the new primary killed: every run finishes, no approval is lost", async () => {
       ledger.length = 0;
       const parkedFirst = await parkRuns(4, 200);
@@ -223,20 +172,7 @@ describe.skipIf(!process.env.TOLLGATE_TEST_SENTINEL)(
       const runningThird = await startWorkRuns(4, "third");
 
       const all = [...parkedFirst, ...parkedSecond, ...runningFirst, ...runningSecond, ...runningThird];
-      const statuses = await waitUntil(
-        async () => {
-          const read = await Promise.all(
-            all.map((runId) =>
-              harness.client.getRun(runId).then(
-                (view) => view.status,
-                () => "unreadable",
-              ),
-            ),
-          );
-          return read.every((status) => status === "completed" || status === "failed") && read;
-        },
-        { message: "every run finished", timeoutMs: 90_000, intervalMs: 250 },
-      );
+      const statuses = await everyRunFinished(all);
       expect(statuses.filter((status) => status !== "completed")).toEqual([]);
       // Every approved call ran (at least once: a write lost with the killed primary may repeat one).
       const paid = new Set(
