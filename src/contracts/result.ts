@@ -57,6 +57,11 @@ export interface IToolResultPart {
   input: unknown;
   /** The tool's full output, untruncated (absent on error). */
   output?: unknown;
+  /**
+   * Inside Tollgate only (never in a response): the output is stored apart from the run's state, and
+   * the run's readers put it back in `output`.
+   */
+  outputStoredApart?: true;
   /** Exactly what the model read. */
   text: string;
   isError: boolean;

@@ -23,7 +23,10 @@ export function resultPartOf(
     outcome: happened.outcome,
     durationMs: execution?.durationMs ?? 0,
   };
-  if (execution && !execution.isError) part.output = execution.output;
+  if (execution && !execution.isError) {
+    if (execution.outputStoredApart) part.outputStoredApart = true;
+    else part.output = execution.output;
+  }
   if (happened.status !== undefined) part.status = happened.status;
   if (happened.errorCode !== undefined) part.errorCode = happened.errorCode;
   if (execution?.truncatedChars) part.truncatedChars = execution.truncatedChars;

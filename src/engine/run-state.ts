@@ -56,6 +56,8 @@ export const toolResultPartSchema = z.object({
   step: z.number().int().min(0),
   input: z.unknown(),
   output: z.unknown().optional(),
+  /** Tollgate's own: the output is in the run's `outputs` key; never set in what the run's readers return. */
+  outputStoredApart: z.literal(true).optional(),
   text: z.string(),
   isError: z.boolean(),
   status: z.number().int().optional(),

@@ -230,7 +230,7 @@ export class GatewayClient<TToolName extends string = string> {
     if (state.request.metadata) view.metadata = state.request.metadata;
     if (state.request.tenant !== undefined) view.tenant = state.request.tenant;
     if (state.request.createdBy !== undefined) view.createdBy = state.request.createdBy;
-    if (isTerminal(state)) view.response = responseOf(state);
+    if (isTerminal(state)) view.response = await runtime.runs.withOutputs(runId, responseOf(state));
     return view;
   }
 

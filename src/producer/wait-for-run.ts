@@ -77,7 +77,7 @@ async function finishedOrStopped(
   const read = async () => {
     const stored = await runtime.runs.load(runId);
     if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
-    return isTerminal(stored.state) ? responseOf(stored.state) : undefined;
+    return isTerminal(stored.state) ? runtime.runs.withOutputs(runId, responseOf(stored.state)) : undefined;
   };
   if (!skipFirstRead) {
     const before = await read();

@@ -10,6 +10,8 @@ const toolExecutionSchema = z.object({
   isError: z.boolean(),
   text: z.string(),
   output: z.unknown().optional(),
+  /** The output is in the run's `outputs` key, not here (it was large). */
+  outputStoredApart: z.literal(true).optional(),
   outcome: z.enum(toolCallOutcomes),
   status: z.number().int().optional(),
   errorCode: z.union([z.string(), z.number()]).optional(),

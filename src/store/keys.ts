@@ -8,6 +8,11 @@ export interface IKeys {
   run(runId: string): string;
   runEvents(runId: string): string;
   runCancel(runId: string): string;
+  /**
+   * The run's large tool outputs (hash: callId → output JSON), kept apart from its state so that the state
+   * every activation reads and writes stays small; same lifetime as the run's state.
+   */
+  runOutputs(runId: string): string;
   threadMessages(threadId: string): string;
   threadRuns(threadId: string): string;
   approval(approvalId: string): string;
@@ -77,6 +82,7 @@ export function keysFor(prefix: string): IKeys {
     run: (runId) => `${prefix}:run:${runId}`,
     runEvents: (runId) => `${prefix}:run:${runId}:events`,
     runCancel: (runId) => `${prefix}:run:${runId}:cancel`,
+    runOutputs: (runId) => `${prefix}:run:${runId}:outputs`,
     threadMessages: (threadId) => `${prefix}:thread:${threadId}:messages`,
     threadRuns: (threadId) => `${prefix}:thread:${threadId}:runs`,
     approval: (approvalId) => `${prefix}:approval:${approvalId}`,

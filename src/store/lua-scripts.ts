@@ -29,7 +29,8 @@ return nil
  * ARGV[1] is ''), with its events and its retention TTL, publishes its id to waiters, and releases it
  * from its thread: when it is still queued there, its messages join the history (once: a retried finish
  * finds it gone), and it leaves the index of active runs. The thread's keys get the thread's retention
- * again. KEYS: run, events, threadRuns, threadMessages, activeRuns. ARGV: expectedRev (''), stateJson,
+ * again. The run's large outputs get the state's retention. KEYS: run, events, threadRuns, threadMessages,
+ * activeRuns, outputs. ARGV: expectedRev (''), stateJson,
  * ttlMs, eventsMaxLen, finishedChannel, runId, finishedMessage, maxHistory, threadRetentionMs,
  * messageCount, message..., event... Returns {revision, nextRunId or ''}; the revision is -1 when it moved.
  */
@@ -45,6 +46,7 @@ if ARGV[1] ~= '' then
   end
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
   redis.call('PEXPIRE', KEYS[2], ARGV[3])
+  redis.call('PEXPIRE', KEYS[6], ARGV[3])
   redis.call('PUBLISH', ARGV[5], ARGV[7])
 end
 redis.call('ZREM', KEYS[5], ARGV[6])
@@ -56,6 +58,23 @@ end
 redis.call('PEXPIRE', KEYS[3], ARGV[9])
 redis.call('PEXPIRE', KEYS[4], ARGV[9])
 return {rev, redis.call('LINDEX', KEYS[3], 0) or ''}
+`;
+
+/**
+ * Stores a large tool output apart from its run's state, with the state's lifetime: none while the run is
+ * unfinished (its finish gives both the retention), what is left of it once the run finished (a tool job
+ * that completed after its run was cancelled), the retention when the state is gone.
+ * KEYS: outputs, run. ARGV: callId, outputJson, retentionMs.
+ */
+export const keepOutputApartScript = `
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local ttl = redis.call('PTTL', KEYS[2])
+if ttl > 0 then
+  redis.call('PEXPIRE', KEYS[1], ttl)
+elseif ttl == -2 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
+return 1
 `;
 
 /**

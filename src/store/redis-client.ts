@@ -10,6 +10,7 @@ import {
   deleteThreadScript,
   finishRunScript,
   finishThreadRunScript,
+  keepOutputApartScript,
   pendingIndexCount,
   recordApprovalOutcomeScript,
   requestCancelScript,
@@ -38,6 +39,13 @@ export interface ITollgateRedis extends Redis {
     threadMessagesKey: string,
     ...args: string[]
   ): Promise<[number, string]>;
+  tgKeepOutputApart(
+    outputsKey: string,
+    runKey: string,
+    callId: string,
+    outputJson: string,
+    retentionMs: string,
+  ): Promise<number>;
   tgDeleteThread(
     threadRunsKey: string,
     threadMessagesKey: string,
@@ -135,7 +143,8 @@ export function defineScripts(redis: Redis): ITollgateRedis {
   if (typeof withScripts.tgCreateRun === "function") return withScripts;
   redis.defineCommand("tgCreateRun", { numberOfKeys: 6, lua: createRunScript });
   redis.defineCommand("tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
-  redis.defineCommand("tgFinishRun", { numberOfKeys: 5, lua: finishRunScript });
+  redis.defineCommand("tgFinishRun", { numberOfKeys: 6, lua: finishRunScript });
+  redis.defineCommand("tgKeepOutputApart", { numberOfKeys: 2, lua: keepOutputApartScript });
   redis.defineCommand("tgRequestCancel", { numberOfKeys: 2, lua: requestCancelScript });
   redis.defineCommand("tgCreateApproval", { numberOfKeys: 3 + pendingIndexCount, lua: createApprovalScript });
   redis.defineCommand("tgDecideApproval", {

@@ -1,4 +1,4 @@
-import type { TRunEventInput } from "../contracts/index.js";
+import type { IGatewayResponse, TRunEventInput } from "../contracts/index.js";
 import { type IThreadRelease, readRunState, responseOf, type TRunState } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IKeys } from "./keys.js";
@@ -116,6 +116,7 @@ export class RunStore {
       this.keys.threadRuns(release.threadId),
       this.keys.threadMessages(release.threadId),
       this.keys.activeRuns(),
+      this.keys.runOutputs(next.runId),
       save ? String(stored.revision) : "",
       save ? JSON.stringify(next) : "",
       String(this.options.retentionMs),
@@ -135,6 +136,38 @@ export class RunStore {
     };
     if (nextRunId) result.nextRunId = nextRunId;
     return result;
+  }
+
+  /**
+   * Stores a call's large output apart from the run's state (the state keeps `outputStoredApart`), with
+   * the state's lifetime: the state every activation reads and writes stays small.
+   */
+  async keepOutputApart(runId: string, callId: string, outputJson: string): Promise<void> {
+    await this.redis.tgKeepOutputApart(
+      this.keys.runOutputs(runId),
+      this.keys.run(runId),
+      callId,
+      outputJson,
+      String(this.options.retentionMs),
+    );
+  }
+
+  /**
+   * The response with the outputs stored apart put back (one read, only when the run has such outputs):
+   * what the run's readers (getRun, ask, wait) return. An output gone with its key is left absent.
+   */
+  async withOutputs(runId: string, response: IGatewayResponse): Promise<IGatewayResponse> {
+    const apart = response.toolResults.filter((part) => part.outputStoredApart);
+    if (apart.length === 0) return response;
+    const values = await this.redis.hmget(this.keys.runOutputs(runId), ...apart.map((part) => part.callId));
+    const outputs = new Map(apart.map((part, index) => [part.callId, values[index]]));
+    return {
+      ...response,
+      toolResults: response.toolResults.map(({ outputStoredApart, ...part }) => {
+        const json = outputs.get(part.callId);
+        return outputStoredApart && typeof json === "string" ? { ...part, output: JSON.parse(json) } : part;
+      }),
+    };
   }
 
   /**
@@ -213,6 +246,8 @@ export class RunStore {
 const maxPublishedResponseChars = 32_768;
 
 function finishedMessage(state: TRunState): string {
+  // A response without its outputs stored apart would be incomplete: the waiter reads the run instead.
+  if (state.toolResults.some((part) => part.outputStoredApart)) return JSON.stringify({ runId: state.runId });
   const withResponse = JSON.stringify({ runId: state.runId, response: responseOf(state) });
   return withResponse.length <= maxPublishedResponseChars
     ? withResponse

@@ -66,6 +66,7 @@ export class ThreadStore {
       this.keys.run(runId),
       this.keys.runEvents(runId),
       this.keys.runCancel(runId),
+      this.keys.runOutputs(runId),
     ]);
     const deletion = this.redis.multi().unlink(this.keys.threadTenant(threadId), ...keys);
     if (runIds.length > 0) deletion.zrem(this.keys.activeRuns(), ...runIds);

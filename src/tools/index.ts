@@ -28,6 +28,7 @@ export type { IToolLimits } from "./run-parsed-call.js";
 export {
   defaultMaxStoredOutputBytes,
   type ITruncatedOutputMarker,
+  outputStoredApartChars,
   storedOutputOf,
   type TStoredOutput,
 } from "./stored-output.js";

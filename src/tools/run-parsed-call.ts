@@ -91,6 +91,8 @@ export async function runParsedCall(args: {
     text,
     // What is stored: the output itself, or a marker when it is over maxStoredOutputBytes.
     output: stored.stored,
+    // The JSON of what is stored (the marker is small and never stored apart).
+    ...(stored.stored === race.output && stored.json !== undefined ? { outputJson: stored.json } : {}),
     outcome: "ok",
     ...(truncatedChars > 0 ? { truncatedChars } : {}),
     durationMs,

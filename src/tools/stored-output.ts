@@ -1,6 +1,11 @@
 /** What is kept of a tool's output: checked to be JSON once, and capped so Redis never holds a huge value. */
 
 export const defaultMaxStoredOutputBytes = 1_048_576;
+/**
+ * An output whose JSON is longer than this (characters) is stored apart from its run's state (worker side):
+ * the state is read and written whole at every activation, an output is only read by the run's readers.
+ */
+export const outputStoredApartChars = 16_384;
 /** Characters of the JSON kept in the marker that replaces an output over maxStoredOutputBytes. */
 export const storedPreviewChars = 1_000;
 

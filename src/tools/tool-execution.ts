@@ -47,6 +47,16 @@ export interface IToolExecution {
    * `{ truncated: true, originalBytes, preview }`; absent on failure.
    */
   output?: unknown;
+  /**
+   * `output` as JSON, computed once by the registry, so that the worker can store a large one apart
+   * without serializing it again. Never part of a job's return value.
+   */
+  outputJson?: string;
+  /**
+   * Set instead of `output` once the worker stored a large output apart from the run's state (the run's
+   * `outputs` key): the run's readers put it back.
+   */
+  outputStoredApart?: true;
   status?: number;
   errorCode?: string | number;
   /** One of ok, error, timeout, invalid_input, unknown_tool, cancelled. */

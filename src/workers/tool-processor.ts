@@ -1,7 +1,12 @@
 import type { Job } from "bullmq";
 import { jobLogger, logContent } from "../observability/index.js";
 import { toolJobSchema } from "../queue/index.js";
-import { cancelledFailure, type IToolExecution, type TIsolatedToolRunner } from "../tools/index.js";
+import {
+  cancelledFailure,
+  type IToolExecution,
+  outputStoredApartChars,
+  type TIsolatedToolRunner,
+} from "../tools/index.js";
 import type { IToolJobResult } from "./child-outcomes.js";
 import { type IWorkerContext, runToolsOf } from "./worker-context.js";
 
@@ -66,7 +71,7 @@ export function createToolProcessor(workerContext: IWorkerContext, runIsolated?:
         schemaVersion: 1,
         callId: data.callId,
         // The parsed input may hold values JSON cannot keep (a Date): the run records the input as sent.
-        execution: { ...execution, input: data.rawInput },
+        execution: { ...(await storeLargeOutputApart(context, data, execution)), input: data.rawInput },
         scheduledAt: data.scheduledAt,
         startedAt,
         finishedAt,
@@ -75,6 +80,23 @@ export function createToolProcessor(workerContext: IWorkerContext, runIsolated?:
       cancellation.release();
     }
   };
+}
+
+/**
+ * A large output goes to the run's `outputs` key, written once here: otherwise it would sit in this job's
+ * return value, in the run job's children values and in the run's state, the last two read (and the state
+ * rewritten) at every later activation of the run. A small one stays inline: no extra write per call.
+ */
+async function storeLargeOutputApart(
+  context: IWorkerContext,
+  data: { runId: string; callId: string },
+  execution: IToolExecution,
+): Promise<IToolExecution> {
+  const { outputJson, ...rest } = execution;
+  if (outputJson === undefined || outputJson.length <= outputStoredApartChars) return rest;
+  await context.runtime.runs.keepOutputApart(data.runId, data.callId, outputJson);
+  const { output: _output, ...withoutOutput } = rest;
+  return { ...withoutOutput, outputStoredApart: true };
 }
 
 /**

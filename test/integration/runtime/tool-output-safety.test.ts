@@ -32,7 +32,14 @@ async function bytesUnder(prefix: string): Promise<{ total: number; largest: num
 describe("issue 10: tool outputs that cannot be stored, and outputs too large to store", () => {
   let harness: IHarness;
   beforeAll(async () => {
-    harness = await createHarness(toolSafetyGateway, "output-safety");
+    // The product's lock and stalled check (10 s, 5 s), not the harness's 2 s / 1 s made for crash tests:
+    // checking a 50 MB output (one JSON.stringify and a byte count, as BullMQ would serialize it) holds the
+    // worker's event loop about 0.2 s on an idle machine, and over 2 s when the 2 cores are shared, which
+    // stalled the tool job and ran it again. Nothing here crashes, so nothing waits on a stall.
+    harness = await createHarness(toolSafetyGateway, "output-safety", {
+      lockDurationMs: 10_000,
+      stalledIntervalMs: 5_000,
+    });
     await harness.startWorker();
   });
   afterAll(() => harness.close());
@@ -76,5 +83,42 @@ describe("issue 10: tool outputs that cannot be stored, and outputs too large to
     const stored = await bytesUnder(harness.client.runtimeOf(part.callId).options.prefix);
     expect(stored.largest).toBeLessThan(1_000_000);
     expect(executions.filter((entry) => entry.tool === "huge_output")).toHaveLength(1);
+  });
+
+  it("defect 5: a 1 MB output under the cap stays out of the run's state, its events and its jobs; the run's readers get it whole", async () => {
+    const response = await harness.client.ask({
+      input: script(
+        { calls: [{ name: "huge_output", input: { megabytes: 1 } }] },
+        { calls: [{ name: "quick_inline", input: { label: "after" } }] },
+        { text: "done" },
+      ),
+      userContext: user,
+    });
+    expect(response.status).toBe("completed");
+    const whole = (part: { output?: unknown } | undefined) =>
+      (part?.output as { blob?: string } | undefined)?.blob;
+    expect(whole(response.toolResults[0])).toHaveLength(1_000_000);
+    expect(response.toolResults[0]).not.toHaveProperty("outputStoredApart");
+    const view = await harness.client.getRun(response.runId);
+    expect(whole(view.response?.toolResults[0])).toHaveLength(1_000_000);
+    expect(view.response?.toolResults[1]?.output).toMatchObject({ label: "after" });
+
+    // What each activation reads and writes, and what every event reader copies, stays small.
+    const runtime = harness.client.runtimeOf(response.runId);
+    const small = 64 * 1024;
+    expect(await runtime.redis.hstrlen(runtime.keys.run(response.runId), "state")).toBeLessThan(small);
+    const events = await runtime.redis.xrange(runtime.keys.runEvents(response.runId), "-", "+");
+    expect(JSON.stringify(events).length).toBeLessThan(small);
+    const runJob = await runtime.queues.runs.getJob(response.runId);
+    expect(JSON.stringify(await runJob?.getChildrenValues()).length).toBeLessThan(small);
+    const toolJob = await runtime.queues.tools.getJob(response.toolResults[0]!.callId);
+    expect(JSON.stringify(toolJob?.returnvalue).length).toBeLessThan(small);
+
+    // Kept as long as the run (its retention from the finish), and deleted with it.
+    const outputsKey = runtime.keys.runOutputs(response.runId);
+    expect(await runtime.redis.pttl(outputsKey)).toBeGreaterThan(0);
+    expect(await runtime.redis.pttl(outputsKey)).toBeLessThanOrEqual(runtime.options.retentionMs);
+    await harness.client.deleteThread(view.threadId);
+    expect(await runtime.redis.exists(outputsKey)).toBe(0);
   });
 });
