@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 /** Where the bench compiles `src/` (inside the checkout, so that node_modules resolve; not in git). */
@@ -14,14 +14,26 @@ export interface IBuiltWorker {
 }
 
 /**
- * Compiles `src/` with the package's build settings into bench/.build/ and writes the bench gateway as a
- * JavaScript module beside it, so that the footprint scenario can measure the worker that ships (from
- * `dist/`, no tsx) as well as the one run from the source.
+ * Compiles `src/` with the package's build settings, and bench/bench-gateway.ts beside it, into
+ * bench/.build/, so that the footprint scenario can measure the worker that ships (from `dist/`, no tsx)
+ * as well as the one run from the source, with the very gateway the other scenarios use.
  */
 export async function buildWorker(): Promise<IBuiltWorker> {
+  const root = fileURLToPath(new URL("../../", import.meta.url));
+  // The package's build settings; the root widened so that the gateway's `../src/…` imports hold.
+  const buildConfig = `${buildDirectory}tsconfig.json`;
+  await mkdir(buildDirectory, { recursive: true });
+  await writeFile(
+    buildConfig,
+    JSON.stringify({
+      extends: "../../tsconfig.build.json",
+      compilerOptions: { rootDir: "../..", outDir: "." },
+      include: ["../../src", "../bench-gateway.ts"],
+    }),
+  );
   const tsc = fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url));
-  const child = spawn(process.execPath, [tsc, "-p", "tsconfig.build.json", "--outDir", buildDirectory], {
-    cwd: fileURLToPath(new URL("../../", import.meta.url)),
+  const child = spawn(process.execPath, [tsc, "-p", buildConfig], {
+    cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -33,45 +45,11 @@ export async function buildWorker(): Promise<IBuiltWorker> {
   await writeFile(
     entry,
     [
-      'import { runCli } from "./cli/main.js";',
+      'import { runCli } from "./src/cli/main.js";',
       "process.exitCode = await runCli(process.argv.slice(2));",
       "setTimeout(() => process.exit(process.exitCode), 2_000).unref();",
       "",
     ].join("\n"),
   );
-  const gatewayPath = `${buildDirectory}bench-gateway.mjs`;
-  await writeFile(gatewayPath, builtGatewaySource);
-  return { entry, gatewayPath };
+  return { entry, gatewayPath: `${buildDirectory}bench/bench-gateway.js` };
 }
-
-/** bench/bench-gateway.ts's `slow` and `echo` tools, in JavaScript against the compiled package. */
-const builtGatewaySource = `import { z } from "zod";
-import { defineGateway, defineTool } from "./index.js";
-
-export default defineGateway({
-  name: "bench",
-  tools: [
-    defineTool({
-      name: "echo",
-      description: "Returns its input.",
-      inputSchema: z.object({ value: z.string() }),
-      execute: async ({ input }) => ({ value: input.value }),
-    }),
-    defineTool({
-      name: "slow",
-      description: "Runs for a while, listening to its signal.",
-      inputSchema: z.object({ ms: z.number() }),
-      execute: async ({ input, abortSignal }) => {
-        await new Promise((resolve) => {
-          const timer = setTimeout(resolve, input.ms);
-          abortSignal.addEventListener("abort", () => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-        return { slept: input.ms };
-      },
-    }),
-  ],
-});
-`;
