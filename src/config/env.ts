@@ -39,42 +39,31 @@ function runtimeInteger(key: TIntegerRuntimeOption) {
   return integerText.pipe(runtimeOptionsSchema.shape[key].unwrap()).optional();
 }
 
-const queueList = z
-  .string()
-  .transform((text) =>
-    text
-      .split(",")
-      .map((name) => name.trim())
-      .filter((name) => name !== ""),
-  )
-  .pipe(
-    z
-      .array(z.enum(allQueueNames as [TQueueName, ...TQueueName[]]))
-      .min(1, `must name at least one of ${allQueueNames.join(", ")}`)
-      .refine((names) => new Set(names).size === names.length, "names a queue twice"),
-  );
+/** A comma-separated list as its trimmed, non-empty items, then checked by `items`. */
+function commaList<TItems extends z.ZodType<unknown, string[]>>(items: TItems) {
+  return z
+    .string()
+    .transform((text) =>
+      text
+        .split(",")
+        .map((item) => item.trim())
+        .filter((item) => item !== ""),
+    )
+    .pipe(items);
+}
+
+const queueList = commaList(
+  z
+    .array(z.enum(allQueueNames as [TQueueName, ...TQueueName[]]))
+    .min(1, `must name at least one of ${allQueueNames.join(", ")}`)
+    .refine((names) => new Set(names).size === names.length, "names a queue twice"),
+);
 
 /** A comma-separated list of partition names (`base`, `0`, `1of3`). */
-const partitionList = z
-  .string()
-  .transform((text) =>
-    text
-      .split(",")
-      .map((name) => name.trim())
-      .filter((name) => name !== ""),
-  )
-  .pipe(runtimeOptionsSchema.shape.servedPartitions.unwrap());
+const partitionList = commaList(runtimeOptionsSchema.shape.servedPartitions.unwrap());
 
 /** A comma-separated `host:port` list. */
-const hostPortList = z
-  .string()
-  .transform((text) =>
-    text
-      .split(",")
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== ""),
-  )
-  .pipe(runtimeOptionsSchema.shape.redisClusterNodes.unwrap());
+const hostPortList = commaList(runtimeOptionsSchema.shape.redisClusterNodes.unwrap());
 
 const booleanText = z
   .string()
