@@ -21,31 +21,19 @@ try {
     await waitUntil(async () => (await client.approvals.list({ runId }))[0], { timeoutMs: 20_000 });
     return runId;
   };
+  const parkRefund = (userId: string, message: string, chargeId: string, amount: number) =>
+    park(userId, conversation(message, { calls: [{ name: "refund", input: { chargeId, amount } }] }));
+  const parkEmail = (userId: string, message: string, email: { to: string; subject: string; body: string }) =>
+    park(userId, conversation(message, { calls: [{ name: "send_email", input: email }] }));
   // The history first: an edited refund, a rejected email, a refund approved as asked.
   const decided = [
-    await park(
-      "u-grace",
-      conversation("Refund my order B-77, please", {
-        calls: [{ name: "refund", input: { chargeId: "ch_77", amount: 240 } }],
-      }),
-    ),
-    await park(
-      "u-linus",
-      conversation("Email me the invoice", {
-        calls: [
-          {
-            name: "send_email",
-            input: { to: "linus@example.com", subject: "Your invoice", body: "Attached." },
-          },
-        ],
-      }),
-    ),
-    await park(
-      "u-ken",
-      conversation("The kettle broke", {
-        calls: [{ name: "refund", input: { chargeId: "ch_12", amount: 129 } }],
-      }),
-    ),
+    await parkRefund("u-grace", "Refund my order B-77, please", "ch_77", 240),
+    await parkEmail("u-linus", "Email me the invoice", {
+      to: "linus@example.com",
+      subject: "Your invoice",
+      body: "Attached.",
+    }),
+    await parkRefund("u-ken", "The kettle broke", "ch_12", 129),
   ];
   const [edited, rejected, approved] = await Promise.all(
     decided.map(async (runId) => (await client.approvals.list({ runId }))[0]),
@@ -72,23 +60,12 @@ try {
       { calls: [{ name: "refund", input: { chargeId: "ch_1001", amount: 150 } }] },
     ),
   );
-  await park(
-    "u-bea",
-    conversation("Please confirm my address change", {
-      calls: [
-        {
-          name: "send_email",
-          input: { to: "bea@example.com", subject: "Address changed", body: "Your new address is saved." },
-        },
-      ],
-    }),
-  );
-  await park(
-    "u-carl",
-    conversation("Refund the duplicate charge", {
-      calls: [{ name: "refund", input: { chargeId: "ch_55", amount: 310 } }],
-    }),
-  );
+  await parkEmail("u-bea", "Please confirm my address change", {
+    to: "bea@example.com",
+    subject: "Address changed",
+    body: "Your new address is saved.",
+  });
+  await parkRefund("u-carl", "Refund the duplicate charge", "ch_55", 310);
 
   const session = await stack.newSession();
   const { page } = session;
