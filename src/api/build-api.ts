@@ -36,7 +36,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
     loggerInstance: logger,
     bodyLimit: settings.bodyLimitBytes,
     // The router's limit is the schemas' (256), so an id is refused by one rule, in the error envelope.
-    maxParamLength: maxIdLength,
+    routerOptions: { maxParamLength: maxIdLength },
     // A bad percent-encoding or an over-long path id is refused before any route: in the envelope too.
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
     requestIdHeader: false,
