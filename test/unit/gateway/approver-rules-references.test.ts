@@ -1,30 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defineTool, type TAnyToolDef } from "../../../src/contracts/index.js";
-import { TollgateError } from "../../../src/errors/index.js";
+import type { TollgateError } from "../../../src/errors/index.js";
 import { defineGateway, type IGatewayDefinition } from "../../../src/gateway/index.js";
+import { definitionError, referenceExtraTools, referenceTools as tools } from "./reference-gateway.js";
 
-function tool(name: string, tags: string[] = []): TAnyToolDef {
-  return defineTool({
-    name,
-    description: `The ${name} tool.`,
-    inputSchema: z.object({}),
-    tags,
-    execute: async () => ({ ok: true }),
-  });
-}
-
-const tools = [tool("lookup_order", ["orders"]), tool("issue_refund", ["billing"])];
-const extraTools = [tool("export_ledger", ["reports"])];
+const extraTools = referenceExtraTools;
 
 function thrownBy(approvals: IGatewayDefinition["approvals"]): TollgateError {
-  try {
-    defineGateway({ tools, extraTools, approvals });
-  } catch (error) {
-    if (TollgateError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("defineGateway did not throw");
+  return definitionError({ approvals });
 }
 
 describe("defineGateway checks its approver rules", () => {

@@ -1,30 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defineTool, type IToolPolicyConfig, type TAnyToolDef } from "../../../src/contracts/index.js";
-import { TollgateError } from "../../../src/errors/index.js";
+import type { IToolPolicyConfig, TAnyToolDef } from "../../../src/contracts/index.js";
+import type { TollgateError } from "../../../src/errors/index.js";
 import { defineGateway } from "../../../src/gateway/index.js";
+import {
+  definitionError,
+  referenceExtraTools,
+  namedTool as tool,
+  referenceTools as tools,
+} from "./reference-gateway.js";
 
-function tool(name: string, tags: string[] = []): TAnyToolDef {
-  return defineTool({
-    name,
-    description: `The ${name} tool.`,
-    inputSchema: z.object({}),
-    tags,
-    execute: async () => ({ ok: true }),
-  });
-}
-
-const tools = [tool("lookup_order", ["orders"]), tool("issue_refund", ["billing"])];
-const extraTools = [tool("export_ledger", ["reports"])];
+const extraTools = referenceExtraTools;
 
 function thrownBy(policy: IToolPolicyConfig, extra: TAnyToolDef[] = extraTools): TollgateError {
-  try {
-    defineGateway({ tools, extraTools: extra, policy });
-  } catch (error) {
-    if (TollgateError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("defineGateway did not throw");
+  return definitionError({ policy, extraTools: extra });
 }
 
 describe("defineGateway checks every name its policy and extraTools use", () => {
