@@ -17,6 +17,7 @@ import { approvalListing } from "./scenarios/approval-listing.js";
 import { approvals } from "./scenarios/approvals.js";
 import { crashRecovery } from "./scenarios/crash-recovery.js";
 import { fanOut } from "./scenarios/fan-out.js";
+import { isolation } from "./scenarios/isolation.js";
 import { latency } from "./scenarios/latency.js";
 import { parkedMemory } from "./scenarios/parked-memory.js";
 import { scale } from "./scenarios/scale.js";
@@ -28,6 +29,7 @@ const scenarios: Record<string, TScenario> = {
   latency,
   throughput,
   "fan-out": fanOut,
+  isolation,
   approvals,
   "worker-footprint": workerFootprint,
   scale,

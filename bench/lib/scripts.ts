@@ -1,13 +1,14 @@
 /**
  * The conversation every contender runs against the scripted model: one model reply with `calls`
- * parallel calls of the trivial `echo` tool, then one model reply with the answer.
+ * parallel calls of the trivial `echo` tool (or another of the same shape), then one model reply with
+ * the answer.
  */
-export function toolCallScript(tag: string, calls = 1): string {
+export function toolCallScript(tag: string, calls = 1, toolName = "echo"): string {
   return JSON.stringify({
     script: [
       {
         calls: Array.from({ length: calls }, (_, index) => ({
-          name: "echo",
+          name: toolName,
           input: { value: `${tag}-${index}` },
         })),
       },
