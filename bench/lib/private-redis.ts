@@ -5,6 +5,14 @@ import { Redis } from "ioredis";
 /** The ports this benchmark may use for its own redis-server (shared machine: others use theirs). */
 const firstPort = Number(process.env.BENCH_REDIS_FIRST_PORT ?? 7300);
 const lastPort = Number(process.env.BENCH_REDIS_LAST_PORT ?? 7399);
+/**
+ * Extra redis-server settings, `name value` pairs separated by spaces (`stream-node-max-bytes 1024`):
+ * for measuring what a server setting changes, e.g. the parked run's bytes.
+ */
+const extraSettings = (process.env.BENCH_REDIS_SETTINGS ?? "")
+  .split(/\s+/)
+  .filter((word) => word !== "")
+  .map((word, index) => (index % 2 === 0 ? `--${word}` : word));
 
 export interface IPrivateRedis {
   url: string;
@@ -29,9 +37,13 @@ export async function startPrivateRedis(): Promise<IPrivateRedis> {
 
 async function tryPort(port: number): Promise<IPrivateRedis | undefined> {
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
-  const child = spawn("redis-server", [...args, "--dir", "/tmp", "--maxmemory-policy", "noeviction"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    "redis-server",
+    [...args, "--dir", "/tmp", "--maxmemory-policy", "noeviction", ...extraSettings],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   const collect = (chunk: Buffer) => {
     output += chunk.toString("utf8");
