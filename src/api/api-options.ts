@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { z } from "zod";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
+import type { ITollgateMetrics } from "../observability/index.js";
 import type { GatewayClient } from "../producer/index.js";
 import type { IApiToken } from "./auth/api-tokens.js";
 import type { IJwtVerifier } from "./auth/jwt-verifier.js";
@@ -41,8 +42,13 @@ export interface IApiOptions {
   bodyLimitBytes?: number;
   /** Fastify's logger instance; requests and errors are logged to it. @defaultValue createLogger() */
   logger?: Logger;
-  /** Served at `/metrics`. @defaultValue a new registry with createMetrics */
+  /** Served at `/metrics`. @defaultValue `metrics`' registry, else a new registry with createMetrics */
   registry?: Registry;
+  /**
+   * Where the API counts what it observes (approval link redemptions). @defaultValue createMetrics on a
+   * new registry, unless only `registry` is given (then nothing is counted)
+   */
+  metrics?: ITollgateMetrics;
   /** The longest `POST /v1/ask` may wait. @defaultValue 120000 */
   askMaxWaitMs?: number;
   /** Interval of SSE heartbeat comments. @defaultValue 15000 */

@@ -4,7 +4,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { validatorCompiler } from "fastify-type-provider-zod";
 import { Registry } from "prom-client";
 import { z } from "zod";
-import { auditLog, createLogger, createMetrics } from "../observability/index.js";
+import { assertLinkSecretFor } from "../links/index.js";
+import { auditLog, createLogger, createMetrics, type ITollgateMetrics } from "../observability/index.js";
 import type { GatewayClient } from "../producer/index.js";
 import { type IApiOptions, resolveApiSettings } from "./api-options.js";
 import { authenticate, type IAuthenticator } from "./auth/authenticate.js";
@@ -29,6 +30,11 @@ const maxDrainFloorBytes = 64 * 1024 * 1024;
 
 export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   const settings = resolveApiSettings(options);
+  // A target that sends approval links needs this API to check them: refused before anything starts.
+  assertLinkSecretFor(
+    options.client.runtime.gateway.settings.notifications,
+    options.client.runtime.options.linkSecret,
+  );
   const logger = options.logger ?? createLogger({ name: "tollgate-api" });
   const authenticator = createAuthenticator(options, logger);
   const errorHandler = createErrorHandler(() => options.client.isConnected());
@@ -59,10 +65,12 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
     maxStreams: settings.sseMaxStreams,
     maxStreamsPerSubject: settings.sseMaxStreamsPerToken,
   });
+  const metrics = options.metrics ?? (options.registry ? undefined : defaultMetrics(options.client));
   const context: IRouteContext = {
     client: options.client,
     settings,
-    registry: options.registry ?? defaultRegistry(options.client),
+    registry: options.registry ?? metrics?.registry ?? new Registry(),
+    metrics,
     eventStreams,
     openApiDocument: () => buildOpenApiDocument(settings),
   };
@@ -140,12 +148,10 @@ function isProbe(url: string | undefined): boolean {
 
 /**
  * With no registry given, the API exports its own: pending approvals and queue depths read from Redis
- * at scrape time, plus process metrics.
+ * at scrape time, process metrics, and what its routes count.
  */
-function defaultRegistry(client: GatewayClient): Registry {
-  const registry = new Registry();
-  createMetrics(registry, client.metricsSources());
-  return registry;
+function defaultMetrics(client: GatewayClient): ITollgateMetrics {
+  return createMetrics(new Registry(), client.metricsSources());
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { IApiRoute } from "./http/route-definition.js";
 import { approvalEventsRoute } from "./routes/approval-events-route.js";
+import { inspectApprovalLinkRoute, redeemApprovalLinkRoute } from "./routes/approval-link-routes.js";
 import {
   approvalTranscriptRoute,
   approveRoute,
@@ -30,6 +31,8 @@ export const apiRoutes: readonly IApiRoute[] = Object.freeze([
   approvalTranscriptRoute,
   approveRoute,
   rejectRoute,
+  inspectApprovalLinkRoute,
+  redeemApprovalLinkRoute,
   listToolsRoute,
   meRoute,
   usageRoute,

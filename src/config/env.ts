@@ -220,6 +220,8 @@ export const envSchema = z
     TOLLGATE_TENANT_LIMITS: jsonText.pipe(tenantLimitsSchema).optional(),
     /** How long a running run's slot lasts without an activation. @defaultValue 600000 */
     TOLLGATE_RUN_SLOT_LEASE_MS: runtimeInteger("runSlotLeaseMs"),
+    /** The HMAC key of signed one-time approval links (>= 32 characters); API and workers share it. Unset: no links. */
+    TOLLGATE_LINK_SECRET: runtimeOptionsSchema.shape.linkSecret.unwrap().optional(),
     /** After cancelling, how long `ask` waits for the final state. @defaultValue 10000 */
     TOLLGATE_CANCEL_GRACE_MS: runtimeInteger("cancelGraceMs"),
   })

@@ -36,6 +36,7 @@ const runtimeOptionVariables = {
   cancelGraceMs: "TOLLGATE_CANCEL_GRACE_MS",
   tenantLimits: "TOLLGATE_TENANT_LIMITS",
   runSlotLeaseMs: "TOLLGATE_RUN_SLOT_LEASE_MS",
+  linkSecret: "TOLLGATE_LINK_SECRET",
 } as const satisfies { [TKey in keyof Required<TRuntimeOptionsInput>]: keyof TEnv };
 
 /**

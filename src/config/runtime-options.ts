@@ -166,6 +166,12 @@ export const runtimeOptionsSchema = z
       .default(10 * 60 * 1000),
     /** After cancelling, how long `ask` waits for the worker to record the final state. */
     cancelGraceMs: z.number().int().min(0).default(10_000),
+    /**
+     * The HMAC-SHA256 key of signed one-time approval links (at least 32 characters, e.g.
+     * `openssl rand -base64 32`): workers sign the links a notification target asks for, the API checks
+     * them, so both must have the same. Unset: no links; a target that asks for them fails start-up.
+     */
+    linkSecret: z.string().min(32, "must be at least 32 characters").optional(),
   })
   .refine((options) => !(options.redisClusterNodes && options.redisSentinels), {
     message: "set either redisClusterNodes or redisSentinels, not both",

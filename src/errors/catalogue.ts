@@ -45,6 +45,19 @@ export const errorCatalogue = {
     status: 422,
     summary: "An edit fails the schema or nests past 64 levels; the approval stays pending.",
   },
+  TG_LINK_INVALID: {
+    status: 403,
+    summary:
+      "An approval link whose signature does not verify (altered, another secret) or whose target no longer names its approver.",
+  },
+  TG_LINK_EXPIRED: {
+    status: 410,
+    summary: "An approval link past its expiry; open the approval in the console.",
+  },
+  TG_LINK_USED: {
+    status: 409,
+    summary: "An approval link (or its approve/reject twin) was already redeemed.",
+  },
   TG_STATE_CORRUPT: {
     status: 500,
     summary: "Stored run state is unreadable (not JSON, or an unknown version).",

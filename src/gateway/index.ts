@@ -7,6 +7,7 @@ export {
 export { escalationsOfTool, targetsOfEvent } from "./notification-matching.js";
 export {
   defaultTargetEvents,
+  type TApprovalLinksSettings,
   type TEscalation,
   type TNotificationSettings,
   type TNotificationTarget,

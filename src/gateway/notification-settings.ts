@@ -29,6 +29,34 @@ const webhookSecret = z.string().refine((secret) => {
   return /^[A-Za-z0-9+/]+={0,2}$/.test(base64) && Buffer.from(base64, "base64").length >= 24;
 }, "must be base64 of at least 24 bytes, optionally prefixed with whsec_");
 
+/**
+ * Signed one-time links to approve or reject, added to the payload of the events of a pending approval
+ * (requested, expiring, escalated) that this target receives. Each link acts as the named approver, so
+ * give a target with links to one person's channel (a direct message, a personal email), not a room.
+ */
+export const approvalLinksSchema = z.strictObject({
+  /**
+   * Who the links act as: the subject recorded as the approver, and its roles for the approver rules
+   * (`approvals.rules`) that name roles. The requester check and quorums apply as for a token.
+   */
+  approver: z.strictObject({
+    subject: z.string().min(1).max(128),
+    roles: z.array(z.string().min(1).max(64)).default([]),
+  }),
+  /**
+   * The console's public address (`https://tollgate.example.com/console/`): a link is
+   * `<consoleUrl>#/link/<token>`, the token in the fragment, which browsers never send to a server.
+   */
+  consoleUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+  /** How long a link works; never past the approval's own expiry. @defaultValue 900000 (15 minutes) */
+  ttlMs: z
+    .number()
+    .int()
+    .min(10_000)
+    .max(7 * 24 * 60 * 60 * 1000)
+    .default(15 * 60 * 1000),
+});
+
 export const notificationTargetSchema = z.strictObject({
   /** Names the target in job ids, logs and the `target` label of the webhook metrics. */
   name: targetName,
@@ -42,6 +70,8 @@ export const notificationTargetSchema = z.strictObject({
   tools: z.array(z.string().min(1)).optional(),
   /** Only approvals of tools with one of these tags (or of the tools above). */
   tags: z.array(z.string().min(1)).optional(),
+  /** Signed one-time approve/reject links in this target's payloads; needs TOLLGATE_LINK_SECRET. */
+  links: approvalLinksSchema.optional(),
 });
 
 export const escalationSchema = z.strictObject({
@@ -99,3 +129,4 @@ export const notificationsSchema = z
 export type TNotificationSettings = z.output<typeof notificationsSchema>;
 export type TNotificationTarget = z.output<typeof notificationTargetSchema>;
 export type TEscalation = z.output<typeof escalationSchema>;
+export type TApprovalLinksSettings = z.output<typeof approvalLinksSchema>;

@@ -23,6 +23,23 @@ export const webhookPayloadSchema = z.object({
     expiresAt: z.number().optional(),
     /** For `approval-escalated`: the target it was escalated to and after how long. */
     escalation: z.object({ target: z.string(), afterMs: z.number() }).optional(),
+    /**
+     * Signed one-time links for a target with `links`, on the events of a pending approval (requested,
+     * expiring, escalated). Each opens the console's confirmation page, which decides nothing until its
+     * button is pressed; either link works once and spends the other.
+     */
+    links: z
+      .object({
+        /** `<consoleUrl>#/link/<token>`: approve as `approver`. */
+        approve: z.string(),
+        /** `<consoleUrl>#/link/<token>`: reject as `approver`. */
+        reject: z.string(),
+        /** Epoch milliseconds after which both are refused (never after the approval's expiry). */
+        expiresAt: z.number(),
+        /** The subject the links act as (the target's `links.approver.subject`). */
+        approver: z.string(),
+      })
+      .optional(),
     /** The approval as it was when the event was dispatched (absent when its record is gone). */
     approval: z
       .object({

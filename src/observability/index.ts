@@ -26,6 +26,7 @@ export type {
   ITollgateMetrics,
   IToolCallObservation,
   IToolExecutionObservation,
+  TApprovalLinkRedemptionOutcome,
   TollgateMetrics,
 } from "./tollgate-metrics.js";
 export { withTimeout } from "./with-timeout.js";

@@ -163,6 +163,12 @@ export const METRICS = {
     "Time from an approval event to its delivery to a target, retries and outages included, by target.",
     ["target"],
   ),
+  approvalLinkRedemptions: define(
+    "tollgate_approval_link_redemptions_total",
+    "counter",
+    "Redemptions of signed one-time approval links, by outcome: approved, rejected, voted (one vote of a quorum), decided (the approval was decided or gone), forbidden (an approver rule or an earlier vote), used, expired, invalid, error.",
+    ["outcome"],
+  ),
   queueJobs: define(
     "tollgate_queue_jobs",
     "gauge",

@@ -64,6 +64,9 @@ export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
       }
       if (outcome === "delivered") observe(instruments.webhookDeliveryLag, { target }, lagSeconds);
     },
+    approvalLinkRedemption(outcome) {
+      instruments.approvalLinkRedemptions.inc({ outcome });
+    },
     stalledJob(queue) {
       instruments.stalledJobs.inc({ queue });
     },

@@ -41,6 +41,8 @@ export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set([
   "clientsecret",
   "tollgateapitokens",
   "openaiapikey",
+  "linksecret",
+  "tollgatelinksecret",
 ]);
 
 export const REDACTED = "[Redacted]";

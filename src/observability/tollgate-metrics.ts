@@ -48,6 +48,18 @@ export interface IWebhookDeliveryObservation {
   lagSeconds?: number;
 }
 
+/** How a redemption of an approval link ended (bounded: the label of the redemptions counter). */
+export type TApprovalLinkRedemptionOutcome =
+  | "approved"
+  | "rejected"
+  | "voted"
+  | "decided"
+  | "forbidden"
+  | "used"
+  | "expired"
+  | "invalid"
+  | "error";
+
 /**
  * The metrics of one process. Every helper is safe to call from any code path: it never throws,
  * and a NaN, infinite or negative duration or count is ignored or clamped rather than recorded.
@@ -86,6 +98,8 @@ export interface ITollgateMetrics {
   approvalDecided(observation: IApprovalDecisionObservation): void;
   /** A webhook delivery attempt ended. */
   webhookDelivery(observation: IWebhookDeliveryObservation): void;
+  /** An approval link was redeemed, or refused (the API). */
+  approvalLinkRedemption(outcome: TApprovalLinkRedemptionOutcome): void;
   /** BullMQ reported a stalled job on this queue (the worker's `stalled` event). */
   stalledJob(queue: string): void;
   /** The reconciler found a run no job held: it queued it again, or ended it failed (TG_RUN_LOST). */

@@ -42,6 +42,11 @@ export interface IKeys {
   /** Set once a reminder (expiring, escalation) appended its event: a retried reminder appends nothing. */
   approvalReminder(reminderId: string): string;
   /**
+   * Set (NX, until the link's expiry) when a signed approval link is redeemed: the link and its
+   * approve/reject twin, which share the nonce, work once. Under the approval's partition prefix.
+   */
+  approvalLinkUse(nonce: string): string;
+  /**
    * A secondary index of approvals (sorted set of approval ids): pending ones scored by expiry, decided
    * ones by decision time. `all` has no value; the others hold the approvals of one run, tenant, user,
    * tool, approver or final status. The pending `all`, `tenant` and `run` ones are the keys above.
@@ -95,6 +100,7 @@ export function keysFor(prefix: string): IKeys {
     approvalEvents: () => `${prefix}:approval-events`,
     notificationOrder: (target, approvalId) => `${prefix}:notification-order:${target}:${approvalId}`,
     approvalReminder: (reminderId) => `${prefix}:approval-reminder:${reminderId}`,
+    approvalLinkUse: (nonce) => `${prefix}:approval-link-use:${nonce}`,
     approvalIndex,
     threadTenant: (threadId) => `${prefix}:thread:${threadId}:tenant`,
     cancelChannel: () => `${prefix}:cancel`,

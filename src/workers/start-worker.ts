@@ -3,6 +3,7 @@ import type { Registry } from "prom-client";
 import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
 import { endRunOutsideLoop } from "../engine/index.js";
 import type { IGateway } from "../gateway/index.js";
+import { assertLinkSecretFor } from "../links/index.js";
 import { type ILLMClientConfig, LLMClient } from "../model/index.js";
 import { startNotifications } from "../notifications/start-notifications.js";
 import {
@@ -79,6 +80,8 @@ const exitMarginMs = 5_000;
 /** Starts BullMQ workers for the run, tool and approval queues of one gateway. */
 export async function startWorker(options: IStartWorkerOptions): Promise<ITollgateWorker> {
   const logger = options.logger ?? createLogger({ name: "tollgate-worker" });
+  // Before any connection opens: a target asking for links this worker cannot sign is a start-up error.
+  assertLinkSecretFor(options.gateway.settings.notifications, options.runtime?.linkSecret);
   const partitions = createPartitionSet({
     gateway: options.gateway,
     options: options.runtime,

@@ -1,4 +1,5 @@
 import type { Registry } from "prom-client";
+import type { ITollgateMetrics } from "../../observability/index.js";
 import type { GatewayClient } from "../../producer/index.js";
 import type { IApiSettings } from "../api-options.js";
 import type { EventStreams } from "../sse/event-streams.js";
@@ -9,6 +10,8 @@ export interface IRouteContext {
   readonly settings: IApiSettings;
   /** The registry `/metrics` serves. */
   readonly registry: Registry;
+  /** Counters the routes record into; absent when the caller gave only a registry. */
+  readonly metrics?: ITollgateMetrics | undefined;
   /** The open Server-Sent Events streams, ended when the app closes. */
   readonly eventStreams: EventStreams;
   /** The OpenAPI document, built on first use (it is the same for every app). */

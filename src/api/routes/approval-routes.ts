@@ -1,6 +1,4 @@
 import type { FastifyRequest } from "fastify";
-import { TollgateError } from "../../errors/index.js";
-import { auditLog } from "../../observability/index.js";
 import type { IApproval } from "../../store/index.js";
 import { principalOf } from "../auth/authenticate.js";
 import { allRolesOf } from "../auth/principal.js";
@@ -13,6 +11,7 @@ import {
   rejectBodySchema,
 } from "../schemas/request-schemas.js";
 import { approvalListSchema, approvalSchema, transcriptSchema } from "../schemas/response-schemas.js";
+import { auditedDecision } from "./audited-decision.js";
 
 export const listApprovalsRoute = defineRoute(
   {
@@ -145,43 +144,9 @@ export const rejectRoute = defineRoute(
     }),
 );
 
-/** A decision, audited whatever its outcome: the decided status, or the error code that refused it. */
-async function audited(
-  request: FastifyRequest,
-  action: string,
-  decide: () => Promise<IApproval>,
-): Promise<IApproval> {
-  const principal = principalOf(request);
+/** A decision by the request's token, audited under its subject and tenant. */
+function audited(request: FastifyRequest, action: string, decide: () => Promise<IApproval>) {
+  const { subject, tenant } = principalOf(request);
   const targetId = (request.params as { approvalId: string }).approvalId;
-  const audit = (outcome: string, detail?: Record<string, unknown>) =>
-    auditLog(request.log, {
-      subject: principal.subject,
-      tenant: principal.tenant,
-      action,
-      targetId,
-      outcome,
-      ...(detail ? { detail } : {}),
-    });
-  try {
-    const approval = await decide();
-    const quorum = approval.quorum;
-    // A vote that does not complete a quorum leaves the approval pending: recorded as a partial decision.
-    if (approval.status === "pending" && quorum) {
-      audit("partially-decided", { votes: quorum.approvals.length, required: quorum.required });
-    } else {
-      audit(
-        approval.status,
-        quorum ? { votes: quorum.approvals.length, required: quorum.required } : undefined,
-      );
-    }
-    return approval;
-  } catch (error) {
-    const rule =
-      error instanceof TollgateError ? (error.details as { rule?: unknown } | undefined)?.rule : undefined;
-    audit(
-      error instanceof TollgateError ? error.code : "error",
-      typeof rule === "string" ? { rule } : undefined,
-    );
-    throw error;
-  }
+  return auditedDecision(request, { subject, tenant }, action, targetId, decide);
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxTokenLength } from "../../links/index.js";
 import {
   approveInputSchema,
   rejectInputSchema,
@@ -168,3 +169,19 @@ export const usageQuerySchema = z
       Date.parse(query.to) - Date.parse(query.from) < maxUsageDays * 24 * 60 * 60 * 1000,
     { message: `the range is at most ${maxUsageDays} days`, path: ["to"] },
   );
+
+/** `POST /v1/approval-links/inspect`: the token from the link's fragment is the only credential. */
+export const approvalLinkBodySchema = z.strictObject({
+  token: z
+    .string()
+    .min(1)
+    .max(maxTokenLength)
+    .describe("The token after `#/link/` in a link a notification carried."),
+});
+
+/** `POST /v1/approval-links/redeem`. */
+export const redeemApprovalLinkBodySchema = approvalLinkBodySchema.extend({
+  comment: approveInputSchema.shape.comment.describe(
+    "Kept with the decision; for a reject link, the reason the model reads.",
+  ),
+});

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EToolCallVerdict } from "../../contracts/index.js";
 import { runStateSchema } from "../../engine/index.js";
+import { approvalLinkActions } from "../../links/index.js";
 import { approvalViewSchema, type TRunEventType } from "../../store/index.js";
 
 /*
@@ -31,6 +32,15 @@ export const gatewayResponseSchema = z.object({
 });
 
 export const approvalSchema = approvalViewSchema;
+
+/** What an approval link's confirmation page shows before anything is decided. */
+export const approvalLinkViewSchema = z.object({
+  action: z.enum(approvalLinkActions).describe("What confirming the link does."),
+  approver: z.string().describe("The subject the link acts as (recorded as the approver)."),
+  expiresAt: z.number().describe("Epoch milliseconds after which the link is refused."),
+  used: z.boolean().describe("Whether this link, or its approve/reject twin, was redeemed already."),
+  approval: approvalSchema,
+});
 
 export const runViewSchema = z.object({
   runId: z.string(),

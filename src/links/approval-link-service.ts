@@ -1,0 +1,112 @@
+import { TollgateError } from "../errors/index.js";
+import type { GatewayClient } from "../producer/index.js";
+import type { ITollgateRuntime } from "../runtime/runtime.js";
+import type { IApproval } from "../store/index.js";
+import {
+  type IApprovalLinkClaims,
+  invalidLink,
+  type TApprovalLinkAction,
+  verifyApprovalLink,
+} from "./approval-link-token.js";
+import { giveLinkUseBack, isLinkUsed, takeLinkUse } from "./link-uses.js";
+
+/** What the console's confirmation page shows before anything is decided. */
+export interface IApprovalLinkView {
+  action: TApprovalLinkAction;
+  /** The subject the link acts as. */
+  approver: string;
+  expiresAt: number;
+  /** Whether this link (or its approve/reject twin) was redeemed already. */
+  used: boolean;
+  approval: IApproval;
+}
+
+export type TDecisionWrapper = (
+  link: { claims: IApprovalLinkClaims; tenant: string },
+  decide: () => Promise<IApproval>,
+) => Promise<IApproval>;
+
+interface IOpenedLink {
+  claims: IApprovalLinkClaims;
+  /** The roles the target's approver has now, for approver rules that name roles. */
+  approverRoles: string[];
+  /** The approval's partition, where the link's use is recorded. */
+  runtime: ITollgateRuntime;
+}
+
+/**
+ * Reads a link without acting on it: the approval as a reviewer sees it (tool, input, reason, who asked,
+ * expiry, and a decision made meanwhile), with whether the link was used. Nothing is written.
+ */
+export async function inspectApprovalLink(client: GatewayClient, token: string): Promise<IApprovalLinkView> {
+  const { claims, runtime } = await openLink(client, token);
+  const [approval, used] = await Promise.all([
+    client.approvals.get(claims.approvalId),
+    isLinkUsed(runtime, claims),
+  ]);
+  return { action: claims.action, approver: claims.approver, expiresAt: claims.expiresAt, used, approval };
+}
+
+/**
+ * Approves or rejects as the link says, acting as its named approver, through the same decision as a
+ * bearer token's (approver rules, the requester check, quorum votes). The link is spent first, atomically,
+ * so of two concurrent redemptions exactly one decides and the other gets TG_LINK_USED.
+ */
+export async function redeemApprovalLink(
+  client: GatewayClient,
+  token: string,
+  comment: string | undefined,
+  /** Wraps the decision itself (the API audits it), once the link is spent. */
+  around: TDecisionWrapper = (_link, decide) => decide(),
+): Promise<IApproval> {
+  const { claims, approverRoles, runtime } = await openLink(client, token);
+  const { tenant = "default" } = await client.approvals.get(claims.approvalId);
+  if (!(await takeLinkUse(runtime, claims, client.runtime.now()))) {
+    throw new TollgateError("TG_LINK_USED", "This link was already used (it works once).", {
+      approvalId: claims.approvalId,
+    });
+  }
+  const approver = { approver: claims.approver, approverRoles };
+  try {
+    return await around({ claims, tenant }, () =>
+      claims.action === "approve"
+        ? client.approvals.approve(claims.approvalId, {
+            ...approver,
+            ...(comment !== undefined ? { comment } : {}),
+          })
+        : client.approvals.reject(claims.approvalId, {
+            ...approver,
+            ...(comment !== undefined ? { reason: comment } : {}),
+          }),
+    );
+  } catch (error) {
+    // A refusal (decided, forbidden, already voted) is final; an infrastructure fault may not have
+    // decided anything, so the link works again.
+    if (!(error instanceof TollgateError) || error.code === "TG_REDIS_UNAVAILABLE")
+      await giveLinkUseBack(runtime, claims).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The link's claims once its signature, expiry and target check out: a target whose configuration no
+ * longer gives links to this approver (removed, or another subject) revokes the links it sent.
+ */
+async function openLink(client: GatewayClient, token: string): Promise<IOpenedLink> {
+  const secret = client.runtime.options.linkSecret;
+  if (secret === undefined)
+    throw invalidLink("This deployment signs no approval links (TOLLGATE_LINK_SECRET is not set).");
+  const claims = verifyApprovalLink(token, secret, client.runtime.now());
+  const target = client.runtime.gateway.settings.notifications?.targets.find(
+    (candidate) => candidate.name === claims.target,
+  );
+  if (target?.links?.approver.subject !== claims.approver)
+    throw invalidLink(`This link was revoked: its target no longer sends links for ${claims.approver}.`);
+  const runtime = client.partitions.ofId(claims.approvalId);
+  if (!runtime)
+    throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${claims.approvalId}.`, {
+      approvalId: claims.approvalId,
+    });
+  await runtime.ready();
+  return { claims, approverRoles: [...target.links.approver.roles], runtime };
+}
