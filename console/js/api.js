@@ -1,5 +1,6 @@
 // Every call goes to this server (relative URLs: the console is served at <api>/console/, so `../v1/`
-// is the API however a proxy mounts it) with the token as a bearer header.
+// is the API however a proxy mounts it) with the token as a bearer header, or with none for the routes
+// whose credential is in the body (an approval link's token).
 
 export class ApiError extends Error {
   /**
@@ -21,10 +22,14 @@ export class ApiError extends Error {
 export const apiBase = new URL("../", document.baseURI);
 
 /**
- * @param {string} token
+ * @param {string} [token]  absent: no Authorization header
  */
 export function createApi(token) {
-  const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
+  /** @type {Record<string, string>} */
+  const headers =
+    token === undefined
+      ? { accept: "application/json" }
+      : { authorization: `Bearer ${token}`, accept: "application/json" };
 
   /**
    * @param {string} method

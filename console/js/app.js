@@ -1,5 +1,7 @@
 // The console: signs in with a token, then shows the inbox, one approval, or the history, chosen by
-// the URL's hash (#/inbox, #/approvals/<id>, #/history) so the back button and links work.
+// the URL's hash (#/inbox, #/approvals/<id>, #/history) so the back button and links work. A signed
+// approval link (#/link/<token>, from a chat message or an email) needs no sign-in: its token is the
+// credential, and its page decides nothing until its button is pressed.
 
 import { createApi } from "./api.js";
 import { announce, replaceChildren } from "./dom.js";
@@ -8,6 +10,7 @@ import { forgetToken, storedToken } from "./session.js";
 import { renderApproval } from "./views/approval.js";
 import { renderHistory } from "./views/history.js";
 import { renderInbox } from "./views/inbox.js";
+import { linkTokenOf, renderLink } from "./views/link.js";
 import { renderSignIn } from "./views/sign-in.js";
 
 /**
@@ -29,6 +32,12 @@ let cleanup = () => {};
 async function start() {
   document.getElementById("sign-out")?.addEventListener("click", signOut);
   window.addEventListener("hashchange", () => void route());
+  if (showLink()) return;
+  await openSession();
+}
+
+/** Signs in with the token this tab kept, or asks for one. */
+async function openSession() {
   const token = storedToken();
   if (token === null) {
     showSignIn();
@@ -104,8 +113,24 @@ function setSignedIn(current) {
   who.title = `Access: ${access.join(", ") || "none"}`;
 }
 
+/** Shows the link's confirmation page when the hash is a link; whether it was one. */
+function showLink() {
+  const token = linkTokenOf(location.hash);
+  if (token === undefined) return false;
+  cleanup();
+  cleanup = () => {};
+  renderLink(main, token);
+  main.focus({ preventScroll: true });
+  return true;
+}
+
 async function route() {
-  if (context === undefined) return;
+  if (showLink()) return;
+  if (context === undefined) {
+    // Left a link's page for the console: sign in as usual.
+    if (!main.querySelector(".sign-in")) await openSession();
+    return;
+  }
   cleanup();
   cleanup = () => {};
   const hash = location.hash.replace(/^#\/?/, "");

@@ -3,6 +3,7 @@ import pino from "pino";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { z } from "zod";
 import { type IApiToken, type IRunningApi, startApi } from "../../src/api/index.js";
+import type { TRuntimeOptionsInput } from "../../src/config/runtime-options.js";
 import { defineTool, EToolCallVerdict } from "../../src/contracts/index.js";
 import { defineGateway, type IGateway } from "../../src/gateway/index.js";
 import { createHarness, type IHarness } from "../helpers/harness.js";
@@ -10,49 +11,49 @@ import { createHarness, type IHarness } from "../helpers/harness.js";
 /** Debian's chromium: `.ci/run` installs it when missing. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-/** A support desk's tools as a reviewer meets them: refunds over 100, every email, wire transfers. */
-export const consoleGateway = defineGateway({
-  tools: [
-    defineTool({
-      name: "refund",
-      description: "Refunds a charge to the customer's card.",
-      inputSchema: z.object({
-        chargeId: z.string().min(1).describe("The charge to refund."),
-        amount: z.number().positive().max(5000).describe("In euros."),
-      }),
-      tags: ["billing"],
-      policy: ({ input }) =>
-        input.amount > 100
-          ? { verdict: EToolCallVerdict.NEEDS_APPROVAL, reason: `Refund of ${input.amount} EUR is over 100` }
-          : { verdict: EToolCallVerdict.ALLOW },
-      execute: async ({ input }) => ({ refunded: input.amount, chargeId: input.chargeId }),
+/** A support desk's tools as a reviewer meets them: refunds over 100, every email, order lookups. */
+export const consoleTools = [
+  defineTool({
+    name: "refund",
+    description: "Refunds a charge to the customer's card.",
+    inputSchema: z.object({
+      chargeId: z.string().min(1).describe("The charge to refund."),
+      amount: z.number().positive().max(5000).describe("In euros."),
     }),
-    defineTool({
-      name: "send_email",
-      description: "Sends an email to the customer.",
-      inputSchema: z.object({
-        to: z.email(),
-        // A refinement JSON Schema cannot say: the page lets it through, the server's 422 names it.
-        subject: z
-          .string()
-          .min(1)
-          .refine((subject) => subject === subject.toLowerCase() || subject !== subject.toUpperCase(), {
-            message: "must not be all capitals",
-          }),
-        body: z.string(),
-      }),
-      tags: ["email"],
-      policy: () => ({ verdict: EToolCallVerdict.NEEDS_APPROVAL, reason: "Every email is read first" }),
-      execute: async ({ input }) => ({ sentTo: input.to }),
+    tags: ["billing"],
+    policy: ({ input }) =>
+      input.amount > 100
+        ? { verdict: EToolCallVerdict.NEEDS_APPROVAL, reason: `Refund of ${input.amount} EUR is over 100` }
+        : { verdict: EToolCallVerdict.ALLOW },
+    execute: async ({ input }) => ({ refunded: input.amount, chargeId: input.chargeId }),
+  }),
+  defineTool({
+    name: "send_email",
+    description: "Sends an email to the customer.",
+    inputSchema: z.object({
+      to: z.email(),
+      // A refinement JSON Schema cannot say: the page lets it through, the server's 422 names it.
+      subject: z
+        .string()
+        .min(1)
+        .refine((subject) => subject === subject.toLowerCase() || subject !== subject.toUpperCase(), {
+          message: "must not be all capitals",
+        }),
+      body: z.string(),
     }),
-    defineTool({
-      name: "lookup_order",
-      description: "Reads an order.",
-      inputSchema: z.object({ orderId: z.string() }),
-      execute: async ({ input }) => ({ orderId: input.orderId, status: "delivered", total: 150 }),
-    }),
-  ],
-});
+    tags: ["email"],
+    policy: () => ({ verdict: EToolCallVerdict.NEEDS_APPROVAL, reason: "Every email is read first" }),
+    execute: async ({ input }) => ({ sentTo: input.to }),
+  }),
+  defineTool({
+    name: "lookup_order",
+    description: "Reads an order.",
+    inputSchema: z.object({ orderId: z.string() }),
+    execute: async ({ input }) => ({ orderId: input.orderId, status: "delivered", total: 150 }),
+  }),
+];
+
+export const consoleGateway = defineGateway({ tools: consoleTools });
 
 /** Who uses the console in these tests: two reviewers, an auditor who may only read, and the service. */
 export const consoleTokens = {
@@ -99,19 +100,24 @@ export interface ISession {
 export async function startConsoleStack(
   label: string,
   gateway: IGateway = consoleGateway,
+  options: {
+    /** The API's port (a link's console URL must be known before the gateway). @defaultValue any free one */
+    port?: number;
+    runtime?: TRuntimeOptionsInput;
+  } = {},
 ): Promise<IConsoleStack> {
   if (!existsSync(chromiumPath)) {
     throw new Error(
       `The console tests need Debian's chromium at ${chromiumPath} (apt-get install chromium; .ci/run installs it), or set CHROMIUM_PATH.`,
     );
   }
-  const harness = await createHarness(gateway, label);
+  const harness = await createHarness(gateway, label, options.runtime);
   await harness.startWorker();
   const api = await startApi({
     client: harness.client,
     tokens: Object.values(consoleTokens),
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
-    port: 0,
+    port: options.port ?? 0,
     host: "127.0.0.1",
   });
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true });

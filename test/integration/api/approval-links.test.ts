@@ -49,10 +49,13 @@ const tools = [
   }),
 ];
 
-const tokens = [
-  { token: "writer-token-0123456789abcdef", subject: "svc-writer", roles: ["runs:write", "runs:read"] },
-  { token: "lead-token-0123456789abcdef", subject: "lead", roles: ["approvals:decide"] },
-] satisfies IApiToken[];
+const writer = {
+  token: "writer-token-0123456789abcdef",
+  subject: "svc-writer",
+  roles: ["runs:write", "runs:read"],
+};
+const lead = { token: "lead-token-0123456789abcdef", subject: "lead", roles: ["approvals:decide"] };
+const tokens: IApiToken[] = [writer, lead];
 
 /** One personal target per approver: each target's links act as its approver. */
 const approvers: Record<string, { subject: string; roles?: string[] }> = {
@@ -103,7 +106,7 @@ describe("signed one-time approval links over HTTP", () => {
     const created = await app.inject({
       method: "POST",
       url: "/v1/runs",
-      headers: { authorization: `Bearer ${tokens[0].token}` },
+      headers: { authorization: `Bearer ${writer.token}` },
       payload: {
         input: script({ calls: [{ name: tool, input }] }, { text: "done" }),
         userContext: { userId: "u-requester" },
@@ -248,7 +251,7 @@ describe("signed one-time approval links over HTTP", () => {
     const byToken = await app.inject({
       method: "POST",
       url: `/v1/approvals/${approvalId}/approve`,
-      headers: { authorization: `Bearer ${tokens[1].token}` },
+      headers: { authorization: `Bearer ${lead.token}` },
       payload: {},
     });
     expect(byToken.statusCode).toBe(200);

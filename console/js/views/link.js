@@ -1,0 +1,187 @@
+// A signed one-time approval link (#/link/<token>) from a chat message or an email. Opening it decides
+// nothing: the page reads what the link would do (POST, the token in the body: it never leaves the
+// fragment otherwise), shows the call, and acts only when its one button is pressed. No sign-in: the
+// link is the credential, and it acts as the approver it names.
+
+import { ApiError, createApi } from "../api.js";
+import { h, jsonBlock, replaceChildren } from "../dom.js";
+import { clockTime, expiresIn } from "../format.js";
+import { approvalFacts, decisionLine, quorumProgress } from "./approval-parts.js";
+
+/**
+ * The token of a link hash, or undefined for any other hash.
+ * @param {string} hash
+ */
+export function linkTokenOf(hash) {
+  const match = /^#\/link\/([A-Za-z0-9_-]{1,1024})$/.exec(hash);
+  return match ? match[1] : undefined;
+}
+
+/**
+ * @param {HTMLElement} main
+ * @param {string} token
+ */
+export function renderLink(main, token) {
+  const api = createApi();
+  const body = h("div", { class: "link-page" }, h("p", { text: "Opening the link…" }));
+  replaceChildren(main, body);
+  void inspect();
+
+  async function inspect(outcome) {
+    try {
+      const view = await api.post("v1/approval-links/inspect", { token });
+      show(view, outcome);
+    } catch (error) {
+      replaceChildren(body, h("h1", { text: "Approval link" }), refusal(error), consoleLink());
+    }
+  }
+
+  function show(view, outcome) {
+    const { approval, action } = view;
+    const decided = approval.status !== "pending";
+    const verb = action === "approve" ? "Approve" : "Reject";
+    replaceChildren(
+      body,
+      h("h1", { text: decided || view.used ? `${approval.toolName}` : `${verb} ${approval.toolName}?` }),
+      h(
+        "p",
+        { class: "link-actor" },
+        "This link acts as ",
+        h("strong", { text: view.approver }),
+        decided || view.used
+          ? "."
+          : `. It works once, until ${clockTime(view.expiresAt)} (${expiresIn(view.expiresAt)}).`,
+      ),
+      h("p", {
+        class: `status status-${approval.status}`,
+        text: decided ? decisionLine(approval) : "pending",
+      }),
+      quorumProgress(approval),
+      approvalFacts(approval),
+      h("h2", { text: "Input" }),
+      jsonBlock(approval.decision?.editedInput ?? approval.input, "json input"),
+      outcome ?? stateNotice(view),
+      decided || view.used || outcome ? null : confirmForm(view),
+      consoleLink(),
+    );
+  }
+
+  function stateNotice(view) {
+    const { approval } = view;
+    if (view.used)
+      return notice(
+        approval.status === "pending"
+          ? "This link was already used: its vote is counted, and the call waits for the other approvers."
+          : `This link was already used. The call was ${decisionLine(approval)}.`,
+      );
+    if (approval.status !== "pending")
+      return notice(`Nothing left to decide: ${decisionLine(approval)}.`, "link-decided");
+    return null;
+  }
+
+  function confirmForm(view) {
+    const approving = view.action === "approve";
+    const comment = /** @type {HTMLTextAreaElement} */ (
+      h("textarea", { id: "link-comment", rows: 2, maxlength: 2000 })
+    );
+    const confirm = /** @type {HTMLButtonElement} */ (
+      h("button", {
+        type: "button",
+        id: "confirm",
+        class: approving ? "primary" : "danger",
+        text: approving ? "Confirm: approve" : "Confirm: reject",
+      })
+    );
+    const result = h("div", { class: "outcome", role: "status", "aria-live": "polite" });
+    confirm.addEventListener("click", async () => {
+      confirm.disabled = true;
+      const text = comment.value.trim();
+      try {
+        const decided = await api.post("v1/approval-links/redeem", {
+          token,
+          ...(text === "" ? {} : { comment: text }),
+        });
+        await inspect(done(decidedText(decided, approving)));
+      } catch (error) {
+        // Unreachable or failing server: nothing was decided, and the link still works.
+        if (!(error instanceof ApiError) || error.status >= 500) {
+          replaceChildren(result, h("p", { class: "error", text: `Could not decide: ${error.message}` }));
+          confirm.disabled = false;
+          return;
+        }
+        await inspect(refusal(error));
+      }
+    });
+    return h(
+      "section",
+      { class: "decision", "aria-labelledby": "confirm-title" },
+      h("h2", { id: "confirm-title", text: approving ? "Approve this call" : "Reject this call" }),
+      h("p", {
+        class: "field-hint",
+        text: approving
+          ? `The call runs with the input above, recorded as approved by ${view.approver}. Nothing happens until you confirm.`
+          : `The call never runs; the model is told it was rejected by ${view.approver}. Nothing happens until you confirm.`,
+      }),
+      h(
+        "div",
+        { class: "field" },
+        h("label", {
+          for: "link-comment",
+          text: approving
+            ? "Comment (optional, kept with the decision)"
+            : "Reason (optional; the model reads it)",
+        }),
+        comment,
+      ),
+      h("div", { class: "buttons" }, confirm),
+      result,
+    );
+  }
+}
+
+function decidedText(approval, approving) {
+  if (approval.status === "pending") {
+    const quorum = approval.quorum;
+    return `Your approval is counted (${quorum?.approvals?.length ?? "?"} of ${quorum?.required ?? "?"}); the call waits for the others.`;
+  }
+  if (approval.status === "refused") return "You approved, but the policy refused the call.";
+  return approving
+    ? "You approved this call; it runs now."
+    : "You rejected this call; the model reads your reason.";
+}
+
+/** What a refused link or decision means to the person who clicked it. */
+function refusal(error) {
+  const texts = {
+    TG_LINK_EXPIRED:
+      "This link has expired. Open the approval in the console instead, if it is still pending.",
+    TG_LINK_INVALID: `This link does not work: ${error.message}`,
+    TG_LINK_USED: "This link was already used: each link works once.",
+    TG_APPROVAL_DECIDED: "Another reviewer decided first.",
+    TG_APPROVAL_NOT_FOUND: "This approval no longer exists (past its retention).",
+    TG_FORBIDDEN: `Not allowed: ${error.message}`,
+    TG_APPROVAL_ALREADY_VOTED: "Your vote was already counted; another approver must vote.",
+  };
+  return h("p", {
+    class: error.code === "TG_FORBIDDEN" || error.code === "TG_LINK_INVALID" ? "error" : "notice",
+    "data-code": error.code,
+    text: texts[error.code] ?? `Could not open the link: ${error.message}`,
+  });
+}
+
+function done(text) {
+  return h("div", { class: "outcome", role: "status" }, h("p", { class: "done", text }));
+}
+
+function notice(text, className = "link-used") {
+  return h("p", { class: `notice ${className}`, text });
+}
+
+function consoleLink() {
+  return h(
+    "p",
+    { class: "field-hint" },
+    h("a", { href: "#/inbox", text: "Open the console" }),
+    " (sign-in needed).",
+  );
+}
