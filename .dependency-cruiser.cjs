@@ -5,7 +5,8 @@
  * loop and no transition. Nothing imports in a cycle.
  */
 const core = "^src/(contracts|tools|policy|engine|errors|gateway)/";
-const shell = "^src/(model|producer|workers|store|queue|api|observability|cli|config|runtime|notifications|links)/";
+const shell =
+  "^src/(model|producer|workers|store|queue|api|observability|cli|config|runtime|notifications|links)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

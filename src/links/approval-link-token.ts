@@ -34,7 +34,7 @@ const macContext = Buffer.from("tollgate approval link v1\0");
 /**
  * The link's token: base64url of `version, action, expiresAt (48-bit ms), nonce, approvalId, target,
  * approver` followed by an HMAC-SHA256 of those bytes with the deployment's link secret. Compact (about
- * 180 characters for a partitioned approval id) and self-contained: minting writes nothing to Redis.
+ * 190 characters for a partitioned approval id) and self-contained: minting writes nothing to Redis.
  */
 export function signApprovalLink(claims: IApprovalLinkClaims, secret: string): string {
   const nonce = Buffer.from(claims.nonce, "base64url");

@@ -114,7 +114,10 @@ describe("chaos: hostile HTTP requests on every route", () => {
   let harness: IHarness;
   let app: FastifyInstance;
   beforeAll(async () => {
-    harness = await createHarness(apiTestGateway, "chaos-api");
+    // With a link secret, so that the approval link routes check signatures rather than refuse at once.
+    harness = await createHarness(apiTestGateway, "chaos-api", {
+      linkSecret: "chaos-link-secret-0123456789abcdef0123",
+    });
     app = await buildApi({
       client: harness.client,
       tokens: Object.values(apiTestTokens),

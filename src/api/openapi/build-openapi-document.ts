@@ -114,7 +114,9 @@ function webhooksOf(): Record<string, object> {
           "Sent for approval-requested, approval-decided, approval-expiring, approval-expired, " +
           "approval-escalated (and, when a target lists them, approval-partially-decided and " +
           "approval-cancelled). Any 2xx acknowledges it; anything else is retried with exponential backoff. " +
-          "Deliveries of one approval to one target arrive in event order.",
+          "Deliveries of one approval to one target arrive in event order. A target with `links` also " +
+          "gets `data.links` (signed one-time approve/reject links to the console's confirmation page, " +
+          "redeemed with `POST /v1/approval-links/redeem`) in the events of a pending approval.",
         tags: ["approvals"],
         security: [],
         parameters: signatureHeaders,

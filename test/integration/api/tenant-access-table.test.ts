@@ -218,6 +218,30 @@ const rows: Record<string, IRow> = {
         headers,
       }),
   },
+  // The link in the body, not the bearer token, is the credential of these two: whatever the token's
+  // roles and tenant, a link this deployment did not sign gets 403 (approval-links.test.ts has signed ones).
+  inspectApprovalLink: {
+    success: 403,
+    tenantFree: true,
+    call: (f, headers) =>
+      f.app.inject({
+        method: "POST",
+        url: "/v1/approval-links/inspect",
+        headers,
+        payload: { token: "not-signed-here" },
+      }),
+  },
+  redeemApprovalLink: {
+    success: 403,
+    tenantFree: true,
+    call: (f, headers) =>
+      f.app.inject({
+        method: "POST",
+        url: "/v1/approval-links/redeem",
+        headers,
+        payload: { token: "not-signed-here" },
+      }),
+  },
   listTools: {
     success: 200,
     tenantFree: true,
