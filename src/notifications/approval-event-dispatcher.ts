@@ -12,7 +12,6 @@ import {
   type TReminderJob,
 } from "./notification-jobs.js";
 import type { INotificationContext } from "./notification-processor.js";
-import { payloadForTarget } from "./payload-links.js";
 import { webhookPayloadOf } from "./webhook-payload.js";
 
 /** The consumer group every worker of a deployment reads the approval event stream in. */
@@ -140,14 +139,8 @@ export class ApprovalEventDispatcher {
     const needsApproval = targets.length > 0 || event.type === "approval-requested";
     const approval = needsApproval ? await runtime.approvals.get(event.approvalId) : undefined;
     if (targets.length > 0) {
-      const payload = webhookPayloadOf(event, approval);
-      const sharedBody = JSON.stringify(payload);
-      const now = runtime.now();
+      const body = JSON.stringify(webhookPayloadOf(event, approval));
       const jobs = targets.map((target) => {
-        // A target with links gets a body of its own: its links name its approver.
-        const body = target.links
-          ? JSON.stringify(payloadForTarget(payload, target, approval, runtime.options.linkSecret, now))
-          : sharedBody;
         const jobId = deliveryJobIdOf(target.name, event.id);
         const data: TDeliveryJob = {
           schemaVersion: 1,

@@ -8,7 +8,10 @@ export const notificationJobNames = {
   escalate: "approval-escalated",
 } as const;
 
-/** One event for one target: the body is stored as sent, so every attempt signs the same bytes. */
+/**
+ * One event for one target: the body is stored as sent, so every attempt signs the same bytes, except
+ * that a target with `links` gets them added at each attempt (see payload-links.ts).
+ */
 export const deliveryJobSchema = z.object({
   schemaVersion: z.literal(1),
   target: z.string(),

@@ -5,6 +5,7 @@ import type { Logger, TollgateMetrics } from "../observability/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import type { DeliveryOrder } from "./delivery-order.js";
 import { deliveryJobSchema, notificationJobNames, reminderJobSchema } from "./notification-jobs.js";
+import { bodyWithLinks } from "./payload-links.js";
 import { appendReminderEvent } from "./reminder-event.js";
 import { sendWebhook } from "./send-webhook.js";
 
@@ -45,12 +46,13 @@ async function deliver(context: INotificationContext, job: Job, token: string | 
   const startedAt = performance.now();
   const observation = { target: data.target, event: data.eventType };
   try {
+    const body = target.links ? await bodyWithLinks(context.runtime, target, data) : data.body;
     const status = await sendWebhook(
       {
         url: target.url,
         secret: target.secret,
         messageId: jobId,
-        body: data.body,
+        body,
         timeoutMs: context.settings.delivery.timeoutMs,
       },
       context.runtime.now,

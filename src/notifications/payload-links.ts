@@ -1,8 +1,10 @@
 import type { TApprovalEventType } from "../contracts/index.js";
 import type { TNotificationTarget } from "../gateway/index.js";
 import { mintApprovalLinks } from "../links/index.js";
+import type { ITollgateRuntime } from "../runtime/runtime.js";
 import type { IApproval } from "../store/index.js";
-import type { TWebhookPayload } from "./webhook-payload.js";
+import type { TDeliveryJob } from "./notification-jobs.js";
+import { type TWebhookPayload, webhookPayloadSchema } from "./webhook-payload.js";
 
 /** The events that ask someone to decide: a link in any other would only be refused. */
 const eventsWithLinks: ReadonlySet<TApprovalEventType> = new Set([
@@ -12,10 +14,26 @@ const eventsWithLinks: ReadonlySet<TApprovalEventType> = new Set([
 ]);
 
 /**
- * The payload for one target: with a fresh pair of signed links when the target asks for them and the
- * approval is still pending, else the shared payload unchanged. Minted when the event is dispatched, so
- * a link's lifetime counts from the notification, not from the request.
+ * The body of one attempt to a target with `links`: the stored body with a fresh pair of signed links
+ * while the approval is still pending. Minted when the attempt is sent, not when the event was read, so
+ * a delivery retried after a receiver's outage carries links that still work (a link lives 15 minutes
+ * by default; the retries, about 17), and one that arrives after the decision carries none. Each attempt
+ * keeps its `webhook-id`: a receiver that drops duplicates by it keeps the first pair, which works too.
  */
+export async function bodyWithLinks(
+  runtime: ITollgateRuntime,
+  target: TNotificationTarget,
+  delivery: TDeliveryJob,
+): Promise<string> {
+  if (!eventsWithLinks.has(delivery.eventType)) return delivery.body;
+  const parsed = webhookPayloadSchema.safeParse(JSON.parse(delivery.body));
+  if (!parsed.success) return delivery.body;
+  const approval = await runtime.approvals.get(delivery.approvalId);
+  const payload = payloadForTarget(parsed.data, target, approval, runtime.options.linkSecret, runtime.now());
+  return payload === parsed.data ? delivery.body : JSON.stringify(payload);
+}
+
+/** The payload with links for this target's approver, or unchanged when nothing is left to decide. */
 export function payloadForTarget(
   payload: TWebhookPayload,
   target: TNotificationTarget,

@@ -123,6 +123,23 @@ describe("webhook payloads with signed approval links", () => {
     expect(decided!.data.links).toBeUndefined();
   });
 
+  it("each attempt mints its own links: a retry after the decision carries none", async () => {
+    alice.plan.push("hold");
+    const { runId, approval } = await parked("needs_approval", { amount: 60 });
+    await waitUntil(() => alice.heldCount() > 0);
+    await harness.client.approvals.reject(approval.approvalId, { approver: "bob", reason: "no" });
+    // The first attempt (links minted while pending) fails; the retry reads the approval again.
+    alice.release(503);
+    const [requested] = await deliveries(alice, approval.approvalId, 1);
+    expect(requested!.type).toBe("approval-requested");
+    expect(requested!.data.links).toBeUndefined();
+    const attempts = alice.received.filter((entry) => entry.body.includes(approval.approvalId));
+    expect(JSON.parse(attempts[0]!.body).data.links.approver).toBe("alice");
+    // One message, whatever its attempts: the receiver drops duplicates by webhook-id.
+    expect(attempts[0]!.headers["webhook-id"]).toBe(attempts[1]!.headers["webhook-id"]);
+    await harness.client.wait(runId);
+  });
+
   it("never outlives the approval: links of a short approval expire with it", async () => {
     const { runId, approval } = await parked("short_approval", { note: "soon" });
     const [requested] = await deliveries(alice, approval.approvalId, 1);

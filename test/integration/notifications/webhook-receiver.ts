@@ -16,7 +16,7 @@ export class WebhookReceiver {
   readonly received: IReceivedDelivery[] = [];
   /** What the next requests get; consumed one by one, then 200. */
   readonly plan: Array<number | "drop" | "hold"> = [];
-  private readonly held: Array<() => void> = [];
+  private readonly held: Array<(status: number) => void> = [];
   private constructor(
     private readonly server: Server,
     readonly url: string,
@@ -47,9 +47,9 @@ export class WebhookReceiver {
       return;
     }
     if (step === "hold") {
-      this.held.push(() => {
-        this.received.push({ headers, body, answered: 200 });
-        response.writeHead(200).end("ok");
+      this.held.push((status) => {
+        this.received.push({ headers, body, answered: status });
+        response.writeHead(status).end(status === 200 ? "ok" : "no");
       });
       return;
     }
@@ -57,9 +57,9 @@ export class WebhookReceiver {
     response.writeHead(step).end(step === 200 ? "ok" : "no");
   }
 
-  /** Answers every held request with 200. */
-  release(): void {
-    for (const answer of this.held.splice(0)) answer();
+  /** Answers every held request with `status` (200: delivered). */
+  release(status = 200): void {
+    for (const answer of this.held.splice(0)) answer(status);
   }
 
   heldCount(): number {
