@@ -71,6 +71,8 @@ async function textWithEveryMetricTouched(): Promise<string> {
     durationSeconds: 10,
   });
   metrics.webhookDelivery({ target: "slack", event: "approval-decided", outcome: "dropped" });
+  metrics.approvalLinkRedemption("approved");
+  metrics.approvalLinkRedemption("used");
   metrics.stalledJob("tools");
   metrics.workerSlots("tools", 2, 16);
   return (await metricsText(registry)).body;
