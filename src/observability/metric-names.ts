@@ -190,7 +190,7 @@ export const METRICS = {
   runsReconciled: define(
     "tollgate_runs_reconciled_total",
     "counter",
-    "Runs no job held any more that the reconciler found, by action: requeued (job added again) or ended (failed TG_RUN_LOST).",
+    "Runs no job held any more that the reconciler found, by action: requeued (job added again), retried (its failed job retried) or ended (failed TG_RUN_LOST).",
     ["action"],
   ),
   workerSlotsBusy: define(

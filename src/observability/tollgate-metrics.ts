@@ -102,8 +102,11 @@ export interface ITollgateMetrics {
   approvalLinkRedemption(outcome: TApprovalLinkRedemptionOutcome): void;
   /** BullMQ reported a stalled job on this queue (the worker's `stalled` event). */
   stalledJob(queue: string): void;
-  /** The reconciler found a run no job held: it queued it again, or ended it failed (TG_RUN_LOST). */
-  runReconciled(action: "requeued" | "ended"): void;
+  /**
+   * The reconciler found a run no job held: it queued it again, retried its failed job, or ended it
+   * failed (TG_RUN_LOST).
+   */
+  runReconciled(action: "requeued" | "retried" | "ended"): void;
   /** This process's worker on `queue` runs `busy` jobs now; `total` is its concurrency. */
   workerSlots(queue: string, busy: number, total?: number): void;
   /** Adds queues whose job counts are read at scrape time into `tollgate_queue_jobs`. */

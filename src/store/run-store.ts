@@ -227,6 +227,14 @@ export class RunStore {
     await this.redis.zadd(this.keys.activeRuns(), "XX", this.options.now(), runId);
   }
 
+  /**
+   * Counts one more retry of the run's failed job by the reconciler and returns the count: a field of the
+   * run's hash beside its state (saves write only `rev` and `state`), so it goes with the run.
+   */
+  async countReconcilerRetry(runId: string): Promise<number> {
+    return this.redis.hincrby(this.keys.run(runId), "reconcilerRetries", 1);
+  }
+
   /** A run that finished (or whose state is gone) leaves the index of active runs. */
   async forgetActive(runId: string): Promise<void> {
     await this.redis.zrem(this.keys.activeRuns(), runId);

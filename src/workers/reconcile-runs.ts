@@ -11,10 +11,19 @@ export const reconcileSchedulerId = "reconcile-runs";
 /** Runs looked at per pass; the rest wait for the next pass (the oldest checks come first). */
 const runsPerPass = 500;
 
+/**
+ * Retries of a run's failed job before the reconciler ends the run. A run job whose failure was never
+ * recorded on the run failed while Redis refused writes (a full Redis: its attempts, a few backoffs long,
+ * are spent within seconds); its state is intact and each step is idempotent, so the run goes on. A job
+ * that keeps failing is ended after these.
+ */
+export const maxReconcilerRetries = 3;
+
 export interface IReconcilePass {
   skipped: boolean;
   checked: number;
   requeued: number;
+  retried: number;
   ended: number;
 }
 
@@ -51,7 +60,7 @@ export async function reconcileRuns(context: IWorkerContext): Promise<IReconcile
     Math.max(100, Math.floor(runtime.options.reconcileIntervalMs / 2)),
     "NX",
   );
-  const pass: IReconcilePass = { skipped: locked === null, checked: 0, requeued: 0, ended: 0 };
+  const pass: IReconcilePass = { skipped: locked === null, checked: 0, requeued: 0, retried: 0, ended: 0 };
   if (pass.skipped) return pass;
   const checkedBefore = runtime.now() - runtime.options.reconcileAfterMs;
   const runIds = await runtime.runs.activeRunsCheckedBefore(checkedBefore, runsPerPass);
@@ -59,22 +68,36 @@ export async function reconcileRuns(context: IWorkerContext): Promise<IReconcile
     pass.checked += 1;
     try {
       const action = await reconcileRun(context, runId);
-      if (action === "requeued") pass.requeued += 1;
-      if (action === "ended") pass.ended += 1;
+      if (action !== "healthy") pass[action] += 1;
       if (action !== "healthy") context.metrics?.runReconciled(action);
     } catch (error) {
       // One run that cannot be repaired now (Redis still full) must not stop the pass: next pass retries.
       context.logger.warn({ err: error, runId }, "reconciler could not repair a run; it tries again");
     }
   }
-  if (pass.requeued + pass.ended > 0) context.logger.warn(pass, "reconciler repaired runs no job held");
+  if (pass.requeued + pass.retried + pass.ended > 0)
+    context.logger.warn(pass, "reconciler repaired runs no job held");
   return pass;
+}
+
+/**
+ * Moves the run's failed job back to wait (BullMQ's retry: attempts start again, children and their
+ * results stay), unless it was retried maxReconcilerRetries times already. True when retried.
+ */
+async function retryFailedJob(context: IWorkerContext, runId: string): Promise<boolean> {
+  const { runtime } = context;
+  const job = await runtime.queues.runs.getJob(runId);
+  if (!job) return false;
+  if ((await runtime.runs.countReconcilerRetry(runId)) > maxReconcilerRetries) return false;
+  await job.retry("failed");
+  await runtime.runs.markChecked(runId);
+  return true;
 }
 
 async function reconcileRun(
   context: IWorkerContext,
   runId: string,
-): Promise<"healthy" | "requeued" | "ended"> {
+): Promise<"healthy" | "requeued" | "retried" | "ended"> {
   const { runtime } = context;
   // The job first: a run that finishes between the two reads is then seen finished, never lost.
   const hold = await runJobHold(runtime, runId);
@@ -93,6 +116,10 @@ async function reconcileRun(
     await runtime.runs.markChecked(runId);
     logger.warn("run had no job (its add failed): queued again");
     return "requeued";
+  }
+  if (hold.jobState === "failed" && (await retryFailedJob(context, runId))) {
+    logger.warn("run's job failed and that was never recorded on the run: its job retried");
+    return "retried";
   }
   await endRunOutsideLoop(
     stored.state,

@@ -143,7 +143,7 @@ describe("chaos: Redis faults", () => {
     const acknowledged: Array<{ fault: TFault; runId: string }> = [];
     const figures: Record<string, number> = {};
     for (let round = 0; round < chaosProfile.redisFaultRounds; round += 1) {
-      for (const fault of Object.keys(faults) as TFault[]) {
+      for (const fault of faultsToRun(Object.keys(faults) as TFault[])) {
         const load = submitDuring(fault, acknowledged);
         await pause(random.integer(300, 900));
         await faults[fault]();
@@ -179,8 +179,17 @@ describe("chaos: Redis faults", () => {
     const stuck = endings.filter((ending) => ending.status === "stuck");
     // Issue 10, defect 2: a run whose job a full Redis refused is repaired by the reconciler.
     expect(stuck).toEqual([]);
+    // Every fault here is short: a run job whose attempts a full Redis spent (and whose failure it refused
+    // to record) is retried by the reconciler, so no run that would have completed is ended TG_RUN_LOST.
+    expect(endings.filter((ending) => ending.status !== "completed")).toEqual([]);
   });
 });
+
+/** CHAOS_REDIS_FAULTS=pause,full runs only those faults (to study one); every fault otherwise. */
+function faultsToRun(all: readonly TFault[]): TFault[] {
+  const chosen = (process.env.CHAOS_REDIS_FAULTS ?? "").split(",").filter((name) => name !== "");
+  return chosen.length === 0 ? [...all] : all.filter((fault) => chosen.includes(fault));
+}
 
 /** The time a fault lasts or between submissions: part of the chaos, not a wait for something. */
 function pause(ms: number): Promise<void> {

@@ -1,6 +1,7 @@
 import { UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
+import { maxReconcilerRetries } from "../../../src/workers/reconcile-runs.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { testRedisUrl } from "../../helpers/redis-url.js";
@@ -38,23 +39,46 @@ describe("the reconciler", () => {
     expect(response.text).toBe("found again");
   });
 
-  it("a run whose job failed unrecorded ends failed TG_RUN_LOST, and releases its thread", async () => {
-    const { client } = await startWithoutWorker("reconcile-lost");
-    const threadId = "thread-reconcile-lost";
-    const stuck = await client.run({ input: script({ text: "never" }), userContext: user, threadId });
-    // The run's partition (its whole prefix with `partitions: 1`).
-    const runtime = client.runtimeOf(stuck.runId);
-    const prefix = runtime.options.prefix;
-    // The job fails for good where nobody records it on the run (as when Redis refused that write).
+  /**
+   * The run job fails for good where nobody records it on the run (as when Redis refused that write: a
+   * full Redis spends a job's attempts within its backoffs), before any worker of the gateway runs.
+   */
+  async function failUnrecorded(client: IHarness["client"], runId: string): Promise<void> {
+    const runtime = client.runtimeOf(runId);
     const failing = new Worker(
       "runs",
       async () => {
         throw new UnrecoverableError("OOM command not allowed when used memory > 'maxmemory'.");
       },
-      { connection: new Redis(testRedisUrl, { maxRetriesPerRequest: null }), prefix },
+      { connection: new Redis(testRedisUrl, { maxRetriesPerRequest: null }), prefix: runtime.options.prefix },
     );
-    await waitUntil(async () => (await runtime.queues.runs.getJobState(stuck.runId)) === "failed");
+    await waitUntil(async () => (await runtime.queues.runs.getJobState(runId)) === "failed");
     await failing.close();
+  }
+
+  it("a run whose job failed unrecorded gets its job retried, completes, and the thread goes on", async () => {
+    const { client } = await startWithoutWorker("reconcile-retry");
+    const threadId = "thread-reconcile-retry";
+    const failed = await client.run({ input: script({ text: "went on" }), userContext: user, threadId });
+    await failUnrecorded(client, failed.runId);
+    const next = await client.run({ input: script({ text: "after" }), userContext: user, threadId });
+    await harness!.startWorker();
+
+    const retried = await client.wait(failed.runId, { timeoutMs: 20_000 });
+    expect(retried.status, JSON.stringify(retried.error)).toBe("completed");
+    expect(retried.text).toBe("went on");
+    const after = await client.wait(next.runId, { timeoutMs: 20_000 });
+    expect(after.status).toBe("completed");
+  });
+
+  it("a run whose job failed unrecorded after its retries were spent ends TG_RUN_LOST, and releases its thread", async () => {
+    const { client } = await startWithoutWorker("reconcile-lost");
+    const threadId = "thread-reconcile-lost";
+    const stuck = await client.run({ input: script({ text: "never" }), userContext: user, threadId });
+    const runtime = client.runtimeOf(stuck.runId);
+    // The reconciler retried this run's job as often as it may already.
+    await runtime.redis.hset(runtime.keys.run(stuck.runId), "reconcilerRetries", maxReconcilerRetries);
+    await failUnrecorded(client, stuck.runId);
     const next = await client.run({ input: script({ text: "after" }), userContext: user, threadId });
     await harness!.startWorker();
 
