@@ -146,7 +146,7 @@ function settle(
   decision: TApprovalDecisionRecord,
   quorum: number,
 ): Promise<IApproval> {
-  if (quorum <= 1) return recordDecision(runtime, approval.approvalId, decision);
+  if (quorum <= 1) return recordDecision(runtime, approval.approvalId, decision, approval);
   return castVote(runtime, approval, decision, quorum);
 }
 

@@ -54,11 +54,11 @@ export async function castVote(
     case "partial":
       return { ...approval, quorum: quorumViewOf(result.state) };
     case "complete":
-      return settleQuorum(runtime, approvalId, result.state);
+      return settleQuorum(runtime, approval, result.state);
     case "settled":
       // Another voter completed or ended the quorum a moment ago; its decision is recorded (again, a
       // no-op unless that voter died before recording it), and this vote did not count.
-      await settleQuorum(runtime, approvalId, result.state);
+      await settleQuorum(runtime, approval, result.state);
       throw alreadyDecided(approvalId, settledDecisionOf(result.state).decision);
   }
 }
@@ -66,12 +66,13 @@ export async function castVote(
 /** Records a settled quorum's decision; the voter whose decision was recorded by another caller gets it too. */
 async function settleQuorum(
   runtime: ITollgateRuntime,
-  approvalId: string,
+  approval: IApproval,
   state: IQuorumState,
 ): Promise<IApproval> {
+  const { approvalId } = approval;
   const decision = settledDecisionOf(state);
   try {
-    const decided = await recordDecision(runtime, approvalId, decision);
+    const decided = await recordDecision(runtime, approvalId, decision, approval);
     return { ...decided, quorum: quorumViewOf(state) };
   } catch (error) {
     if (!(error instanceof TollgateError) || error.code !== "TG_APPROVAL_DECIDED") throw error;

@@ -2,7 +2,7 @@ import { TollgateError } from "../errors/index.js";
 import { addToolJobs, approvedRawInputOf, toolJobRunOfRecord } from "../runtime/child-jobs.js";
 import { promoteJob } from "../runtime/promote-job.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
-import type { IApproval, TApprovalDecisionRecord } from "../store/index.js";
+import type { IApproval, IApprovalPlacement, TApprovalDecisionRecord } from "../store/index.js";
 
 /**
  * One script decides and announces (refused when the approval is no longer pending or past its expiry).
@@ -15,8 +15,13 @@ export async function recordDecision(
   runtime: ITollgateRuntime,
   approvalId: string,
   decision: TApprovalDecisionRecord,
+  /** The record the caller read to check the decision: spares the store reading it again. */
+  known?: IApprovalPlacement,
 ): Promise<IApproval> {
-  const decided = await runtime.approvals.decide(approvalId, decision, { checkExpiry: true });
+  const decided = await runtime.approvals.decide(approvalId, decision, {
+    checkExpiry: true,
+    ...(known ? { known } : {}),
+  });
   if (!decided.won) {
     if (decided.status === "missing") {
       throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`, { approvalId });
@@ -25,17 +30,21 @@ export async function recordDecision(
   }
   const approval = decided.approval;
   const run = toolJobRunOfRecord(approval);
-  if (decision.decision === "approved" && run) {
-    await addToolJobs(runtime, run, [
-      {
-        callId: approval.callId,
-        toolName: approval.toolName,
-        rawInput: approvedRawInputOf(approval),
-        approvalId: approval.approvalId,
-      },
-    ]);
-  }
-  await promoteJob(runtime.queues.approvals, approvalId);
+  // Both in one round trip: their order does not matter, since the approval job adds the same tool job
+  // (a no-op when it exists) before it hands the decision to the run.
+  await Promise.all([
+    decision.decision === "approved" && run
+      ? addToolJobs(runtime, run, [
+          {
+            callId: approval.callId,
+            toolName: approval.toolName,
+            rawInput: approvedRawInputOf(approval),
+            approvalId: approval.approvalId,
+          },
+        ])
+      : undefined,
+    promoteJob(runtime.queues.approvals, approvalId),
+  ]);
   return approval;
 }
 

@@ -28,10 +28,11 @@ export async function requestCancel(
   await broadcastCancel(runtime, runId);
   const parked = await runtime.approvals.listPending({ runId });
   for (const approval of parked) {
-    const decided = await runtime.approvals.decide(approval.approvalId, {
-      decision: "cancelled",
-      decidedAt: runtime.now(),
-    });
+    const decided = await runtime.approvals.decide(
+      approval.approvalId,
+      { decision: "cancelled", decidedAt: runtime.now() },
+      { known: approval },
+    );
     if (decided.won) await promoteJob(runtime.queues.approvals, approval.approvalId);
   }
   if (!(await runJobHold(runtime, runId)).held) {

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { type TRunEventInput, tenantOf } from "../contracts/index.js";
 import { diffInputs, runIdOfApprovalId } from "../engine/index.js";
 import { approvalEventJson, approvalEventTypeOf } from "./approval-event-log.js";
@@ -35,6 +36,9 @@ export interface IApprovalStoreOptions {
 
 /** The fields of a record that place it in the indexes. */
 const indexedFieldsSchema = approvalRequestSchema.pick({ tenant: true, toolName: true, userContext: true });
+
+/** What places an approval in the indexes: a record (IApproval) has these fields. */
+export type IApprovalPlacement = z.output<typeof indexedFieldsSchema>;
 
 /**
  * Approval records: created when a call parks, decided exactly once (atomically, in Lua), listed through
@@ -106,16 +110,20 @@ export class ApprovalStore {
   async decide(
     approvalId: string,
     decision: TApprovalDecisionRecord,
-    options: { checkExpiry?: boolean } = {},
+    options: {
+      checkExpiry?: boolean;
+      /** The record as the caller just read it: its placing fields then need no read of their own. */
+      known?: IApprovalPlacement;
+    } = {},
   ): Promise<{ won: true; approval: IApproval } | { won: false; status: string }> {
     const runId = runIdOfApprovalId(approvalId);
     if (runId === undefined) return { won: false, status: "missing" };
     // The script moves the id between indexes it must be given: the fields that place it are read first
-    // (they never change once the record exists).
-    const stored = await this.redis.hget(this.keys.approval(approvalId), "record");
-    if (stored === null) return { won: false, status: "missing" };
-    const { toolName, userContext, ...owner } = indexedFieldsSchema.parse(JSON.parse(stored));
-    const tenant = tenantOf(owner);
+    // unless the caller has them (they never change once the record exists, so any earlier read will do).
+    const placement = options.known ?? (await this.placementOf(approvalId));
+    if (placement === undefined) return { won: false, status: "missing" };
+    const { toolName, userContext } = placement;
+    const tenant = tenantOf(placement);
     const approver = decision.approver ?? "";
     const [result, recordJson] = await this.redis.tgDecideApproval(
       this.keys.approval(approvalId),
@@ -161,6 +169,11 @@ export class ApprovalStore {
         decision: JSON.stringify(decision),
       }),
     };
+  }
+
+  private async placementOf(approvalId: string): Promise<IApprovalPlacement | undefined> {
+    const stored = await this.redis.hget(this.keys.approval(approvalId), "record");
+    return stored === null ? undefined : indexedFieldsSchema.parse(JSON.parse(stored));
   }
 
   /** A page of approvals, pending or decided, every filter exact (see pageApprovals). */

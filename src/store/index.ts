@@ -29,7 +29,7 @@ export {
   type TApprovalRequest,
   type TApprovalStatus,
 } from "./approval-record.js";
-export { ApprovalStore, type IApprovalFilter } from "./approval-store.js";
+export { ApprovalStore, type IApprovalFilter, type IApprovalPlacement } from "./approval-store.js";
 export { ApprovalVotes, settledDecisionOf, type TVoteRequest, type TVoteResult } from "./approval-votes.js";
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
 export { clusterSlotCount, hashSlotOf } from "./hash-slot.js";

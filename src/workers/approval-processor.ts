@@ -29,10 +29,11 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
     if (!approval) throw new UnrecoverableError(`Approval ${data.approvalId} has no record.`);
     if (approval.status === "pending") {
       // Undecided when the delay ran out: expired, unless a human's decision wins the race right now.
-      const decided = await approvals.decide(data.approvalId, {
-        decision: "expired",
-        decidedAt: context.runtime.now(),
-      });
+      const decided = await approvals.decide(
+        data.approvalId,
+        { decision: "expired", decidedAt: context.runtime.now() },
+        { known: approval },
+      );
       approval = decided.won ? decided.approval : (await approvals.get(data.approvalId))!;
     }
     const outcome = outcomeOf(approval);
