@@ -59,6 +59,14 @@ describe("webhook notifications", () => {
     return target.delivered().filter((delivery) => delivery.payload.data.approvalId === approvalId);
   }
 
+  /** The approval's deliveries to `target` once there are at least `count`. */
+  function deliveredAtLeast(target: WebhookReceiver, approvalId: string, count: number) {
+    return waitUntil(() => {
+      const found = deliveriesOf(target, approvalId);
+      return found.length >= count ? found : undefined;
+    });
+  }
+
   it("signed deliveries, requested before decided, and the run never waits on them", async () => {
     // The receiver holds every request: the run must still be approved and finish.
     receiver.plan.push("hold", "hold", "hold", "hold");
@@ -70,10 +78,7 @@ describe("webhook notifications", () => {
     await waitUntil(() => receiver.heldCount() > 0);
     receiver.plan.length = 0;
     receiver.release();
-    const delivered = await waitUntil(() => {
-      const found = deliveriesOf(receiver, approvalId);
-      return found.length >= 2 ? found : undefined;
-    });
+    const delivered = await deliveredAtLeast(receiver, approvalId, 2);
     expect(delivered.map((delivery) => delivery.payload.type)).toEqual([
       "approval-requested",
       "approval-decided",
@@ -101,10 +106,7 @@ describe("webhook notifications", () => {
     const { runId, approvalId } = await parkedRun("needs_approval", { amount: 20 });
     await harness.client.approvals.reject(approvalId, { approver: "bob", reason: "no" });
     await harness.client.wait(runId);
-    const delivered = await waitUntil(() => {
-      const found = deliveriesOf(receiver, approvalId);
-      return found.length >= 2 ? found : undefined;
-    });
+    const delivered = await deliveredAtLeast(receiver, approvalId, 2);
     expect(delivered.map((delivery) => delivery.payload.type)).toEqual([
       "approval-requested",
       "approval-decided",
@@ -122,10 +124,7 @@ describe("webhook notifications", () => {
     const pending = await parkedRun("needs_approval", { amount: 30 });
     const decidedEarly = await parkedRun("needs_approval", { amount: 40 });
     await harness.client.approvals.approve(decidedEarly.approvalId, { approver: "carol" });
-    const [escalated] = await waitUntil(() => {
-      const found = deliveriesOf(oncall, pending.approvalId);
-      return found.length > 0 ? found : undefined;
-    });
+    const [escalated] = await deliveredAtLeast(oncall, pending.approvalId, 1);
     expect(escalated!.payload).toMatchObject({
       type: "approval-escalated",
       data: { status: "pending", escalation: { target: "oncall", afterMs: 400 } },
@@ -147,10 +146,7 @@ describe("webhook notifications", () => {
   it("announces an approval that expires soon, then its expiry", async () => {
     const { runId, approvalId } = await parkedRun("quick_expiry", { note: "x" });
     await harness.client.wait(runId);
-    const delivered = await waitUntil(() => {
-      const found = deliveriesOf(receiver, approvalId);
-      return found.length >= 3 ? found : undefined;
-    });
+    const delivered = await deliveredAtLeast(receiver, approvalId, 3);
     expect(delivered.map((delivery) => delivery.payload.type)).toEqual([
       "approval-requested",
       "approval-expiring",
