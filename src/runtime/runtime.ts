@@ -28,6 +28,7 @@ import {
   ThreadStore,
   type TRedisTarget,
   UsageStore,
+  whenRedisReady,
 } from "../store/index.js";
 
 export interface IQueues {
@@ -202,7 +203,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     usage: new UsageStore(redis, deploymentKeys),
     now,
     runQueueOf: (runId) => init.runQueueOf?.(runId) ?? queues.runs,
-    ready: () => whenReady(redis, options.connectTimeoutMs),
+    ready: () => whenRedisReady(redis, options.connectTimeoutMs),
     duplicateConnection() {
       const connection = defineScripts(createRedis(redisTarget, "worker", {}, onError));
       duplicates.add(connection);
@@ -220,19 +221,4 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
       if (ownsConnections) await Promise.allSettled([redis.quit(), queueConnection.quit()]);
     },
   };
-}
-
-async function whenReady(redis: ITollgateRedis, timeoutMs: number): Promise<void> {
-  if (redis.status === "ready") return;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      redis.off("ready", onReady);
-      reject(new TollgateError("TG_REDIS_UNAVAILABLE", `Redis did not answer within ${timeoutMs} ms.`));
-    }, timeoutMs);
-    const onReady = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    redis.once("ready", onReady);
-  });
 }

@@ -56,6 +56,7 @@ export {
   type TConnectionRole,
 } from "./redis-client.js";
 export { isRedisUnavailableError } from "./redis-failure.js";
+export { whenRedisReady } from "./redis-ready.js";
 export {
   describeRedisTarget,
   type IHostPort,
