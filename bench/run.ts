@@ -5,12 +5,12 @@
  * process run. Prints Markdown and writes bench/results/<date>.json.
  */
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism, cpus, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { startEnvironment } from "./lib/environment.js";
-import { loadAverage } from "./lib/process-stats.js";
+import { startLoadSampler } from "./lib/load-sampler.js";
 import { redisVersion } from "./lib/redis-stats.js";
+import { writeResults } from "./lib/results-file.js";
 import type { IScenarioResult, TScenario } from "./lib/scenario.js";
 import { checkTargets, targetsTable } from "./lib/targets.js";
 import { approvalListing } from "./scenarios/approval-listing.js";
@@ -60,8 +60,7 @@ if (unknown.length > 0) {
 const names = chosen.length > 0 ? chosen : Object.keys(scenarios);
 
 const startedAt = new Date();
-const loadSamples = [await loadAverage()];
-const loadTimer = setInterval(() => void loadAverage().then((load) => loadSamples.push(load)), 5_000);
+const loadSampler = await startLoadSampler();
 if (existsSync(fileURLToPath(new URL("../dist/cli/main.js", import.meta.url)))) {
   // bin/tollgate.js prefers dist/: a stale build would benchmark old code in the CLI worker contenders.
   console.warn(
@@ -80,7 +79,7 @@ console.log(`# Tollgate benchmarks${quick ? " (--quick)" : ""}\n`);
 console.log(
   `${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, Redis ${machine.redis}`,
 );
-console.log(`${startedAt.toISOString()}, load average at start ${loadSamples[0]}\n`);
+console.log(`${startedAt.toISOString()}, load average at start ${loadSampler.summary().atStart}\n`);
 const results: Record<string, IScenarioResult> = {};
 try {
   for (const name of names) {
@@ -93,7 +92,7 @@ try {
   const targets = checkTargets(environment, results);
   console.log(`## Targets (ratios measured in this run)\n\n${targetsTable(targets)}\n`);
   const seconds = (Date.now() - startedAt.getTime()) / 1000;
-  const load = { atStart: loadSamples[0], max: Math.max(...loadSamples), mean: mean(loadSamples) };
+  const load = loadSampler.summary();
   console.log(
     `Total ${seconds.toFixed(0)} s; 1-minute load average during the run: mean ${load.mean}, max ${load.max}.`,
   );
@@ -108,22 +107,7 @@ try {
   });
   console.log(`Results: ${file}`);
 } finally {
-  clearInterval(loadTimer);
+  loadSampler.stop();
   await environment.close();
 }
 process.exit(0);
-
-function mean(values: readonly number[]): number {
-  return Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 100) / 100;
-}
-
-async function writeResults(
-  report: Record<string, unknown> & { startedAt: string; quick: boolean },
-): Promise<string> {
-  const directory = fileURLToPath(new URL("./results/", import.meta.url));
-  await mkdir(directory, { recursive: true });
-  const stamp = report.startedAt.replace(/:/g, "-").replace(/\.\d+Z$/, "Z");
-  const file = `${directory}${stamp}${report.quick ? "-quick" : ""}.json`;
-  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
-  return file;
-}

@@ -10,13 +10,15 @@ export interface IChildService {
   pid: number;
   /** The first stdout line that matched the readiness pattern. */
   readyLine: string;
+  /** The last 4,000 characters it wrote to stderr: warnings a bench reports instead of dropping. */
+  stderrTail(): string;
   stop(): Promise<void>;
 }
 
 /**
  * Starts `tollgate <args>` as a child process (what an operator runs) and resolves once a line of its
- * stdout matches `ready`. Its output is read and dropped, so that logging costs what it costs in
- * production (serialized and written) without filling a pipe.
+ * stdout matches `ready`. Its stdout is read and dropped, so that logging costs what it costs in
+ * production (serialized and written) without filling a pipe; the tail of its stderr is kept.
  */
 export async function startCli(
   args: readonly string[],
@@ -49,7 +51,12 @@ export async function startCli(
       reject(new Error(`tollgate ${args[0]} exited (${code}) before it was ready:\n${stderr}`)),
     );
   });
-  return { pid: child.pid!, readyLine, stop: () => stopChild(child as ChildProcess) };
+  return {
+    pid: child.pid!,
+    readyLine,
+    stderrTail: () => stderr,
+    stop: () => stopChild(child as ChildProcess),
+  };
 }
 
 /** The scripted model in a process of its own: its CPU is nobody's contender's. */
