@@ -1,9 +1,9 @@
 /**
  * `npm run bench:cluster`: Tollgate on a local Redis Cluster (3 masters, 3 replicas, started by
  * scripts/redis-cluster.sh), with 1 and 3 partitions and 1, 2 and 4 `tollgate worker` processes sharing
- * 48 slots, 48 runs in flight (one tool call each, scripted model in its own process). Then 10,000 runs
- * with 1 and with 3 partitions, and the keys and memory each master holds before and after. Kept out of
- * `npm run bench` (a cluster of six redis-servers, and several minutes). Prints Markdown and writes
+ * 48 slots, 48 runs in flight (one tool call each, scripted model in its own process), the settings
+ * taking turns batch by batch. Then 10,000 runs with 1 and with 3 partitions, and the keys and memory
+ * each master holds before and after. Kept out of `npm run bench` (six redis-servers, several minutes). Prints Markdown and writes
  * bench/results/<start time>-cluster.json; `--quick` for small counts.
  */
 import { execFileSync } from "node:child_process";
@@ -14,7 +14,7 @@ import { GatewayClient } from "../src/producer/index.js";
 import { layoutPartitions } from "../src/store/index.js";
 import { benchGateway } from "./bench-gateway.js";
 import { askTollgate } from "./contenders/tollgate-ask.js";
-import { withInFlight } from "./lib/alternate.js";
+import { alternate, withInFlight } from "./lib/alternate.js";
 import { benchGatewayPath, type IChildService, startCli, startModelServer } from "./lib/child-services.js";
 import { ClusterAdmin, type IMasterFigures } from "./lib/cluster-admin.js";
 import { startLoadSampler } from "./lib/load-sampler.js";
@@ -133,7 +133,7 @@ interface IRateRow {
   concurrencyPerQueue: number;
   runsPerSecondMedian: number;
   runsPerSecondBatches: number[];
-  loadAverageAfter: number;
+  loadAverageAfterBatches: number[];
 }
 
 interface ISpreadResult {
@@ -163,34 +163,38 @@ try {
     `${machine.cores} cores, Node ${machine.node}, Redis ${machine.redis}, load ${loadSampler.summary().atStart}`,
   );
 
-  const rates: IRateRow[] = [];
-  for (const partitions of [1, 3]) {
-    for (const processes of [1, 2, 4]) {
-      await admin.flush();
-      const prefix = `{tgbench-p${partitions}-w${processes}}`;
-      const batchRates = await withDeployment(prefix, partitions, processes, async (client) => {
-        await withInFlight(50, totalSlots, (index) => askTollgate(client, `warm-${index}`));
-        const measured: number[] = [];
-        for (let batch = 0; batch < batches; batch++) {
-          const begin = performance.now();
-          await withInFlight(runsPerBatch, totalSlots, (index) => askTollgate(client, `b${batch}-${index}`));
-          measured.push(runsPerBatch / ((performance.now() - begin) / 1000));
-        }
-        return measured;
-      });
-      rates.push({
-        partitions,
-        processes,
-        concurrencyPerQueue: Math.max(1, Math.round(totalSlots / processes / partitions)),
-        runsPerSecondMedian: round(median(batchRates), 0),
-        runsPerSecondBatches: batchRates.map((rate) => round(rate, 0)),
-        loadAverageAfter: await loadAverage(),
-      });
-      console.error(
-        `partitions ${partitions}, ${processes} worker(s): ${rates.at(-1)!.runsPerSecondMedian} runs/s`,
-      );
-    }
-  }
+  // The settings take turns, one batch each per turn (a fresh fleet each time): a busy moment of the
+  // shared machine then falls on every setting alike, not on whichever ran during it.
+  const settings = [1, 3].flatMap((partitions) =>
+    [1, 2, 4].map((processes) => ({ name: `p${partitions}-w${processes}`, partitions, processes })),
+  );
+  const measured = await alternate(settings, { warmupTurns: 0, turns: batches }, async (setting, turn) => {
+    await admin!.flush();
+    const { partitions, processes } = setting;
+    const prefix = `{tgbench-p${partitions}-w${processes}}`;
+    const rate = await withDeployment(prefix, partitions, processes, async (client) => {
+      await withInFlight(50, totalSlots, (index) => askTollgate(client, `warm-${index}`));
+      const begin = performance.now();
+      await withInFlight(runsPerBatch, totalSlots, (index) => askTollgate(client, `b${turn}-${index}`));
+      return runsPerBatch / ((performance.now() - begin) / 1000);
+    });
+    const load = await loadAverage();
+    console.error(
+      `turn ${turn}, ${partitions} partition(s), ${processes} worker(s): ${round(rate, 0)} runs/s`,
+    );
+    return { rate, load };
+  });
+  const rates: IRateRow[] = settings.map(({ name, partitions, processes }) => {
+    const batchesOf = measured.get(name)!;
+    return {
+      partitions,
+      processes,
+      concurrencyPerQueue: Math.max(1, Math.round(totalSlots / processes / partitions)),
+      runsPerSecondMedian: round(median(batchesOf.map((batch) => batch.rate)), 0),
+      runsPerSecondBatches: batchesOf.map((batch) => round(batch.rate, 0)),
+      loadAverageAfterBatches: batchesOf.map((batch) => batch.load),
+    };
+  });
   const ratesLoad = loadSampler.summary();
 
   const spreads: ISpreadResult[] = [];
@@ -268,17 +272,18 @@ function markdownReport(
     `six redis-servers, the scripted model, the caller and the workers on those cores. Total ${seconds} s;`,
     `1-minute load average at start ${load.atStart}, during the run mean ${load.mean}, max ${load.max}.`,
     "",
-    `Runs per second: ${batches} batch(es) of ${runsPerBatch} one-tool runs per row after 50 warm-up runs,`,
-    `${totalSlots} in flight, ${totalSlots} worker slots in total (load during these rows: mean ${ratesLoad.mean}, max ${ratesLoad.max}).`,
+    `Runs per second: ${batches} batch(es) of ${runsPerBatch} one-tool runs per row, each on a fresh fleet after`,
+    `50 warm-up runs, the rows taking turns; ${totalSlots} in flight, ${totalSlots} worker slots in total (load`,
+    `during these rows: mean ${ratesLoad.mean}, max ${ratesLoad.max}).`,
     "",
     markdownTable(
-      ["partitions", "worker processes", "runs/s (median)", "batches", "load after"],
+      ["partitions", "worker processes", "runs/s (median)", "batches", "load after each"],
       rates.map((row) => [
         row.partitions,
         row.processes,
         row.runsPerSecondMedian,
         row.runsPerSecondBatches.join(", "),
-        row.loadAverageAfter,
+        row.loadAverageAfterBatches.join(", "),
       ]),
     ),
     "",
