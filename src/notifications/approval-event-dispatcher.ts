@@ -4,6 +4,8 @@ import type { JobsOptions } from "bullmq";
 import type { TStoredApprovalEvent } from "../contracts/index.js";
 import { escalationsOfTool, targetsOfEvent } from "../gateway/index.js";
 import { type ITollgateRedis, toStoredApprovalEvent } from "../store/index.js";
+import { earlierPendingEvents, type TStreamEntry } from "./earlier-pending-events.js";
+import { forgetConsumer, forgetIdleConsumers } from "./group-consumers.js";
 import {
   deliveryJobIdOf,
   eventOrderOf,
@@ -17,19 +19,27 @@ import { webhookPayloadOf } from "./webhook-payload.js";
 /** The consumer group every worker of a deployment reads the approval event stream in. */
 export const notificationsGroup = "notifications";
 
-type TEntry = [id: string, fields: string[]];
+type TEntry = TStreamEntry;
 
 /** A pause after a failed read (Redis down): the loop tries again, it never gives up. */
 const retryAfterErrorMs = 1_000;
 const readBlockMs = 2_000;
 const readCount = 100;
+/**
+ * A consumer holding no pending entry and idle this many claimIdleMs is removed from the group: a dead
+ * worker's (its entries were claimed long before). A live worker that had nothing to read for that long
+ * may be removed too: harmless, as it holds nothing and the group creates it again when it next reads.
+ */
+const forgetConsumerAfterClaimIdles = 10;
 
 /**
  * Turns approval events into delivery jobs. Workers read the stream in one consumer group, so each event
  * is dispatched by one worker; an entry is acknowledged only after its jobs were added (their ids derive
  * from the target and the entry id, so a re-read adds nothing twice), and the entries a dead worker read
- * but never acknowledged are claimed by another after `claimIdleMs`. An approval request also schedules
- * its reminders (expiring soon, escalations) as delayed jobs.
+ * but never acknowledged are claimed by another after `claimIdleMs`. Before dispatching an event, the
+ * earlier events of the same approval still pending in the group are dispatched too (again, harmlessly),
+ * so that a delivery never exists before the ones of its approval's earlier events. An approval request
+ * also schedules its reminders (expiring soon, escalations) as delayed jobs.
  */
 export class ApprovalEventDispatcher {
   private stopped = false;
@@ -47,7 +57,10 @@ export class ApprovalEventDispatcher {
    * parks any call, so every approval's events from its request on are read.
    */
   async start(): Promise<void> {
-    await ensureGroup(this.context.runtime.redis, this.context.runtime.keys.approvalEvents());
+    const { redis, keys } = this.context.runtime;
+    await ensureGroup(redis, keys.approvalEvents());
+    // Listed from the start (XINFO CONSUMERS shows the workers reading the stream), not only once it reads.
+    await redis.xgroup("CREATECONSUMER", keys.approvalEvents(), notificationsGroup, this.consumer);
     this.loop = this.run();
   }
 
@@ -55,6 +68,15 @@ export class ApprovalEventDispatcher {
     this.stopped = true;
     this.reader.disconnect();
     await this.loop;
+    // A clean stop leaves no consumer behind (one holding entries stays, for another worker to claim).
+    await forgetConsumer(
+      this.context.runtime.redis,
+      this.context.runtime.keys.approvalEvents(),
+      notificationsGroup,
+      this.consumer,
+    ).catch((error: unknown) =>
+      this.context.logger.warn({ err: error }, "removing this worker's consumer from the group failed"),
+    );
   }
 
   private async run(): Promise<void> {
@@ -78,7 +100,13 @@ export class ApprovalEventDispatcher {
           key,
           ">",
         )) as [string, TEntry[]][] | null;
-        for (const [, entries] of result ?? []) await this.handle(key, entries);
+        for (const [, entries] of result ?? []) {
+          this.context.logger.debug(
+            { count: entries.length, firstId: entries[0]?.[0], consumer: this.consumer },
+            "approval events read",
+          );
+          await this.handle(key, entries);
+        }
       } catch (error) {
         if (this.stopped) return;
         if (isMissingGroup(error)) {
@@ -92,38 +120,69 @@ export class ApprovalEventDispatcher {
     }
   }
 
-  /** Entries read by a consumer that stopped acknowledging (a dead worker, or a failed dispatch). */
+  /**
+   * Entries read by a consumer that stopped acknowledging (a dead worker, or a failed dispatch); then the
+   * consumers of workers long dead, which hold nothing any more.
+   */
   private async claimStale(key: string): Promise<void> {
+    const { claimIdleMs } = this.context.settings.delivery;
     let start = "0-0";
     do {
       const [next, entries] = (await this.context.runtime.redis.xautoclaim(
         key,
         notificationsGroup,
         this.consumer,
-        this.context.settings.delivery.claimIdleMs,
+        claimIdleMs,
         start,
         "COUNT",
         readCount,
       )) as [string, (TEntry | null)[]];
-      await this.handle(
-        key,
-        entries.filter((entry): entry is TEntry => entry !== null),
-      );
+      const claimed = entries.filter((entry): entry is TEntry => entry !== null);
+      if (claimed.length > 0) {
+        this.context.metrics?.approvalEventsClaimed(claimed.length);
+        this.context.logger.info(
+          { count: claimed.length, firstId: claimed[0]![0], consumer: this.consumer },
+          "claimed approval events a stopped worker read but never dispatched",
+        );
+      }
+      await this.handle(key, claimed);
       start = next;
     } while (start !== "0-0" && !this.stopped);
+    const removed = await forgetIdleConsumers(this.context.runtime.redis, key, notificationsGroup, {
+      minIdleMs: forgetConsumerAfterClaimIdles * claimIdleMs,
+      spare: this.consumer,
+    });
+    if (removed > 0) this.context.logger.info({ removed }, "removed idle consumers of stopped workers");
   }
 
   private async handle(key: string, entries: readonly TEntry[]): Promise<void> {
-    for (const entry of entries) {
-      let event: TStoredApprovalEvent | undefined;
-      try {
-        event = toStoredApprovalEvent(entry);
-      } catch (error) {
-        // Unreadable: no retry can fix it. Logged and acknowledged, so it does not come back forever.
-        this.context.logger.error({ err: error, entryId: entry[0] }, "unreadable approval event skipped");
-      }
+    if (entries.length === 0) return;
+    const events = entries.map((entry) => this.eventOf(entry));
+    const approvalIds = new Set(events.flatMap((event) => (event ? [event.approvalId] : [])));
+    // Not acknowledged here: their reader does it, or whoever claims them (dispatching again adds nothing).
+    for (const earlier of await earlierPendingEvents(
+      this.context.runtime.redis,
+      key,
+      notificationsGroup,
+      entries[0]![0],
+      approvalIds,
+    ))
+      await this.dispatch(earlier);
+    for (const [index, entry] of entries.entries()) {
+      const event = events[index];
       if (event) await this.dispatch(event);
+      this.context.logger.debug({ entryId: entry[0] }, "approval event dispatched");
       await this.context.runtime.redis.xack(key, notificationsGroup, entry[0]);
+    }
+  }
+
+  private eventOf(entry: TEntry): TStoredApprovalEvent | undefined {
+    try {
+      return toStoredApprovalEvent(entry);
+    } catch (error) {
+      // Unreadable: no retry can fix it. Logged and acknowledged, so it does not come back forever.
+      this.context.logger.error({ err: error, entryId: entry[0] }, "unreadable approval event skipped");
+      return undefined;
     }
   }
 

@@ -25,24 +25,44 @@ export class DeliveryOrder {
    * failed (its worker died before it could settle it) is dropped here rather than blocking the rest.
    */
   async isNext(target: string, approvalId: string, jobId: string): Promise<boolean> {
-    const key = this.keys.notificationOrder(target, approvalId);
-    for (;;) {
-      const [head] = await this.redis.zrange(key, "0", "0");
-      if (head === undefined || head === jobId) return true;
-      const job = await this.queue.getJob(head);
-      const state = job ? await job.getState() : "unknown";
-      if (state !== "completed" && state !== "failed" && state !== "unknown") return false;
-      await this.redis.zrem(key, head);
-    }
+    const head = await this.unsettledHead(this.keys.notificationOrder(target, approvalId), {
+      stopAt: jobId,
+      dropMissing: true,
+    });
+    return head === undefined || head === jobId;
   }
 
   /** Settles a delivery and wakes the next one, which may be waiting in the delayed set. */
   async settle(target: string, approvalId: string, jobId: string): Promise<void> {
     const key = this.keys.notificationOrder(target, approvalId);
     await this.redis.zrem(key, jobId);
-    const [next] = await this.redis.zrange(key, "0", "0");
+    // A missing job here may be a later delivery whose job is being added this moment: kept.
+    const next = await this.unsettledHead(key, { dropMissing: false });
     if (next === undefined) return;
     const job = await this.queue.getJob(next);
     if (job && (await job.isDelayed())) await job.promote().catch(() => undefined);
+  }
+
+  /**
+   * The oldest delivery still to settle, dropping settled ones on the way: an event dispatched again (a
+   * claimed entry whose deliveries already went out) puts its finished delivery back at the head. A
+   * delivery whose job is missing is dropped only with `dropMissing`: ahead of a delivery being processed
+   * it is one whose job will never come (the earlier events of an approval are dispatched before its
+   * later ones, see earlier-pending-events.ts).
+   */
+  private async unsettledHead(
+    key: string,
+    options: { stopAt?: string; dropMissing: boolean },
+  ): Promise<string | undefined> {
+    for (;;) {
+      const [head] = await this.redis.zrange(key, "0", "0");
+      if (head === undefined || head === options.stopAt) return head;
+      const job = await this.queue.getJob(head);
+      const state = job ? await job.getState() : "unknown";
+      const settled =
+        state === "completed" || state === "failed" || (state === "unknown" && options.dropMissing);
+      if (!settled) return head;
+      await this.redis.zrem(key, head);
+    }
   }
 }

@@ -90,6 +90,7 @@ export function createInstruments(registry: Registry, awaitScrapeTimeReads: () =
       HISTOGRAM_BUCKETS.webhookDeliverySeconds,
     ),
     webhookDeliveryLag: histogram(registry, "webhookDeliveryLag", HISTOGRAM_BUCKETS.webhookLagSeconds),
+    approvalEventsClaimed: counter(registry, "approvalEventsClaimed"),
     approvalLinkRedemptions: counter(registry, "approvalLinkRedemptions"),
     stalledJobs: counter(registry, "stalledJobs"),
     runsReconciled: counter(registry, "runsReconciled"),

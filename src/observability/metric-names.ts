@@ -163,6 +163,12 @@ export const METRICS = {
     "Time from an approval event to its delivery to a target, retries and outages included, by target.",
     ["target"],
   ),
+  approvalEventsClaimed: define(
+    "tollgate_approval_events_claimed_total",
+    "counter",
+    "Approval events a stopped worker read but never acknowledged, claimed and dispatched by another worker after claimIdleMs.",
+    [],
+  ),
   approvalLinkRedemptions: define(
     "tollgate_approval_link_redemptions_total",
     "counter",

@@ -64,6 +64,9 @@ export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
       }
       if (outcome === "delivered") observe(instruments.webhookDeliveryLag, { target }, lagSeconds);
     },
+    approvalEventsClaimed(count) {
+      instruments.approvalEventsClaimed.inc(count);
+    },
     approvalLinkRedemption(outcome) {
       instruments.approvalLinkRedemptions.inc({ outcome });
     },

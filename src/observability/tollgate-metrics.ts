@@ -98,6 +98,8 @@ export interface ITollgateMetrics {
   approvalDecided(observation: IApprovalDecisionObservation): void;
   /** A webhook delivery attempt ended. */
   webhookDelivery(observation: IWebhookDeliveryObservation): void;
+  /** Approval events a stopped worker had read were claimed by this worker's dispatcher. */
+  approvalEventsClaimed(count: number): void;
   /** An approval link was redeemed, or refused (the API). */
   approvalLinkRedemption(outcome: TApprovalLinkRedemptionOutcome): void;
   /** BullMQ reported a stalled job on this queue (the worker's `stalled` event). */

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 export interface IReceivedDelivery {
   headers: IncomingHttpHeaders;
   body: string;
-  /** The status the receiver answered (0: it dropped the connection). */
+  /** The status the receiver answered (0: it dropped the connection, or the sender went away first). */
   answered: number;
 }
 
@@ -48,6 +48,11 @@ export class WebhookReceiver {
     }
     if (step === "hold") {
       this.held.push((status) => {
+        // The sender went away while held (its process died): it never learns the answer.
+        if (response.socket === null || response.socket.destroyed) {
+          this.received.push({ headers, body, answered: 0 });
+          return;
+        }
         this.received.push({ headers, body, answered: status });
         response.writeHead(status).end(status === 200 ? "ok" : "no");
       });
