@@ -1,6 +1,10 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApi, type IApiToken } from "../../../src/api/index.js";
+import { buildApi, createJwtVerifier, type IApiToken, loadApiTokens } from "../../../src/api/index.js";
 import type { IGateway } from "../../../src/gateway/index.js";
 import {
   approverRulesGateway,
@@ -193,5 +197,111 @@ describe("requesterMayApprove over HTTP", () => {
     expect(approved.statusCode).toBe(200);
     expect(approved.json()).toMatchObject({ status: "approved", decision: { approver: "lead" } });
     expect((await harness.client.wait(runId)).status).toBe("completed");
+  });
+});
+
+/**
+ * Roles that approver rules name, as the API learns them: from a token file (TOLLGATE_API_TOKENS_FILE)
+ * and from a JWT's roles claim. A role from the token allows; without it, 403 TG_FORBIDDEN naming the rule.
+ */
+describe("approver rules with roles from a token file and from a JWT", () => {
+  let harness: IHarness;
+  let app: FastifyInstance;
+  let folder: string;
+  let signingKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"];
+  const jwtOf = (subject: string, roles: string[]) =>
+    new SignJWT({ roles })
+      .setProtectedHeader({ alg: "ES256", kid: "rules-key" })
+      .setSubject(subject)
+      .setIssuer("https://issuer.test")
+      .setAudience("tollgate-api")
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(signingKey);
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "tollgate-rule-roles-"));
+    const tokensFile = join(folder, "tokens.json");
+    await writeFile(
+      tokensFile,
+      JSON.stringify([
+        { token: "file-writer-token-0123456789", subject: "svc-writer", roles: ["runs:write"] },
+        { token: "file-finance-token-0123456789", subject: "fay", roles: ["approvals:decide", "finance"] },
+        { token: "file-plain-token-0123456789ab", subject: "pat", roles: ["approvals:decide"] },
+      ]),
+    );
+    const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+    signingKey = privateKey;
+    const jwksFile = join(folder, "jwks.json");
+    await writeFile(
+      jwksFile,
+      JSON.stringify({
+        keys: [{ ...(await exportJWK(publicKey)), kid: "rules-key", alg: "ES256", use: "sig" }],
+      }),
+    );
+    harness = await createHarness(approverRulesGateway, "api-rule-roles");
+    await harness.startWorker();
+    app = await buildApi({
+      client: harness.client,
+      tokens: await loadApiTokens({ TOLLGATE_API_TOKENS_FILE: tokensFile }),
+      jwt: await createJwtVerifier({ issuer: "https://issuer.test", audience: "tollgate-api", jwksFile }),
+      logger: captureLogger().logger,
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await harness?.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  async function parkedRefund(amount: number) {
+    const created = await app.inject({
+      method: "POST",
+      url: "/v1/runs",
+      headers: bearer("file-writer-token-0123456789"),
+      payload: {
+        input: script({ calls: [{ name: "refund", input: { amount } }] }, { text: "done" }),
+        userContext: { userId: "u-requester" },
+      },
+    });
+    expect(created.statusCode).toBe(202);
+    const { runId } = created.json() as { runId: string };
+    const approval = await waitUntil(async () => (await harness.client.approvals.list({ runId }))[0]);
+    return { runId, approvalId: approval.approvalId, callId: approval.callId };
+  }
+
+  const approveAs = (approvalId: string, token: string) =>
+    app.inject({
+      method: "POST",
+      url: `/v1/approvals/${approvalId}/approve`,
+      headers: bearer(token),
+      payload: {},
+    });
+
+  function expectForbiddenByRule(response: Awaited<ReturnType<typeof approveAs>>, subject: string) {
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error).toMatchObject({
+      code: "TG_FORBIDDEN",
+      message: expect.stringMatching(new RegExp(`^approval rule "refunds-four-eyes": "${subject}"`)),
+      details: { rule: "refunds-four-eyes" },
+    });
+  }
+
+  it("the finance role from the token file and from the JWT's roles claim each count; without it, 403 naming the rule", async () => {
+    const { runId, approvalId, callId } = await parkedRefund(60);
+    expectForbiddenByRule(await approveAs(approvalId, "file-plain-token-0123456789ab"), "pat");
+    expectForbiddenByRule(await approveAs(approvalId, await jwtOf("jay", ["approvals:decide"])), "jay");
+    const fromFile = await approveAs(approvalId, "file-finance-token-0123456789");
+    expect(fromFile.statusCode).toBe(200);
+    expect(fromFile.json()).toMatchObject({
+      status: "pending",
+      quorum: { approvals: [{ approver: "fay" }] },
+    });
+    const fromJwt = await approveAs(approvalId, await jwtOf("jo", ["approvals:decide", "finance"]));
+    expect(fromJwt.statusCode).toBe(200);
+    expect(fromJwt.json()).toMatchObject({ status: "approved", decision: { approver: "jo" } });
+    expect((await harness.client.wait(runId)).status).toBe("completed");
+    expect(executions.filter((entry) => entry.callId === callId)).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import { TollgateError } from "../../../src/errors/index.js";
 import type { IApproval } from "../../../src/store/index.js";
 import { approverRulesGateway, executions } from "../../fixtures/approver-rules-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { refusal } from "../../helpers/refusal.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -10,15 +11,6 @@ const finance = ["approvals:decide", "finance"];
 
 function codeOf(error: unknown): string | undefined {
   return TollgateError.isInstance(error) ? error.code : undefined;
-}
-
-async function refusal(promise: Promise<unknown>): Promise<TollgateError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!TollgateError.isInstance(error)) throw new Error(`expected a TollgateError, got ${String(error)}`);
-  return error;
 }
 
 describe("approver rules and quorum through the library client", () => {
