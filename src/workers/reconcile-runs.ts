@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { endRunOutsideLoop, isTerminal } from "../engine/index.js";
 import { runJobNames } from "../queue/index.js";
 import { addRunJobs, runJobHold } from "../runtime/run-jobs.js";
+import { removeExpiredFailedJobs } from "./remove-expired-jobs.js";
 import { endingHandlers } from "./run-effect-handlers.js";
 import type { IWorkerContext } from "./worker-context.js";
 
@@ -25,6 +26,8 @@ export interface IReconcilePass {
   requeued: number;
   retried: number;
   ended: number;
+  /** Jobs that failed for good longer ago than the retention, removed by this pass. */
+  removedFailedJobs: number;
 }
 
 /**
@@ -47,9 +50,10 @@ export async function scheduleReconciler(context: IWorkerContext): Promise<void>
 /**
  * One pass of the reconciler. A run stays in the index of active runs until its ending; a run found there
  * that no job holds any more was lost by a write Redis refused (its job's add, or its failure's record).
- * A queued run gets its job again (a run that never started is safe to start); any other run is ended
- * failed TG_RUN_LOST through the common ending, which releases its thread. A lock keeps passes from
- * overlapping when one outlasts the interval.
+ * A queued run gets its job again (a run that never started is safe to start); a run whose job failed gets
+ * it retried (maxReconcilerRetries); any other run is ended failed TG_RUN_LOST through the common ending,
+ * which releases its thread. A lock keeps passes from
+ * overlapping when one outlasts the interval. A pass also removes jobs failed longer ago than the retention.
  */
 export async function reconcileRuns(context: IWorkerContext): Promise<IReconcilePass> {
   const { runtime } = context;
@@ -60,7 +64,14 @@ export async function reconcileRuns(context: IWorkerContext): Promise<IReconcile
     Math.max(100, Math.floor(runtime.options.reconcileIntervalMs / 2)),
     "NX",
   );
-  const pass: IReconcilePass = { skipped: locked === null, checked: 0, requeued: 0, retried: 0, ended: 0 };
+  const pass: IReconcilePass = {
+    skipped: locked === null,
+    checked: 0,
+    requeued: 0,
+    retried: 0,
+    ended: 0,
+    removedFailedJobs: 0,
+  };
   if (pass.skipped) return pass;
   const checkedBefore = runtime.now() - runtime.options.reconcileAfterMs;
   const runIds = await runtime.runs.activeRunsCheckedBefore(checkedBefore, runsPerPass);
@@ -77,6 +88,11 @@ export async function reconcileRuns(context: IWorkerContext): Promise<IReconcile
   }
   if (pass.requeued + pass.retried + pass.ended > 0)
     context.logger.warn(pass, "reconciler repaired runs no job held");
+  try {
+    pass.removedFailedJobs = await removeExpiredFailedJobs(context);
+  } catch (error) {
+    context.logger.warn({ err: error }, "reconciler could not remove expired failed jobs; it tries again");
+  }
   return pass;
 }
 

@@ -90,6 +90,28 @@ describe("the reconciler", () => {
     expect(await runtime.redis.zcard(runtime.keys.activeRuns())).toBe(0);
   });
 
+  it("a job that failed for good is removed once the retention passed, though no later job fails", async () => {
+    harness = await createHarness(testGateway, "reconcile-expired-failed", { ...reconcile, retentionMs: 1_000 });
+    const { tools } = harness.client.runtime.queues;
+    // A tool job failed for good (its run went on with TG_TOOL_JOB_FAILED), as the queue's options say.
+    await tools.add("work", {}, { jobId: "failed-tool-job", removeOnFail: { age: 1 } });
+    const failing = new Worker(
+      "tools",
+      async () => {
+        throw new UnrecoverableError("failed for good");
+      },
+      { connection: new Redis(testRedisUrl, { maxRetriesPerRequest: null }), prefix: harness.prefix },
+    );
+    await waitUntil(async () => (await tools.getJobState("failed-tool-job")) === "failed");
+    await failing.close();
+    // BullMQ applies removeOnFail's age only when another job of the queue fails: none will here.
+    await harness.startWorker();
+    await waitUntil(async () => (await tools.getJobState("failed-tool-job")) === "unknown", {
+      timeoutMs: 10_000,
+      message: "the failed job removed after the retention",
+    });
+  });
+
   it("cancel ends a run at once when no job holds it, with no worker running", async () => {
     const { client } = await startWithoutWorker("reconcile-cancel");
     const { runId } = await client.run({ input: script({ text: "never" }), userContext: user });
