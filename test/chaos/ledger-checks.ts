@@ -9,6 +9,10 @@ const toolsThatRecordStart = new Set([
   "ignores_signal",
   "listens_to_signal",
   "long_running",
+  "burns_cpu_thread",
+  "burns_cpu_process",
+  "burns_cpu_thread_1s",
+  "burns_cpu_process_1s",
 ]);
 
 export interface ILedgerFigures {
@@ -122,7 +126,8 @@ export function checkOutcomes(
         const decision = part.approval ? reviewerDecisions.get(part.approval.approvalId) : undefined;
         if (!part.approval || decision === undefined || part.approval.decision !== decision) {
           violations.push(
-            `${part.callId}: approval ${JSON.stringify(part.approval)} does not match the reviewer's ${decision}`,
+            `${part.callId}: approval ${JSON.stringify(part.approval)} does not match the reviewer's ${decision} ` +
+              `(outcome ${part.outcome}, ${part.errorCode ?? "no code"}: ${part.text.slice(0, 200)})`,
           );
           return;
         }

@@ -32,3 +32,17 @@ export async function unfinishedJobs(client: GatewayClient): Promise<Record<stri
   }
   return left;
 }
+
+/** Jobs that failed for good in any queue, with BullMQ's reason and counters: printed when a check fails. */
+export async function failedJobs(client: GatewayClient): Promise<string[]> {
+  const { runs, tools, approvals } = client.runtime.queues;
+  const lines: string[] = [];
+  for (const [name, queue] of Object.entries({ runs, tools, approvals })) {
+    for (const job of await queue.getFailed()) {
+      lines.push(
+        `${name}:${job.id} attempts=${job.attemptsMade}/${job.opts.attempts ?? 1} stalls=${job.stalledCounter} reason=${job.failedReason}`,
+      );
+    }
+  }
+  return lines;
+}

@@ -59,6 +59,22 @@ const kinds: Record<string, (random: IRandom, runIndex: number) => TCall[][]> = 
       { name: "fails", input: {}, outcome: "error" },
     ],
   ],
+  // Tools that block their event loop, isolated: within their timeout they answer; past it (1 s) the
+  // thread is terminated, the process killed, and the call is a timeout. The worker's locks never starve.
+  cpuBlocking: (random, runIndex) => [
+    [
+      { name: "burns_cpu_thread", input: { ms: random.integer(50, 500) }, outcome: "ok" },
+      { name: "burns_cpu_process", input: { ms: random.integer(50, 500) }, outcome: "ok" },
+      work(random, `r${runIndex}-beside-cpu`, 600),
+    ],
+    [
+      {
+        name: random.pick(["burns_cpu_thread_1s", "burns_cpu_process_1s"]),
+        input: { ms: 2_500 },
+        outcome: "timeout",
+      },
+    ],
+  ],
 };
 
 export const runKinds = Object.keys(kinds);

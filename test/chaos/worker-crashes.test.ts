@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IGatewayResponse } from "../../src/contracts/index.js";
 import { type IScriptedModel, startScriptedModel } from "../../src/model/index.js";
 import { GatewayClient } from "../../src/producer/index.js";
-import { testGateway } from "../fixtures/test-gateway.js";
+import { chaosGateway } from "../fixtures/chaos-gateway.js";
 import { fastRuntime } from "../helpers/harness.js";
 import { newLedgerFile, readLedger } from "../helpers/ledger-file.js";
 import { type IPrivateRedisServer, startPrivateRedisServer } from "../helpers/private-redis-server.js";
@@ -10,7 +10,7 @@ import { uniquePrefix } from "../helpers/test-prefix.js";
 import { waitUntil } from "../helpers/wait-until.js";
 import { chaosProfile, chaosSeed, seededRandom } from "./chaos-profile.js";
 import { checkExecutions, checkOutcomes } from "./ledger-checks.js";
-import { keysUnder, unfinishedJobs } from "./queue-checks.js";
+import { failedJobs, keysUnder, unfinishedJobs } from "./queue-checks.js";
 import { type IMixedRun, mixedRun } from "./run-mix.js";
 import { startSimulatedReviewer } from "./simulated-reviewer.js";
 import { type IWorkerFleet, startWorkerFleet } from "./worker-fleet.js";
@@ -40,7 +40,7 @@ describe("chaos: worker crashes", () => {
     redis = await startPrivateRedisServer(redisPort);
     model = await startScriptedModel({ port: 0 });
     client = new GatewayClient({
-      gateway: testGateway,
+      gateway: chaosGateway,
       runtime: { ...fastRuntime, ...runtimeOverrides, redisUrl: redis.url, prefix },
     });
     fleet = await startWorkerFleet({
@@ -50,6 +50,7 @@ describe("chaos: worker crashes", () => {
       modelUrl: model.url,
       ledgerFile,
       runtimeOverrides,
+      gatewayModule: new URL("../fixtures/chaos-gateway.ts", import.meta.url).href,
     });
   });
   afterAll(async () => {
@@ -95,6 +96,8 @@ describe("chaos: worker crashes", () => {
         `approvals=${reviewer.decisions.size} repeated-decisions=${reviewer.repeatedDecisions} ` +
         `${JSON.stringify(executions.figures)} statuses=${JSON.stringify(countBy(allResponses.map((r) => r.status)))}`,
     );
+    const failed = await failedJobs(client);
+    if (failed.length > 0) console.log(`chaos worker-crashes: jobs failed for good:\n${failed.join("\n")}`);
     expect(executions.violations).toEqual([]);
     expect(outcomes).toEqual([]);
     // A second click on a decided approval is refused, never applied.
@@ -150,7 +153,7 @@ describe("chaos: worker crashes", () => {
 function keysLeftAfterRetention(keys: readonly string[]): string[] {
   return keys.filter(
     (key) =>
-      !/:(runs|tools|approvals):(events|id|meta|completed|failed|stalled-check|marker|wait|paused|active|delayed|prioritized|waiting-children|pc|stalled|de:.*)$/.test(
+      !/:(runs|tools|approvals|notifications):(events|id|meta|completed|failed|stalled-check|marker|wait|paused|active|delayed|prioritized|waiting-children|pc|stalled|de:.*)$/.test(
         key,
       ) &&
       !/:runs:repeat(:.*)?$/.test(key) &&

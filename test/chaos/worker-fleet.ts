@@ -19,6 +19,8 @@ export async function startWorkerFleet(options: {
   modelUrl: string;
   ledgerFile: string;
   runtimeOverrides?: Record<string, unknown>;
+  /** A fixture gateway module (file URL) instead of the test gateway. */
+  gatewayModule?: string;
 }): Promise<IWorkerFleet> {
   const spawnOne = () =>
     spawnChildWorker({
@@ -27,6 +29,7 @@ export async function startWorkerFleet(options: {
       modelUrl: options.modelUrl,
       ledgerFile: options.ledgerFile,
       ...(options.runtimeOverrides ? { runtimeOverrides: options.runtimeOverrides } : {}),
+      ...(options.gatewayModule ? { gatewayModule: options.gatewayModule } : {}),
     });
   const workers: IChildWorker[] = [];
   for (let index = 0; index < options.size; index += 1) workers.push(spawnOne());
