@@ -18,8 +18,15 @@ import { type IWorkerFleet, startWorkerFleet } from "./worker-fleet.js";
 const redisPort = 7601;
 /** Short, so that the suite sees every key of a finished run expire. */
 const retentionMs = 4_000;
-// Decided approvals have a retention of their own (90 days by default): here as short as the runs'.
-const runtimeOverrides = { retentionMs, threadRetentionMs: retentionMs, approvalRetentionMs: retentionMs };
+/**
+ * Decided approvals have a retention of their own (90 days by default), counted from the decision: the
+ * approval job reads the record after it, which after a SIGKILL waits for the lock to expire and a
+ * stalled check, seconds on this loaded machine. With 4 s, two long runs under load average 13-16 had
+ * approval calls end TG_TOOL_JOB_FAILED with no approval on their result: what an approval job that
+ * finds its record already expired produces (it fails for good). Here it is 10 s.
+ */
+const approvalRetentionMs = 10_000;
+const runtimeOverrides = { retentionMs, threadRetentionMs: retentionMs, approvalRetentionMs };
 
 /**
  * Three worker processes, a seeded mix of runs, and SIGKILLs at random moments: every run ends, no call
@@ -106,7 +113,7 @@ describe("chaos: worker crashes", () => {
 
     // Retention: Tollgate's keys expire by TTL; BullMQ removes finished jobs older than the retention when
     // a later job of the same queue finishes, so one sweep run (a tool call and an approval) follows.
-    await pause(retentionMs + 500);
+    await pause(Math.max(retentionMs, approvalRetentionMs) + 500);
     const sweeper = startSimulatedReviewer(client, seededRandom(seed + 2));
     const sweep = await client.run({
       input: JSON.stringify({

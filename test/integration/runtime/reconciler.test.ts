@@ -91,7 +91,10 @@ describe("the reconciler", () => {
   });
 
   it("a job that failed for good is removed once the retention passed, though no later job fails", async () => {
-    harness = await createHarness(testGateway, "reconcile-expired-failed", { ...reconcile, retentionMs: 1_000 });
+    harness = await createHarness(testGateway, "reconcile-expired-failed", {
+      ...reconcile,
+      retentionMs: 1_000,
+    });
     const { tools } = harness.client.runtime.queues;
     // A tool job failed for good (its run went on with TG_TOOL_JOB_FAILED), as the queue's options say.
     await tools.add("work", {}, { jobId: "failed-tool-job", removeOnFail: { age: 1 } });
