@@ -37,7 +37,7 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
       approval = decided.won ? decided.approval : (await approvals.get(data.approvalId))!;
     }
     const outcome = outcomeOf(approval);
-    if (outcome.decision === "approved") {
+    if (outcome.decision === "approved" && !(await toolJobSettled(context, approval))) {
       // The human's edit as sent, else the model's arguments as sent: the tool job parses it once.
       const rawInput = outcome.editedInput !== undefined ? outcome.editedInput : approval.input;
       await addToolJobs(context.runtime, await toolJobRunOfApproval(context, approval), [
@@ -57,6 +57,23 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
     );
     return { schemaVersion: 1, callId: data.callId, approval: outcome };
   };
+}
+
+/**
+ * Whether the approved call's tool job already ended, as its run records it (BullMQ keeps a child's
+ * outcome in the parent's `processed` or `failed` hash). Adding the tool job again is a no-op only while
+ * the job exists: an approval job that runs late (its worker killed, recovered after the lock) may come
+ * after retention removed the tool job the decision added, and must not run the call a second time.
+ */
+async function toolJobSettled(context: IWorkerContext, approval: IApproval): Promise<boolean> {
+  const { queues, redis } = context.runtime;
+  const toolJobKey = queues.tools.toKey(approval.callId);
+  const runJobKey = queues.runs.toKey(approval.runId);
+  const [processed, failed] = await Promise.all([
+    redis.hexists(`${runJobKey}:processed`, toolJobKey),
+    redis.hexists(`${runJobKey}:failed`, toolJobKey),
+  ]);
+  return processed === 1 || failed === 1;
 }
 
 /**
