@@ -187,8 +187,10 @@ describe("webhooks when a worker dies", () => {
   }, 90_000);
 
   it("stopped and killed workers leave no consumer behind in the group", async () => {
-    // Removed once idle 10 x claimIdleMs = 3 s.
-    const { harness, ...test } = await scenario("hooks-consumers", 300);
+    // Removed once idle 10 x claimIdleMs = 10 s: a worker's start on a loaded machine (its consumer made
+    // first, its readiness reported after loading the gateway) stays well inside it, so the checks below
+    // that its consumer exists never race the removal of an idle one.
+    const { harness, ...test } = await scenario("hooks-consumers", 1_000);
     await harness.startWorker();
     const gone: IChildWorker[] = [];
     for (let round = 0; round < 2; round += 1) {
@@ -210,12 +212,15 @@ describe("webhooks when a worker dies", () => {
       gone.push(killed, stopped);
     }
     // The killed ones go once idle ten times claimIdleMs; at most the test's own worker is left.
-    const left = await waitUntil(async () => {
-      const consumers = await test.consumers();
-      return consumers.some((consumer) => gone.some((worker) => consumer.name.includes(consumerOf(worker))))
-        ? undefined
-        : consumers;
-    });
+    const left = await waitUntil(
+      async () => {
+        const consumers = await test.consumers();
+        return consumers.some((consumer) => gone.some((worker) => consumer.name.includes(consumerOf(worker))))
+          ? undefined
+          : consumers;
+      },
+      { timeoutMs: 60_000, intervalMs: 250, message: "the dead workers' consumers removed" },
+    );
     for (const consumer of left) expect(consumer.name).toContain(`-${process.pid}-`);
   }, 120_000);
 });
