@@ -51,17 +51,23 @@ export function toErrorReply(
     // Malformed JSON, an empty JSON body, an unsupported content type, a bad Content-Length.
     return errorReply("TG_BAD_REQUEST", error.message, { fastifyCode: error.code });
   }
-  if (isRedisUnavailableError(error) || !redisReachable()) {
-    // The store went away under the request: a condition to retry, not a bug (and the connection
-    // error's text would only describe our internals).
-    request.log.warn({ err: error }, "request failed: Redis is unreachable or refused the command");
-    return errorReply("TG_REDIS_UNAVAILABLE", "Redis cannot be reached; retry later.");
-  }
+  if (isRedisUnavailableError(error) || !redisReachable()) return redisUnavailable(error, request);
   request.log.error({ err: error }, "request failed with an internal error");
   return errorReply("TG_INTERNAL", internalMessage, { requestId: request.id });
 }
 
+/**
+ * The store went away under the request: a condition to retry, not a bug. One answer whatever the way it
+ * showed (a closed connection, a command or readiness timeout, a full Redis; one node or a cluster): the
+ * cause goes to the log, since its text would only describe our internals.
+ */
+function redisUnavailable(error: unknown, request: FastifyRequest): IErrorReply {
+  request.log.warn({ err: error }, "request failed: Redis is unreachable or refused the command");
+  return errorReply("TG_REDIS_UNAVAILABLE", "Redis cannot be reached; retry later.");
+}
+
 function fromTollgateError(error: TollgateError, request: FastifyRequest): IErrorReply {
+  if (error.code === "TG_REDIS_UNAVAILABLE") return redisUnavailable(error, request);
   if (error.httpStatus === 500) {
     // A 500 TollgateError (corrupt state, a broken tool definition) describes our internals.
     request.log.error({ err: error }, "request failed with an internal error");
