@@ -1,9 +1,8 @@
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IRunningApi, startApi } from "../../../src/api/index.js";
 import { followerConnectionName } from "../../../src/runtime/event-followers.js";
+import { clientListLines } from "../../helpers/client-list.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
-import { testRedisUrl } from "../../helpers/redis-url.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 import { apiTestGateway, apiTestTokens, bearer, silentLogger, userContext } from "./api-fixture.js";
@@ -14,7 +13,6 @@ const json = { "content-type": "application/json" };
 describe("API over a real socket", () => {
   let harness: IHarness;
   let api: IRunningApi;
-  let redis: Redis;
   beforeAll(async () => {
     harness = await createHarness(apiTestGateway, "api-socket");
     await harness.startWorker();
@@ -26,10 +24,8 @@ describe("API over a real socket", () => {
       host: "127.0.0.1",
       sseHeartbeatMs: 200,
     });
-    redis = new Redis(testRedisUrl);
   });
   afterAll(async () => {
-    redis.disconnect();
     await api.close();
     await harness.close();
   });
@@ -65,9 +61,10 @@ describe("API over a real socket", () => {
     const names = harness.client.partitions.all.map(
       (runtime) => `name=${followerConnectionName(runtime.keys.prefix)} `,
     );
-    return String(await redis.client("LIST"))
-      .split("\n")
-      .filter((line) => names.some((name) => line.includes(name))).length;
+    // On the deployment's own Redis: one node, or every master of the cluster under `npm run test:cluster`.
+    return (await clientListLines(harness.client.runtime.redis)).filter((line) =>
+      names.some((name) => line.includes(name)),
+    ).length;
   };
 
   it("serves JSON routes and auth errors", async () => {

@@ -1,10 +1,10 @@
 import { UnrecoverableError, Worker } from "bullmq";
-import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ITollgateRuntime } from "../../../src/runtime/runtime.js";
+import { createRedis } from "../../../src/store/index.js";
 import { maxReconcilerRetries } from "../../../src/workers/reconcile-runs.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
-import { testRedisUrl } from "../../helpers/redis-url.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -40,18 +40,33 @@ describe("the reconciler", () => {
   });
 
   /**
+   * A bare BullMQ worker on the deployment's own Redis (one node, or the cluster under `npm run
+   * test:cluster`) whose every job fails for good.
+   */
+  function failingWorker(runtime: ITollgateRuntime, queue: string, message: string) {
+    const connection = createRedis(runtime.redisTarget, "worker");
+    const worker = new Worker(
+      queue,
+      async () => {
+        throw new UnrecoverableError(message);
+      },
+      { connection, prefix: runtime.options.prefix },
+    );
+    return {
+      async close() {
+        await worker.close();
+        connection.disconnect();
+      },
+    };
+  }
+
+  /**
    * The run job fails for good where nobody records it on the run (as when Redis refused that write: a
    * full Redis spends a job's attempts within its backoffs), before any worker of the gateway runs.
    */
   async function failUnrecorded(client: IHarness["client"], runId: string): Promise<void> {
     const runtime = client.runtimeOf(runId);
-    const failing = new Worker(
-      "runs",
-      async () => {
-        throw new UnrecoverableError("OOM command not allowed when used memory > 'maxmemory'.");
-      },
-      { connection: new Redis(testRedisUrl, { maxRetriesPerRequest: null }), prefix: runtime.options.prefix },
-    );
+    const failing = failingWorker(runtime, "runs", "OOM command not allowed when used memory > 'maxmemory'.");
     await waitUntil(async () => (await runtime.queues.runs.getJobState(runId)) === "failed");
     await failing.close();
   }
@@ -98,13 +113,7 @@ describe("the reconciler", () => {
     const { tools } = harness.client.runtime.queues;
     // A tool job failed for good (its run went on with TG_TOOL_JOB_FAILED), as the queue's options say.
     await tools.add("work", {}, { jobId: "failed-tool-job", removeOnFail: { age: 1 } });
-    const failing = new Worker(
-      "tools",
-      async () => {
-        throw new UnrecoverableError("failed for good");
-      },
-      { connection: new Redis(testRedisUrl, { maxRetriesPerRequest: null }), prefix: harness.prefix },
-    );
+    const failing = failingWorker(harness.client.runtime, "tools", "failed for good");
     await waitUntil(async () => (await tools.getJobState("failed-tool-job")) === "failed");
     await failing.close();
     // BullMQ applies removeOnFail's age only when another job of the queue fails: none will here.
