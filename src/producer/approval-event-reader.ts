@@ -70,8 +70,9 @@ export async function openApprovalEvents(
 
 /**
  * The position to resume after in each partition's log, from `afterId`: one stream id per partition,
- * comma-separated (a single id when there is one partition). Malformed ids are refused (TG_BAD_REQUEST);
- * a list made for another number of partitions (the layout changed since) follows from now.
+ * comma-separated (a single id when there is one partition; "0" alone starts every log). Malformed ids are
+ * refused (TG_BAD_REQUEST); a list made for another number of partitions (the layout changed since)
+ * follows from now.
  */
 function requestedPositions(afterId: string | undefined, partitionCount: number): string[] | undefined {
   if (afterId === undefined) return undefined;
@@ -84,7 +85,10 @@ function requestedPositions(afterId: string | undefined, partitionCount: number)
       { afterId: afterId.slice(0, 64) },
     );
   }
-  return ids.length === partitionCount ? ids : undefined;
+  if (ids.length === partitionCount) return ids;
+  // "0", every event still kept, is the start of every partition's log.
+  if (ids.length === 1 && compareStreamIds(ids[0]!, "0-0") === 0) return Array(partitionCount).fill("0");
+  return undefined;
 }
 
 async function followPartition(

@@ -236,8 +236,10 @@ export class GatewayClient<TToolName extends string = string> {
 
   /** The run's conversation so far, as a reviewer reads it before deciding one of its parked calls. */
   async transcript(runId: string): Promise<IRunTranscript> {
-    await this.runtime.ready();
-    const stored = await this.runtime.runs.load(runId);
+    // The run's own partition: its id names it.
+    const runtime = this.runtimeOf(runId);
+    await runtime.ready();
+    const stored = await runtime.runs.load(runId);
     if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
     return transcriptOf(stored.state);
   }
