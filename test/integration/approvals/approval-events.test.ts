@@ -15,7 +15,11 @@ describe("approval events", () => {
   const stop = new AbortController();
   const seen: TStoredApprovalEvent[] = [];
   beforeAll(async () => {
-    harness = await createHarness(testGateway, "approval-events");
+    harness = await createHarness(testGateway, "approval-events", {
+      // The store's own events and indexes, read directly: one partition (the merge has its own tests,
+      // test/integration/runtime/partitions.test.ts), on one node or the cluster alike.
+      partitions: 1,
+    });
     await harness.startWorker();
     // Followed from now on for the whole file: what the live inbox sees.
     const events = await harness.client.approvals.openEvents({ signal: stop.signal });

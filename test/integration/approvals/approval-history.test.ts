@@ -16,6 +16,8 @@ describe("approval history", () => {
   let harness: IHarness;
   beforeAll(async () => {
     harness = await createHarness(testGateway, "approval-history", {
+      // The store's records and indexes, read directly: one partition (the merge has its own tests).
+      partitions: 1,
       approvalRetentionMs,
       retentionMs: 5_000,
     });

@@ -25,7 +25,11 @@ describe("approval listings at any size", () => {
 
   beforeAll(async () => {
     // No worker: the records are written and decided by the store itself, as the workers would.
-    harness = await createHarness(testGateway, "approval-listing");
+    harness = await createHarness(testGateway, "approval-listing", {
+      // The store's own events and indexes, read directly: one partition (the merge has its own tests,
+      // test/integration/runtime/partitions.test.ts), on one node or the cluster alike.
+      partitions: 1,
+    });
     client = harness.client;
     await client.runtime.ready();
     for (let index = 0; index < 2_400; index += 1) {

@@ -28,7 +28,7 @@ describe("ModelPauseWatch", () => {
       message: "the announced pause was not heard",
     });
     // Known from the announcement: the key is not read again (deleting it changes nothing here).
-    await runtime.redis.del(runtime.keys.modelPause("model-a"));
+    await runtime.redis.del(runtime.deploymentKeys.modelPause("model-a"));
     expect(await watch.remainingMs("model-a")).toBeGreaterThan(4_000);
   });
 
@@ -36,7 +36,7 @@ describe("ModelPauseWatch", () => {
     const runtime = harness.client.runtime;
     expect(await watch.remainingMs("model-b")).toBe(0);
     // A pause it cannot hear: set without an announcement.
-    await runtime.redis.set(runtime.keys.modelPause("model-b"), "1", "PX", 60_000);
+    await runtime.redis.set(runtime.deploymentKeys.modelPause("model-b"), "1", "PX", 60_000);
     expect(await watch.remainingMs("model-b")).toBe(0);
     // biome-ignore lint/complexity/useLiteralKeys: the private connection, dropped to test the reconnection
     watch["subscriber"].disconnect(true);
@@ -44,7 +44,7 @@ describe("ModelPauseWatch", () => {
       message: "the pause was not read again after the reconnection",
     });
     // Announcements are heard again once subscribed anew.
-    await runtime.redis.del(runtime.keys.modelPause("model-c"));
+    await runtime.redis.del(runtime.deploymentKeys.modelPause("model-c"));
     expect(await watch.remainingMs("model-c")).toBe(0);
     await waitUntil(
       async () => {
