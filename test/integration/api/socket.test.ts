@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IRunningApi, startApi } from "../../../src/api/index.js";
 import { followerConnectionName } from "../../../src/runtime/event-followers.js";
-import { clientListLines } from "../../helpers/client-list.js";
+import { clientListLines } from "../../helpers/deployment-nodes.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keysOnEveryNode } from "../../helpers/deployment-nodes.js";
 import { script } from "../../helpers/script.js";
 import { bearer, createApiFixture, type IApiFixture, userContext } from "./api-fixture.js";
 
@@ -11,7 +12,7 @@ async function keysOf(fixture: IApiFixture, threadId: string, runIds: string[]):
   const all: string[] = [];
   // Every partition's keys (one prefix with `partitions: 1`).
   for (const { keys } of client.partitions.all)
-    all.push(...(await client.runtime.redis.keys(`${keys.prefix}:*`)));
+    all.push(...(await keysOnEveryNode(client.runtime.redis, `${keys.prefix}:*`)));
   return all.filter((key) => key.includes(threadId) || runIds.some((runId) => key.includes(`:run:${runId}`)));
 }
 

@@ -1,32 +1,22 @@
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ITollgateRuntime } from "../../../src/runtime/runtime.js";
 import { executions, toolSafetyGateway } from "../../fixtures/tool-safety-gateway.js";
+import { keysOnEveryNode } from "../../helpers/deployment-nodes.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
-import { testRedisUrl } from "../../helpers/redis-url.js";
 import { script } from "../../helpers/script.js";
 
 const user = { userId: "u-tool-output-safety" };
 
-/** The bytes Redis holds under the prefix (MEMORY USAGE of every key). */
-async function bytesUnder(prefix: string): Promise<{ total: number; largest: number }> {
-  const redis = new Redis(testRedisUrl);
-  try {
-    let cursor = "0";
-    let total = 0;
-    let largest = 0;
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-      cursor = next;
-      for (const key of keys) {
-        const bytes = (await redis.memory("USAGE", key)) ?? 0;
-        total += bytes;
-        largest = Math.max(largest, bytes);
-      }
-    } while (cursor !== "0");
-    return { total, largest };
-  } finally {
-    redis.disconnect();
+/** The bytes Redis holds under the prefix (MEMORY USAGE of every key), on the deployment's own nodes. */
+async function bytesUnder(runtime: ITollgateRuntime): Promise<{ total: number; largest: number }> {
+  let total = 0;
+  let largest = 0;
+  for (const key of await keysOnEveryNode(runtime.redis, `${runtime.options.prefix}:*`)) {
+    const bytes = (await runtime.redis.memory("USAGE", key)) ?? 0;
+    total += bytes;
+    largest = Math.max(largest, bytes);
   }
+  return { total, largest };
 }
 
 describe("issue 10: tool outputs that cannot be stored, and outputs too large to store", () => {
@@ -80,7 +70,7 @@ describe("issue 10: tool outputs that cannot be stored, and outputs too large to
     expect(part.text.length).toBeLessThanOrEqual(toolSafetyGateway.settings.maxOutputChars);
     const job = await harness.client.runtimeOf(part.callId).queues.tools.getJob(part.callId);
     expect(JSON.stringify(job?.returnvalue).length).toBeLessThan(100_000);
-    const stored = await bytesUnder(harness.client.runtimeOf(part.callId).options.prefix);
+    const stored = await bytesUnder(harness.client.runtimeOf(part.callId));
     expect(stored.largest).toBeLessThan(1_000_000);
     expect(executions.filter((entry) => entry.tool === "huge_output")).toHaveLength(1);
   });
