@@ -19,8 +19,6 @@ import { webhookPayloadOf } from "./webhook-payload.js";
 /** The consumer group every worker of a deployment reads the approval event stream in. */
 export const notificationsGroup = "notifications";
 
-type TEntry = TStreamEntry;
-
 /** A pause after a failed read (Redis down): the loop tries again, it never gives up. */
 const retryAfterErrorMs = 1_000;
 const readBlockMs = 2_000;
@@ -99,7 +97,7 @@ export class ApprovalEventDispatcher {
           "STREAMS",
           key,
           ">",
-        )) as [string, TEntry[]][] | null;
+        )) as [string, TStreamEntry[]][] | null;
         for (const [, entries] of result ?? []) {
           this.context.logger.debug(
             { count: entries.length, firstId: entries[0]?.[0], consumer: this.consumer },
@@ -136,8 +134,8 @@ export class ApprovalEventDispatcher {
         start,
         "COUNT",
         readCount,
-      )) as [string, (TEntry | null)[]];
-      const claimed = entries.filter((entry): entry is TEntry => entry !== null);
+      )) as [string, (TStreamEntry | null)[]];
+      const claimed = entries.filter((entry): entry is TStreamEntry => entry !== null);
       if (claimed.length > 0) {
         this.context.metrics?.approvalEventsClaimed(claimed.length);
         this.context.logger.info(
@@ -155,7 +153,7 @@ export class ApprovalEventDispatcher {
     if (removed > 0) this.context.logger.info({ removed }, "removed idle consumers of stopped workers");
   }
 
-  private async handle(key: string, entries: readonly TEntry[]): Promise<void> {
+  private async handle(key: string, entries: readonly TStreamEntry[]): Promise<void> {
     if (entries.length === 0) return;
     const events = entries.map((entry) => this.eventOf(entry));
     const approvalIds = new Set(events.flatMap((event) => (event ? [event.approvalId] : [])));
@@ -176,7 +174,7 @@ export class ApprovalEventDispatcher {
     }
   }
 
-  private eventOf(entry: TEntry): TStoredApprovalEvent | undefined {
+  private eventOf(entry: TStreamEntry): TStoredApprovalEvent | undefined {
     try {
       return toStoredApprovalEvent(entry);
     } catch (error) {

@@ -52,8 +52,8 @@ export async function scheduleReconciler(context: IWorkerContext): Promise<void>
  * that no job holds any more was lost by a write Redis refused (its job's add, or its failure's record).
  * A queued run gets its job again (a run that never started is safe to start); a run whose job failed gets
  * it retried (maxReconcilerRetries); any other run is ended failed TG_RUN_LOST through the common ending,
- * which releases its thread. A lock keeps passes from
- * overlapping when one outlasts the interval. A pass also removes jobs failed longer ago than the retention.
+ * which releases its thread. A lock keeps passes from overlapping when one outlasts the interval. A pass
+ * also removes jobs failed longer ago than the retention.
  */
 export async function reconcileRuns(context: IWorkerContext): Promise<IReconcilePass> {
   const { runtime } = context;
@@ -79,8 +79,10 @@ export async function reconcileRuns(context: IWorkerContext): Promise<IReconcile
     pass.checked += 1;
     try {
       const action = await reconcileRun(context, runId);
-      if (action !== "healthy") pass[action] += 1;
-      if (action !== "healthy") context.metrics?.runReconciled(action);
+      if (action !== "healthy") {
+        pass[action] += 1;
+        context.metrics?.runReconciled(action);
+      }
     } catch (error) {
       // One run that cannot be repaired now (Redis still full) must not stop the pass: next pass retries.
       context.logger.warn({ err: error, runId }, "reconciler could not repair a run; it tries again");
