@@ -1,3 +1,4 @@
+import { tenantOf } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { GatewayClient } from "../producer/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
@@ -60,7 +61,7 @@ export async function redeemApprovalLink(
   around: TDecisionWrapper = (_link, decide) => decide(),
 ): Promise<IApproval> {
   const { claims, approverRoles, runtime } = await openLink(client, token);
-  const { tenant = "default" } = await client.approvals.get(claims.approvalId);
+  const tenant = tenantOf(await client.approvals.get(claims.approvalId));
   if (!(await takeLinkUse(runtime, claims, client.runtime.now()))) {
     throw new TollgateError("TG_LINK_USED", "This link was already used (it works once).", {
       approvalId: claims.approvalId,
