@@ -1,3 +1,4 @@
+export { type ILinkedSignal, linkedSignal } from "./linked-signal.js";
 export { type ILLMClientOptions, type IModelCompleteRequest, LLMClient } from "./llm-client.js";
 export type { ILLMClientConfig, IModelRequestFinishedEvent } from "./llm-client-config.js";
 export {

@@ -7,6 +7,7 @@ import type {
 import type { TAnyToolDef } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
 import { raceWithAbort } from "./abort-race.js";
+import { type ILinkedSignal, linkedSignal } from "./linked-signal.js";
 import {
   type ILLMClientConfig,
   type IModelRequestFinishedEvent,
@@ -111,10 +112,12 @@ export class LLMClient {
     const call: ICallAttempts = { count: 0 };
     const attemptsOf = () => call.count;
     let signal = request.abortSignal;
+    let linked: ILinkedSignal | undefined;
     if (this.#pauseOnRateLimit) {
       call.rateLimit = { controller: new AbortController() };
       const signals = [call.rateLimit.controller.signal];
-      signal = AbortSignal.any(request.abortSignal ? [request.abortSignal, ...signals] : signals);
+      linked = linkedSignal(request.abortSignal ? [request.abortSignal, ...signals] : signals);
+      signal = linked.signal;
     }
     try {
       const { data, response } = await this.#attempts.run(call, () =>
@@ -149,6 +152,8 @@ export class LLMClient {
       const outcome = error instanceof APIConnectionTimeoutError ? "timeout" : "error";
       this.#report({ outcome, durationMs, status: lastStatus, attempts });
       throw failure;
+    } finally {
+      linked?.release();
     }
   }
 

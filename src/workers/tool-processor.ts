@@ -1,4 +1,5 @@
 import type { Job } from "bullmq";
+import { linkedSignal } from "../model/index.js";
 import { jobLogger, logContent } from "../observability/index.js";
 import { toolJobSchema } from "../queue/index.js";
 import {
@@ -36,24 +37,28 @@ export function createToolProcessor(workerContext: IWorkerContext, runIsolated?:
         execution = { ...cancelledFailure(), durationMs: 0, endsRun: false, input: data.rawInput };
       } else {
         const { registry } = runToolsOf(context, data);
-        const signals = jobSignal ? [cancellation.signal, jobSignal] : [cancellation.signal];
-        execution = await registry.execute({
-          toolName: data.toolName,
-          // As sent: the registry parses it once with the tool's schema, and execute sees that value.
-          input: data.rawInput,
-          callId: data.callId,
-          runId: data.runId,
-          threadId: data.threadId,
-          userContext: data.userContext,
-          abortSignal: AbortSignal.any(signals),
-          ...(runIsolated ? { runIsolated } : {}),
-          // The error's message and data go to the log (never to the model): level warn, with its code.
-          onError: (report) =>
-            logger.warn(
-              { err: report.error, modelText: report.modelText },
-              "tool call failed; the model reads modelText",
-            ),
-        });
+        const abort = linkedSignal(jobSignal ? [cancellation.signal, jobSignal] : [cancellation.signal]);
+        try {
+          execution = await registry.execute({
+            toolName: data.toolName,
+            // As sent: the registry parses it once with the tool's schema, and execute sees that value.
+            input: data.rawInput,
+            callId: data.callId,
+            runId: data.runId,
+            threadId: data.threadId,
+            userContext: data.userContext,
+            abortSignal: abort.signal,
+            ...(runIsolated ? { runIsolated } : {}),
+            // The error's message and data go to the log (never to the model): level warn, with its code.
+            onError: (report) =>
+              logger.warn(
+                { err: report.error, modelText: report.modelText },
+                "tool call failed; the model reads modelText",
+              ),
+          });
+        } finally {
+          abort.release();
+        }
       }
       const finishedAt = context.runtime.now();
       context.metrics?.toolExecution({
