@@ -159,9 +159,8 @@ export async function interpretRun(args: IInterpretArgs): Promise<TInterpretOutc
     }
     switch (action.type) {
       case "call-model": {
-        await flush();
         const plan = planModelRequest(state, tools, args.instructions);
-        const outcome = await handlers.callModel(plan);
+        const outcome = await callModelWhileSaving(flush(), handlers.callModel(plan));
         if (outcome.type === "aborted") continue;
         const transition =
           outcome.type === "failed"
@@ -220,4 +219,21 @@ export async function endRunOutsideLoop(
       await handlers.finish(transition.state, transition.events, effect.release, changed);
   }
   return transition.state;
+}
+
+/**
+ * The save before a model call travels with the request instead of ahead of it: the call changes nothing
+ * in the world (a crash repeats it either way), so one round trip leaves the run's critical path per step.
+ * The save still comes first where it matters: the reply is applied only once the save succeeded, and a
+ * failed save fails the activation (the reply is dropped, as after a crash). Both are awaited before
+ * either outcome counts, so no later write of the activation races the save.
+ */
+async function callModelWhileSaving(
+  saving: Promise<void>,
+  calling: Promise<TModelOutcome>,
+): Promise<TModelOutcome> {
+  const [saved, called] = await Promise.allSettled([saving, calling]);
+  if (saved.status === "rejected") throw saved.reason;
+  if (called.status === "rejected") throw called.reason;
+  return called.value;
 }

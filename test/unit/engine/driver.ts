@@ -182,6 +182,11 @@ export interface IPlayOptions {
   stopBefore?: (action: TRunAction, state: TRunState) => "cancelled" | "timed_out" | undefined;
   /** Stops driving before the first action for which it answers true: the state is left mid-run. */
   pauseBefore?: (action: TRunAction, state: TRunState) => boolean;
+  /**
+   * Stands in for the save (checkpoint): resolves when it succeeded, rejects when it was refused.
+   * `modelCalls` tells how many times the model was called so far.
+   */
+  save?: (state: TRunState, modelCalls: () => number) => Promise<void>;
 }
 
 export interface IPlayed {
@@ -296,6 +301,7 @@ export async function playRun(options: IPlayOptions): Promise<IPlayed> {
     },
     async checkpoint(state) {
       seen(state);
+      await options.save?.(state, () => played.plans.length);
     },
     async addToolJobs(state, calls) {
       seen(state);
