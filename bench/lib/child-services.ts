@@ -92,6 +92,10 @@ export function startCliWorker(options: {
       TOLLGATE_PREFIX: options.prefix,
       OPENAI_BASE_URL: options.modelUrl,
       LOG_LEVEL: "info",
+      // Node flags for the worker processes only (not the bench's own), e.g. a young generation size.
+      ...(process.env.BENCH_WORKER_NODE_OPTIONS !== undefined
+        ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS }
+        : {}),
     },
     /worker metrics at \/metrics/,
     options.built?.entry,
