@@ -4,6 +4,24 @@
  */
 
 /**
+ * A Lua function that rewrites a quiet stream at its exact size. Why: Redis 7 gives a new stream node all
+ * of `stream-node-max-bytes` (4 KB by default) up front and gives back what it did not use only when the
+ * node fills, so a run's few events (about 1 KB) took 4.7 KB for as long as the run stayed parked or
+ * retained. DUMP and RESTORE rebuild the node at its size, its ids, last id and TTL kept; a later XADD
+ * grows it as needed. Called where a run goes quiet (parked, finished). Best effort: where DUMP or
+ * RESTORE is refused (an ACL, a managed service), the stream stays as it was.
+ */
+const compactStreamFunction = `
+local function compactStream(key)
+  local dumped = redis.pcall('DUMP', key)
+  if type(dumped) ~= 'string' then return end
+  local ttl = redis.call('PTTL', key)
+  if ttl < 0 then ttl = 0 end
+  redis.pcall('RESTORE', key, ttl, dumped, 'REPLACE')
+end
+`;
+
+/**
  * Creates a run unless it exists, and indexes it as active (the reconciler's list) and as one of its
  * thread's runs (what deleting the thread deletes). KEYS: run, threadRuns, events, activeRuns,
  * threadMessages, threadRunIds. ARGV: stateJson, runId, eventJson, eventsMaxLen, now, threadRetentionMs.
@@ -34,7 +52,7 @@ return nil
  * ttlMs, eventsMaxLen, finishedChannel, runId, finishedMessage, maxHistory, threadRetentionMs,
  * messageCount, message..., event... Returns {revision, nextRunId or ''}; the revision is -1 when it moved.
  */
-export const finishRunScript = `
+export const finishRunScript = `${compactStreamFunction}
 local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
 local messageCount = tonumber(ARGV[10])
 if ARGV[1] ~= '' then
@@ -47,6 +65,7 @@ if ARGV[1] ~= '' then
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
   redis.call('PEXPIRE', KEYS[2], ARGV[3])
   redis.call('PEXPIRE', KEYS[6], ARGV[3])
+  compactStream(KEYS[2])
   redis.call('PUBLISH', ARGV[5], ARGV[7])
 end
 redis.call('ZREM', KEYS[5], ARGV[6])
@@ -113,12 +132,13 @@ return rev + 1
  * approvalEventJson, approvalEventsMaxLen. Returns 1 when created (a re-dispatched step finds it and
  * announces nothing twice).
  */
-export const createApprovalScript = `
+export const createApprovalScript = `${compactStreamFunction}
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'pending', 'record', ARGV[1])
 for i = 4, 8 do redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3]) end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[4])
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[7], '*', 'event', ARGV[6])
+compactStream(KEYS[2])
 return 1
 `;
 
