@@ -38,7 +38,7 @@ export interface ILLMClientOptions {
  * The key under which a call's attempts travel in the fetch options: the SDK retries inside one promise
  * and does not say how many requests it made, so the client's fetch counts them for the call it serves.
  * Not `AsyncLocalStorage`: on Node 20 it turns on promise hooks for the whole process, a cost on every
- * promise of the worker (about 4% of its CPU under load).
+ * promise of the worker (about 5% of its CPU per run under load).
  */
 const callAttemptsKey = Symbol("tollgate.callAttempts");
 
