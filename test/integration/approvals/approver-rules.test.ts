@@ -16,7 +16,8 @@ function codeOf(error: unknown): string | undefined {
 describe("approver rules and quorum through the library client", () => {
   let harness: IHarness;
   beforeAll(async () => {
-    harness = await createHarness(approverRulesGateway, "approver-rules");
+    // One partition: a test below reads the approval event stream of one store.
+    harness = await createHarness(approverRulesGateway, "approver-rules", { partitions: 1 });
     await harness.startWorker();
   });
   afterAll(() => harness.close());
