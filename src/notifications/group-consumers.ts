@@ -1,4 +1,5 @@
 import type { ITollgateRedis } from "../store/index.js";
+import { defineLuaCommand } from "../store/index.js";
 
 /**
  * KEYS: stream. ARGV: group, minIdleMs, spare (a consumer never removed, '' for none), only (the one
@@ -35,7 +36,7 @@ interface IGroupConsumerCommands {
 function withScript(redis: ITollgateRedis): ITollgateRedis & IGroupConsumerCommands {
   const scripted = redis as ITollgateRedis & IGroupConsumerCommands;
   if (typeof scripted.tgForgetIdleConsumers !== "function")
-    redis.defineCommand("tgForgetIdleConsumers", { numberOfKeys: 1, lua: forgetIdleConsumersScript });
+    defineLuaCommand(redis, "tgForgetIdleConsumers", { numberOfKeys: 1, lua: forgetIdleConsumersScript });
   return scripted;
 }
 

@@ -1,6 +1,6 @@
 import type { TApprovalEvent } from "../contracts/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
-import { approvalEventJson, type ITollgateRedis } from "../store/index.js";
+import { approvalEventJson, defineLuaCommand, type ITollgateRedis } from "../store/index.js";
 
 /**
  * KEYS: approval, reminderMarker, approvalEvents. ARGV: eventJson, markerTtlMs, eventsMaxLen.
@@ -26,7 +26,7 @@ interface IReminderRedis extends ITollgateRedis {
 function withReminderScript(redis: ITollgateRedis): IReminderRedis {
   const scripted = redis as IReminderRedis;
   if (typeof scripted.tgAppendReminder !== "function")
-    redis.defineCommand("tgAppendReminder", { numberOfKeys: 3, lua: appendReminderScript });
+    defineLuaCommand(redis, "tgAppendReminder", { numberOfKeys: 3, lua: appendReminderScript });
   return scripted;
 }
 

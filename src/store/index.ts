@@ -34,6 +34,7 @@ export { ApprovalVotes, settledDecisionOf, type TVoteRequest, type TVoteResult }
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
 export { clusterSlotCount, hashSlotOf } from "./hash-slot.js";
 export { type IKeys, keysFor, type TApprovalIndexDimension, type TApprovalIndexState } from "./keys.js";
+export { defineLuaCommand, type ILuaCommand } from "./lua-command.js";
 export { type IModelPauseMessage, ModelPauses } from "./model-pauses.js";
 export {
   basePartition,

@@ -1,6 +1,6 @@
 /**
  * Lua scripts, each one atomic step that must not be split across round trips. Loaded with
- * ioredis `defineCommand`, so they run by SHA.
+ * `defineLuaCommand`, so they run by SHA.
  */
 
 /**

@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import type { IKeys } from "./keys.js";
+import { defineLuaCommand } from "./lua-command.js";
 
 /**
  * Starts or lengthens a model's pause; never shortens one. Announces it on the pauses channel, so that
@@ -37,7 +38,7 @@ export class ModelPauses {
   ) {
     const commands = redis as Redis & IPauseCommands;
     if (typeof commands.tgPauseModel !== "function") {
-      redis.defineCommand("tgPauseModel", { numberOfKeys: 1, lua: pauseModelScript });
+      defineLuaCommand(redis, "tgPauseModel", { numberOfKeys: 1, lua: pauseModelScript });
     }
     this.redis = commands;
   }

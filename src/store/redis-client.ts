@@ -1,5 +1,6 @@
 import { Cluster, Redis, type RedisOptions } from "ioredis";
 import { voteApprovalScript } from "./approval-vote-script.js";
+import { defineLuaCommand } from "./lua-command.js";
 import {
   approvalIndexPageScript,
   countUsageScript,
@@ -141,22 +142,25 @@ function connect(target: TRedisTarget, roleOptions: RedisOptions): Redis {
 export function defineScripts(redis: Redis): ITollgateRedis {
   const withScripts = redis as ITollgateRedis;
   if (typeof withScripts.tgCreateRun === "function") return withScripts;
-  redis.defineCommand("tgCreateRun", { numberOfKeys: 6, lua: createRunScript });
-  redis.defineCommand("tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
-  redis.defineCommand("tgFinishRun", { numberOfKeys: 6, lua: finishRunScript });
-  redis.defineCommand("tgKeepOutputApart", { numberOfKeys: 2, lua: keepOutputApartScript });
-  redis.defineCommand("tgRequestCancel", { numberOfKeys: 2, lua: requestCancelScript });
-  redis.defineCommand("tgCreateApproval", { numberOfKeys: 3 + pendingIndexCount, lua: createApprovalScript });
-  redis.defineCommand("tgDecideApproval", {
+  defineLuaCommand(redis, "tgCreateRun", { numberOfKeys: 6, lua: createRunScript });
+  defineLuaCommand(redis, "tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
+  defineLuaCommand(redis, "tgFinishRun", { numberOfKeys: 6, lua: finishRunScript });
+  defineLuaCommand(redis, "tgKeepOutputApart", { numberOfKeys: 2, lua: keepOutputApartScript });
+  defineLuaCommand(redis, "tgRequestCancel", { numberOfKeys: 2, lua: requestCancelScript });
+  defineLuaCommand(redis, "tgCreateApproval", {
+    numberOfKeys: 3 + pendingIndexCount,
+    lua: createApprovalScript,
+  });
+  defineLuaCommand(redis, "tgDecideApproval", {
     numberOfKeys: 3 + pendingIndexCount + decidedIndexCount,
     lua: decideApprovalScript,
   });
-  redis.defineCommand("tgApprovalIndexPage", { numberOfKeys: 1, lua: approvalIndexPageScript });
-  redis.defineCommand("tgRecordApprovalOutcome", { numberOfKeys: 1, lua: recordApprovalOutcomeScript });
-  redis.defineCommand("tgVoteApproval", { numberOfKeys: 2, lua: voteApprovalScript });
-  redis.defineCommand("tgFinishThreadRun", { numberOfKeys: 3, lua: finishThreadRunScript });
-  redis.defineCommand("tgCountUsage", { numberOfKeys: 1, lua: countUsageScript });
-  redis.defineCommand("tgDeleteThread", { numberOfKeys: 3, lua: deleteThreadScript });
+  defineLuaCommand(redis, "tgApprovalIndexPage", { numberOfKeys: 1, lua: approvalIndexPageScript });
+  defineLuaCommand(redis, "tgRecordApprovalOutcome", { numberOfKeys: 1, lua: recordApprovalOutcomeScript });
+  defineLuaCommand(redis, "tgVoteApproval", { numberOfKeys: 2, lua: voteApprovalScript });
+  defineLuaCommand(redis, "tgFinishThreadRun", { numberOfKeys: 3, lua: finishThreadRunScript });
+  defineLuaCommand(redis, "tgCountUsage", { numberOfKeys: 1, lua: countUsageScript });
+  defineLuaCommand(redis, "tgDeleteThread", { numberOfKeys: 3, lua: deleteThreadScript });
   return withScripts;
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { TTenantLimit } from "../config/runtime-options.js";
 import type { IKeys } from "./keys.js";
+import { defineLuaCommand } from "./lua-command.js";
 import {
   acquireRunSlotScript,
   releaseRunSlotScript,
@@ -24,10 +25,10 @@ interface ILimitCommands {
 function withLimitCommands(redis: Redis): Redis & ILimitCommands {
   const commands = redis as Redis & ILimitCommands;
   if (typeof commands.tgAcquireRunSlot === "function") return commands;
-  redis.defineCommand("tgAcquireRunSlot", { numberOfKeys: 2, lua: acquireRunSlotScript });
-  redis.defineCommand("tgRenewRunSlot", { numberOfKeys: 1, lua: renewRunSlotScript });
-  redis.defineCommand("tgReleaseRunSlot", { numberOfKeys: 2, lua: releaseRunSlotScript });
-  redis.defineCommand("tgTakeRunRate", { numberOfKeys: 1, lua: takeRunRateScript });
+  defineLuaCommand(redis, "tgAcquireRunSlot", { numberOfKeys: 2, lua: acquireRunSlotScript });
+  defineLuaCommand(redis, "tgRenewRunSlot", { numberOfKeys: 1, lua: renewRunSlotScript });
+  defineLuaCommand(redis, "tgReleaseRunSlot", { numberOfKeys: 2, lua: releaseRunSlotScript });
+  defineLuaCommand(redis, "tgTakeRunRate", { numberOfKeys: 1, lua: takeRunRateScript });
   return commands;
 }
 
