@@ -1,5 +1,6 @@
-import { type Job, UnrecoverableError } from "bullmq";
+import type { Job } from "bullmq";
 import type { IApprovalOutcome } from "../engine/index.js";
+import { TollgateError } from "../errors/index.js";
 import { jobLogger } from "../observability/index.js";
 import { approvalJobSchema } from "../queue/index.js";
 import { addToolJobs, type IToolJobRun, toolJobRunOf, toolJobRunOfRecord } from "../runtime/child-jobs.js";
@@ -26,7 +27,13 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
     const context = { ...workerContext, logger };
     const { approvals } = context.runtime;
     let approval = await approvals.get(data.approvalId);
-    if (!approval) throw new UnrecoverableError(`Approval ${data.approvalId} has no record.`);
+    // Read again on the next attempt, not failed for good: on a Redis Cluster a read can reach the node a
+    // slot is migrating to before the record arrives (see run-processor.ts).
+    if (!approval) {
+      throw new TollgateError("TG_APPROVAL_NOT_FOUND", `Approval ${data.approvalId} has no record.`, {
+        approvalId: data.approvalId,
+      });
+    }
     if (approval.status === "pending") {
       // Undecided when the delay ran out: expired, unless a human's decision wins the race right now.
       const decided = await approvals.decide(
@@ -84,8 +91,16 @@ async function toolJobRunOfApproval(context: IWorkerContext, approval: IApproval
   const fromRecord = toolJobRunOfRecord(approval);
   if (fromRecord) return fromRecord;
   const stored = await context.runtime.runs.load(approval.runId);
-  if (!stored)
-    throw new UnrecoverableError(`Run ${approval.runId} of approval ${approval.approvalId} has no state.`);
+  if (!stored) {
+    throw new TollgateError(
+      "TG_RUN_NOT_FOUND",
+      `Run ${approval.runId} of approval ${approval.approvalId} has no state.`,
+      {
+        runId: approval.runId,
+        approvalId: approval.approvalId,
+      },
+    );
+  }
   return toolJobRunOf(stored.state);
 }
 

@@ -1,6 +1,7 @@
-import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from "bullmq";
+import { DelayedError, type Job, WaitingChildrenError } from "bullmq";
 import type { TChatMessage } from "../contracts/index.js";
 import { interpretRun, isTerminal } from "../engine/index.js";
+import { TollgateError } from "../errors/index.js";
 import { ModelRateLimitedError } from "../model/index.js";
 import { jobLogger } from "../observability/index.js";
 import { runJobNames, runJobSchema } from "../queue/index.js";
@@ -31,7 +32,10 @@ export function createRunProcessor(workerContext: IWorkerContext) {
       job.attemptsStarted > 1 ? readChildOutcomes(job, workerContext.runtime.options.prefix) : undefined;
     children?.catch(() => undefined);
     const stored = await workerContext.runtime.runs.load(runId);
-    if (!stored) throw new UnrecoverableError(`Run ${runId} has no stored state.`);
+    // Not unrecoverable: the job's next attempt reads again. On a Redis Cluster a read can reach the node
+    // a slot is migrating to before the run's keys arrive, and find nothing for a moment; failing the job
+    // for good then left the run queued forever. A state that is really gone fails after the attempts.
+    if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `Run ${runId} has no stored state.`, { runId });
     const state = stored.state;
     const context = {
       ...workerContext,
