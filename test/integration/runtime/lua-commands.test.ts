@@ -30,7 +30,7 @@ describe("Lua commands", () => {
     expect(typeof runtime.redis.tgSaveRun).toBe("function");
   });
 
-  it("a script Redis does not know is sent once (EVAL), then runs by its SHA", async () => {
+  it("a script Redis does not know yet runs (sent whole when Redis answers NOSCRIPT), and runs again", async () => {
     // A text of its own: no other test, nor an earlier run, loaded it.
     const lua = `-- ${randomUUID()}\nreturn redis.call('INCR', KEYS[1]) + tonumber(ARGV[1])`;
     defineLuaCommand(runtime.redis, "tgTestIncrement", { numberOfKeys: 1, lua });
