@@ -1,4 +1,5 @@
 export {
+  approvalIdOfJob,
   approvalJobSchema,
   runJobSchema,
   type TApprovalJob,

@@ -41,13 +41,38 @@ export const toolJobSchema = z
     return { ...rest, schemaVersion: 2 as const, rawInput: input };
   });
 
-export const approvalJobSchema = z.object({
+/** Version 1 carried the approval's ids and tool name, all of which its record holds. */
+const approvalJobV1Schema = z.object({
   schemaVersion: z.literal(1),
   approvalId: z.string(),
   runId: z.string(),
   callId: z.string(),
   toolName: z.string(),
 });
+
+/**
+ * Version 2 carries nothing but its version: the job's id is the approval's id, and the record it names
+ * holds the rest. Why: a parked approval is held for its whole TTL, and the ids repeated here cost about
+ * 200 bytes of Redis per parked call.
+ */
+const approvalJobV2Schema = z.object({ schemaVersion: z.literal(2) });
+
+/**
+ * An approval job's payload. Both versions are read: a call parked by the previous version may wait for a
+ * decision longer than a rolling deploy takes.
+ */
+export const approvalJobSchema = z.discriminatedUnion("schemaVersion", [
+  approvalJobV2Schema,
+  approvalJobV1Schema,
+]);
+
+/** The approval an approval job settles: named by its payload (version 1) or by its job id (version 2). */
+export function approvalIdOfJob(job: { id?: string | undefined; data: unknown }): string {
+  const data = approvalJobSchema.parse(job.data);
+  if (data.schemaVersion === 1) return data.approvalId;
+  if (job.id === undefined) throw new Error("An approval job without an id names no approval.");
+  return job.id;
+}
 
 export type TRunJob = z.infer<typeof runJobSchema>;
 export type TToolJob = z.infer<typeof toolJobSchema>;

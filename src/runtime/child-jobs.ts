@@ -138,13 +138,8 @@ export async function parkCalls(
         },
       },
     );
-    const data: TApprovalJob = {
-      schemaVersion: 1,
-      approvalId: call.approvalId,
-      runId: state.runId,
-      callId: call.callId,
-      toolName: call.toolName,
-    };
+    // The job's id is the approval's id; its record holds the rest.
+    const data: TApprovalJob = { schemaVersion: 2 };
     await runtime.queues.approvals.add(call.toolName, data, {
       ...childOptions(runtime, state.runId, call.approvalId),
       delay: ttlMs,

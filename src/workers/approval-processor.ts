@@ -2,7 +2,7 @@ import type { Job } from "bullmq";
 import type { IApprovalOutcome } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import { jobLogger } from "../observability/index.js";
-import { approvalJobSchema } from "../queue/index.js";
+import { approvalIdOfJob } from "../queue/index.js";
 import { addToolJobs, type IToolJobRun, toolJobRunOf, toolJobRunOfRecord } from "../runtime/child-jobs.js";
 import type { IApproval } from "../store/index.js";
 import type { IApprovalJobResult } from "./child-outcomes.js";
@@ -16,53 +16,50 @@ import type { IWorkerContext } from "./worker-context.js";
  */
 export function createApprovalProcessor(workerContext: IWorkerContext) {
   return async (job: Job): Promise<IApprovalJobResult> => {
-    const data = approvalJobSchema.parse(job.data);
+    const approvalId = approvalIdOfJob(job);
+    const { approvals } = workerContext.runtime;
+    let approval = await approvals.get(approvalId);
+    // Read again on the next attempt, not failed for good: on a Redis Cluster a read can reach the node a
+    // slot is migrating to before the record arrives (see run-processor.ts).
+    if (!approval) {
+      throw new TollgateError("TG_APPROVAL_NOT_FOUND", `Approval ${approvalId} has no record.`, {
+        approvalId,
+      });
+    }
     const logger = jobLogger(workerContext.logger, {
-      runId: data.runId,
-      callId: data.callId,
-      tool: data.toolName,
+      runId: approval.runId,
+      callId: approval.callId,
+      tool: approval.toolName,
       queue: "approvals",
       jobId: job.id,
     });
     const context = { ...workerContext, logger };
-    const { approvals } = context.runtime;
-    let approval = await approvals.get(data.approvalId);
-    // Read again on the next attempt, not failed for good: on a Redis Cluster a read can reach the node a
-    // slot is migrating to before the record arrives (see run-processor.ts).
-    if (!approval) {
-      throw new TollgateError("TG_APPROVAL_NOT_FOUND", `Approval ${data.approvalId} has no record.`, {
-        approvalId: data.approvalId,
-      });
-    }
     if (approval.status === "pending") {
       // Undecided when the delay ran out: expired, unless a human's decision wins the race right now.
       const decided = await approvals.decide(
-        data.approvalId,
+        approvalId,
         { decision: "expired", decidedAt: context.runtime.now() },
         { known: approval },
       );
-      approval = decided.won ? decided.approval : (await approvals.get(data.approvalId))!;
+      approval = decided.won ? decided.approval : (await approvals.get(approvalId))!;
     }
     const outcome = outcomeOf(approval);
     if (outcome.decision === "approved" && !(await toolJobSettled(context, approval))) {
       // The human's edit as sent, else the model's arguments as sent: the tool job parses it once.
       const rawInput = outcome.editedInput !== undefined ? outcome.editedInput : approval.input;
       await addToolJobs(context.runtime, await toolJobRunOfApproval(context, approval), [
-        { callId: data.callId, toolName: data.toolName, rawInput, approvalId: data.approvalId },
+        { callId: approval.callId, toolName: approval.toolName, rawInput, approvalId },
       ]);
     }
     if (outcome.decision !== "cancelled") {
       context.metrics?.approvalDecided({
-        tool: data.toolName,
+        tool: approval.toolName,
         decision: outcome.decision,
         waitSeconds: Math.max(0, outcome.decidedAt - approval.requestedAt) / 1000,
       });
     }
-    logger.info(
-      { approvalId: data.approvalId, decision: outcome.decision, approver: outcome.approver },
-      "approval settled",
-    );
-    return { schemaVersion: 1, callId: data.callId, approval: outcome };
+    logger.info({ approvalId, decision: outcome.decision, approver: outcome.approver }, "approval settled");
+    return { schemaVersion: 1, callId: approval.callId, approval: outcome };
   };
 }
 
