@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { defaultTenant, tenantOf } from "../contracts/index.js";
 import { createRunState, type TRunRequest, type TRunState } from "../engine/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
 import { runToolRegistry } from "../gateway/index.js";
 import { addRunJobs } from "../runtime/run-jobs.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
+import { randomId } from "./random-id.js";
 import { runInputSchema } from "./run-input-schema.js";
 
 export interface IEnqueuedRun {
@@ -57,10 +58,10 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
   if (input.threadId !== undefined) await claimThread(runtime, input.threadId, tenant);
   // Ids name the partition (nothing in the unpartitioned layout): any process finds them without a lookup.
   const { partition } = runtime;
-  const threadId = input.threadId ?? `${partition.threadIdPrefix}${randomUUID()}`;
+  const threadId = input.threadId ?? `${partition.threadIdPrefix}${randomId()}`;
   const runId = input.idempotencyKey
     ? idempotentRunId(partition.runIdPrefix, tenant, input.idempotencyKey)
-    : `${partition.runIdPrefix}${randomUUID()}`;
+    : `${partition.runIdPrefix}${randomId()}`;
   const requestHash = sha256(JSON.stringify({ request, threadId: input.threadId ?? null }));
   const state = createRunState({
     runId,

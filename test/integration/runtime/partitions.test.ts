@@ -160,7 +160,7 @@ describe("changing the partition count of a live deployment", () => {
     const oldRuns = await Promise.all(
       Array.from({ length: 4 }, () => harness.client.run({ input: parked, userContext: user })),
     );
-    for (const { runId } of oldRuns) expect(runId).toMatch(/^run_[0-9a-f-]+$/);
+    for (const { runId } of oldRuns) expect(runId).toMatch(/^run_[0-9a-z]{25}$/);
     await waitUntil(async () => ((await harness.client.approvals.list()).length === 4 ? true : undefined));
     await oldWorker.close();
     await harness.client.close();
