@@ -44,7 +44,7 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
       approval = decided.won ? decided.approval : (await approvals.get(approvalId))!;
     }
     const outcome = outcomeOf(approval);
-    if (outcome.decision === "approved" && !(await toolJobSettled(context, approval))) {
+    if (outcome.decision === "approved" && (await toolJobMissing(context, approval))) {
       // The human's edit as sent, else the model's arguments as sent: the tool job parses it once.
       const rawInput = outcome.editedInput !== undefined ? outcome.editedInput : approval.input;
       await addToolJobs(context.runtime, await toolJobRunOfApproval(context, approval), [
@@ -64,20 +64,23 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
 }
 
 /**
- * Whether the approved call's tool job already ended, as its run records it (BullMQ keeps a child's
- * outcome in the parent's `processed` or `failed` hash). Adding the tool job again is a no-op only while
- * the job exists: an approval job that runs late (its worker killed, recovered after the lock) may come
- * after retention removed the tool job the decision added, and must not run the call a second time.
+ * Whether the approved call still needs its tool job added: it neither exists nor ended, as its run records
+ * it (BullMQ keeps a child's outcome in the parent's `processed` or `failed` hash). The decision added it
+ * already, unless its caller died in between; adding it again would be a no-op while the job exists, but
+ * costs an add (a pipeline and a script) on every approval, so existence is read with the outcomes, in
+ * the same write. An approval job that runs late (its worker killed, recovered after the lock) may come
+ * after retention removed the tool job: its recorded outcome keeps the call from running a second time.
  */
-async function toolJobSettled(context: IWorkerContext, approval: IApproval): Promise<boolean> {
+async function toolJobMissing(context: IWorkerContext, approval: IApproval): Promise<boolean> {
   const { queues, redis } = context.runtime;
   const toolJobKey = queues.tools.toKey(approval.callId);
   const runJobKey = queues.runs.toKey(approval.runId);
-  const [processed, failed] = await Promise.all([
+  const [exists, processed, failed] = await Promise.all([
+    redis.exists(toolJobKey),
     redis.hexists(`${runJobKey}:processed`, toolJobKey),
     redis.hexists(`${runJobKey}:failed`, toolJobKey),
   ]);
-  return processed === 1 || failed === 1;
+  return exists === 0 && processed === 0 && failed === 0;
 }
 
 /**

@@ -45,3 +45,42 @@ describe("an approval job that runs after its approved call's tool job was remov
     expect(await tools.getJob(approval!.callId)).toBeUndefined();
   });
 });
+
+/**
+ * The other half of the approval job's safety net: a decider that died after its decision was recorded
+ * but before it added the tool job. The approval job (woken here by hand, as its expiry would) finds no
+ * tool job and no outcome, adds it, and the call runs once. Since issue 14 the approval job reads whether
+ * the tool job exists instead of adding it again on every approval.
+ */
+describe("an approval job whose decider died before adding the tool job", () => {
+  let harness: IHarness;
+  beforeAll(async () => {
+    harness = await createHarness(testGateway, "decider-died");
+    await harness.startWorker();
+  });
+  afterAll(() => harness.close());
+
+  it("adds the tool job: the call runs once and the run completes", async () => {
+    ledger.length = 0;
+    const { runId } = await harness.client.run({
+      input: script({ calls: [{ name: "needs_approval", input: { amount: 43 } }] }, { text: "paid" }),
+      userContext: { userId: "u-decider-died" },
+    });
+    const [approval] = await waitUntil(async () => {
+      const pending = await harness.client.approvals.list({ runId });
+      return pending.length > 0 ? pending : undefined;
+    });
+    const runtime = harness.client.runtimeOf(runId);
+    // What `approve` records before it adds the tool job and wakes the approval job: the decision alone.
+    const decided = await runtime.approvals.decide(approval!.approvalId, {
+      decision: "approved",
+      approver: "ops",
+      decidedAt: Date.now(),
+    });
+    expect(decided.won).toBe(true);
+    expect(await runtime.queues.tools.getJob(approval!.callId)).toBeUndefined();
+    await (await runtime.queues.approvals.getJob(approval!.approvalId))!.promote();
+    expect((await harness.client.wait(runId, { timeoutMs: 20_000 })).status).toBe("completed");
+    expect(ledger.filter((entry) => entry.callId === approval!.callId)).toHaveLength(1);
+  });
+});
