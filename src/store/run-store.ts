@@ -60,21 +60,16 @@ export class RunStore {
   }
 
   /**
-   * The state, its revision and the cancel flag, in one round trip (a pipeline: reads need no
-   * transaction, and a full Redis refuses MULTI but still serves reads).
+   * The state, its revision and the cancel flag, in one round trip: auto-pipelined, so both leave in the
+   * write of whatever else this turn of the event loop sends (a resumed run's children, read beside it),
+   * where an explicit pipeline is a write of its own. Reads, not MULTI: a full Redis refuses MULTI but
+   * still serves reads.
    */
   async load(runId: string): Promise<IStoredRun | undefined> {
-    const replies = await this.redis
-      .pipeline()
-      .hmget(this.keys.run(runId), "rev", "state")
-      .get(this.keys.runCancel(runId))
-      .exec();
-    const [[stateError, fields], [cancelError, cancel]] = replies as [
-      [Error | null, [string | null, string | null]],
-      [Error | null, string | null],
-    ];
-    if (stateError) throw stateError;
-    if (cancelError) throw cancelError;
+    const [fields, cancel] = await Promise.all([
+      this.redis.hmget(this.keys.run(runId), "rev", "state"),
+      this.redis.get(this.keys.runCancel(runId)),
+    ]);
     const [revision, json] = fields;
     if (json === null || json === undefined) return undefined;
     const stored: IStoredRun = { state: deserialize(json, runId), revision: Number(revision) };

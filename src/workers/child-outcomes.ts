@@ -1,4 +1,3 @@
-import type { Job } from "bullmq";
 import type { IApprovalOutcome, TChildOutcome } from "../engine/index.js";
 import {
   approvalJobResultSchema,
@@ -7,6 +6,7 @@ import {
   type TToolJobResult,
   toolJobResultSchema,
 } from "../queue/index.js";
+import type { ITollgateRuntime } from "../runtime/runtime.js";
 import type { IToolExecution } from "../tools/index.js";
 
 /** What a tool job returns (its BullMQ return value): the shape the run validates when it reads it. */
@@ -17,12 +17,36 @@ export type IApprovalJobResult = TApprovalJobResult;
 
 /**
  * Reads the finished children of a run job: their return values, and the failures of children that
- * exhausted their attempts (ignored dependencies), keyed `<prefix>:<queue>:<jobId>`.
+ * exhausted their attempts (ignored dependencies), keyed `<prefix>:<queue>:<jobId>`. Both are BullMQ's
+ * hashes beside the run job (`<jobKey>:processed`, `<jobKey>:failed`, what `getChildrenValues` and
+ * `getIgnoredChildrenFailures` read), read on the runtime's auto-pipelined connection: with the run's
+ * state, in the same write, instead of one write each on the queue's connection.
  */
-export async function readChildOutcomes(job: Job, prefix: string): Promise<TChildOutcome[]> {
-  const [values, failures] = await Promise.all([job.getChildrenValues(), job.getIgnoredChildrenFailures()]);
+export async function readChildOutcomes(
+  runtime: ITollgateRuntime,
+  runJobId: string,
+): Promise<TChildOutcome[]> {
+  const jobKey = runtime.queues.runs.toKey(runJobId);
+  const prefix = runtime.options.prefix;
+  const [rawValues, failures] = await Promise.all([
+    runtime.redis.hgetall(`${jobKey}:processed`),
+    runtime.redis.hgetall(`${jobKey}:failed`),
+  ]);
+  return childOutcomesOf(rawValues, failures, prefix);
+}
+
+/**
+ * The outcomes in a run job's child hashes: return values (JSON, as BullMQ stored them) validated, not
+ * cast; a value that fails its schema, or is not JSON, settles its call as that job's failure.
+ */
+export function childOutcomesOf(
+  rawValues: Record<string, string>,
+  failures: Record<string, string>,
+  prefix: string,
+): TChildOutcome[] {
   const outcomes: TChildOutcome[] = [];
-  for (const [key, value] of Object.entries(values)) {
+  for (const [key, json] of Object.entries(rawValues)) {
+    const value = parseReturnValue(json);
     const queue = queueOfKey(key, prefix);
     const jobId = key.slice(`${prefix}:${queue}:`.length);
     if (queue === queueNames.tools) {
@@ -60,6 +84,15 @@ export async function readChildOutcomes(job: Job, prefix: string): Promise<TChil
     }
   }
   return outcomes;
+}
+
+/** A stored return value as BullMQ wrote it (JSON); one that is not JSON fails its schema below. */
+function parseReturnValue(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A return value that fails its schema: the call settles as its job's infrastructure failure. */

@@ -1,13 +1,9 @@
-import type { Job } from "bullmq";
 import { describe, expect, it } from "vitest";
-import { readChildOutcomes } from "../../../src/workers/child-outcomes.js";
+import { childOutcomesOf } from "../../../src/workers/child-outcomes.js";
 
-/** A run job's children as BullMQ reports them (return values keyed by job key). */
-function runJobWith(values: Record<string, unknown>, failures: Record<string, string> = {}): Job {
-  return {
-    getChildrenValues: async () => values,
-    getIgnoredChildrenFailures: async () => failures,
-  } as unknown as Job;
+/** A run job's `processed` hash as BullMQ stores it: return values as JSON, keyed by job key. */
+function stored(values: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, JSON.stringify(value)]));
 }
 
 const execution = {
@@ -22,8 +18,8 @@ const execution = {
 
 describe("child return values are validated, not cast (issue 9)", () => {
   it("a valid tool result and approval outcome are read", async () => {
-    const outcomes = await readChildOutcomes(
-      runJobWith({
+    const outcomes = childOutcomesOf(
+      stored({
         "p:tools:run-s0-c0": {
           schemaVersion: 1,
           callId: "run-s0-c0",
@@ -38,6 +34,7 @@ describe("child return values are validated, not cast (issue 9)", () => {
           approval: { approvalId: "run-s0-c1-approval", decision: "refused", decidedAt: 4 },
         },
       }),
+      {},
       "p",
     );
     expect(outcomes).toEqual([
@@ -82,7 +79,24 @@ describe("child return values are validated, not cast (issue 9)", () => {
     ],
     ["not an object", "p:tools:run-s0-c0", "garbage", "run-s0-c0"],
   ])("%s becomes that call's job failure", async (_name, key, value, callId) => {
-    const [outcome] = await readChildOutcomes(runJobWith({ [key]: value }), "p");
+    const [outcome] = childOutcomesOf(stored({ [key]: value }), {}, "p");
     expect(outcome).toMatchObject({ kind: "job-failed", callId });
+  });
+
+  it("a stored value that is not JSON becomes that call's job failure", () => {
+    const [outcome] = childOutcomesOf({ "p:tools:run-s0-c0": "{not json" }, {}, "p");
+    expect(outcome).toMatchObject({ kind: "job-failed", callId: "run-s0-c0" });
+  });
+
+  it("a child that failed its attempts (an ignored dependency) is its call's job failure", () => {
+    const outcomes = childOutcomesOf(
+      {},
+      { "p:tools:run-s0-c0": "boom", "p:approvals:run-s0-c1-approval": "gone" },
+      "p",
+    );
+    expect(outcomes).toEqual([
+      { kind: "job-failed", callId: "run-s0-c0", queue: "tools", reason: "boom" },
+      { kind: "job-failed", callId: "run-s0-c1", queue: "approvals", reason: "gone" },
+    ]);
   });
 });
