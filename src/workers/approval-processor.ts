@@ -5,7 +5,7 @@ import { jobLogger } from "../observability/index.js";
 import { approvalIdOfJob } from "../queue/index.js";
 import { addToolJobs, type IToolJobRun, toolJobRunOf, toolJobRunOfRecord } from "../runtime/child-jobs.js";
 import type { IApproval } from "../store/index.js";
-import type { IApprovalJobResult } from "./child-outcomes.js";
+import { type IApprovalJobResult, runJobChildKeys } from "./child-outcomes.js";
 import type { IWorkerContext } from "./worker-context.js";
 
 /**
@@ -74,11 +74,11 @@ export function createApprovalProcessor(workerContext: IWorkerContext) {
 async function toolJobMissing(context: IWorkerContext, approval: IApproval): Promise<boolean> {
   const { queues, redis } = context.runtime;
   const toolJobKey = queues.tools.toKey(approval.callId);
-  const runJobKey = queues.runs.toKey(approval.runId);
+  const children = runJobChildKeys(context.runtime, approval.runId);
   const [exists, processed, failed] = await Promise.all([
     redis.exists(toolJobKey),
-    redis.hexists(`${runJobKey}:processed`, toolJobKey),
-    redis.hexists(`${runJobKey}:failed`, toolJobKey),
+    redis.hexists(children.processed, toolJobKey),
+    redis.hexists(children.failed, toolJobKey),
   ]);
   return exists === 0 && processed === 0 && failed === 0;
 }

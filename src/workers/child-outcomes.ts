@@ -22,17 +22,25 @@ export type IApprovalJobResult = TApprovalJobResult;
  * `getIgnoredChildrenFailures` read), read on the runtime's auto-pipelined connection: with the run's
  * state, in the same write, instead of one write each on the queue's connection.
  */
-export async function readChildOutcomes(
-  runtime: ITollgateRuntime,
-  runJobId: string,
-): Promise<TChildOutcome[]> {
-  const jobKey = runtime.queues.runs.toKey(runJobId);
-  const prefix = runtime.options.prefix;
+export async function readChildOutcomes(runtime: ITollgateRuntime, runId: string): Promise<TChildOutcome[]> {
+  const keys = runJobChildKeys(runtime, runId);
   const [rawValues, failures] = await Promise.all([
-    runtime.redis.hgetall(`${jobKey}:processed`),
-    runtime.redis.hgetall(`${jobKey}:failed`),
+    runtime.redis.hgetall(keys.processed),
+    runtime.redis.hgetall(keys.failed),
   ]);
-  return childOutcomesOf(rawValues, failures, prefix);
+  return childOutcomesOf(rawValues, failures, runtime.options.prefix);
+}
+
+/**
+ * BullMQ's hashes of a run job's finished children: return values (`processed`) and the failures of
+ * ignored dependencies (`failed`), each keyed by the child's job key. The run job's id is its run's id.
+ */
+export function runJobChildKeys(
+  runtime: ITollgateRuntime,
+  runId: string,
+): { processed: string; failed: string } {
+  const jobKey = runtime.queues.runs.toKey(runId);
+  return { processed: `${jobKey}:processed`, failed: `${jobKey}:failed` };
 }
 
 /**

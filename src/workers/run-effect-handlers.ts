@@ -128,7 +128,7 @@ export function runEffectHandlers(args: {
     readChildren() {
       const prefetched = prefetchedChildren;
       prefetchedChildren = undefined;
-      return prefetched ?? readChildOutcomes(runtime, job.id ?? "");
+      return prefetched ?? readChildOutcomes(runtime, ref.current.state.runId);
     },
     async waitForChildren() {
       const [moved] = await Promise.all([job.moveToWaitingChildren(token ?? ""), beforeWrite()]);

@@ -28,8 +28,7 @@ export function createRunProcessor(workerContext: IWorkerContext) {
     const { runId } = runJobSchema.parse(job.data);
     // A job started before (back from waiting for its children, most often) reads its children in the
     // same round trip as its state: the engine asks for them first thing. A first start has none.
-    const children =
-      job.attemptsStarted > 1 ? readChildOutcomes(workerContext.runtime, job.id ?? runId) : undefined;
+    const children = job.attemptsStarted > 1 ? readChildOutcomes(workerContext.runtime, runId) : undefined;
     children?.catch(() => undefined);
     const stored = await workerContext.runtime.runs.load(runId);
     // Not unrecoverable: the job's next attempt reads again. On a Redis Cluster a read can reach the node
