@@ -1,0 +1,78 @@
+/**
+ * `npx tsx bench/cpu-per-run.ts <floor|tollgate> [runs] [in flight]`: runs/s and this process's CPU per run
+ * for one contender alone in its process (the floor, or Tollgate with an in-process worker), on a private
+ * redis-server and scripted model, after a warm-up of 600 runs. Alternate processes of two builds to
+ * compare them: unlike `npm run bench`, no other contender shares the process. A diagnostic, not part of
+ * `npm run bench`. `CPU_PROFILE=<file>` writes a V8 CPU profile of the measured runs, `HEAP_PROFILE=<file>`
+ * a sampling heap profile (where the allocations come from).
+ */
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { bullmqFloor } from "./contenders/bullmq-floor.js";
+import type { IContender } from "./contenders/contender.js";
+import { tollgateInProcess } from "./contenders/tollgate-in-process.js";
+import { startModelServer } from "./lib/child-services.js";
+import { startPrivateRedis } from "./lib/private-redis.js";
+
+const [which = "tollgate", runsArgument = "2000", inFlightArgument = "50"] = process.argv.slice(2);
+if (which !== "floor" && which !== "tollgate") {
+  console.error("usage: npx tsx bench/cpu-per-run.ts <floor|tollgate> [runs] [in flight]");
+  process.exit(2);
+}
+const runs = Number(runsArgument);
+const inFlight = Number(inFlightArgument);
+const redis = await startPrivateRedis();
+const model = await startModelServer();
+const options = { redisUrl: redis.url, modelUrl: model.url, prefix: "cpu", concurrency: inFlight };
+const contender: IContender =
+  which === "floor" ? await bullmqFloor(options) : await tollgateInProcess(options);
+
+/** `count` runs, `inFlight` at a time. */
+async function batch(count: number, tag: string): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < count) await contender.run(`${tag}-${next++}`);
+    }),
+  );
+}
+
+try {
+  await batch(600, "warm-up");
+  const session = new Session();
+  session.connect();
+  const cpuProfile = process.env.CPU_PROFILE;
+  const heapProfile = process.env.HEAP_PROFILE;
+  if (heapProfile) {
+    await session.post("HeapProfiler.enable");
+    await session.post("HeapProfiler.startSampling", {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
+  if (cpuProfile) {
+    await session.post("Profiler.enable");
+    await session.post("Profiler.setSamplingInterval", { interval: 200 });
+    await session.post("Profiler.start");
+  }
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await batch(runs, "measured");
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  if (cpuProfile) writeFileSync(cpuProfile, JSON.stringify((await session.post("Profiler.stop")).profile));
+  if (heapProfile)
+    writeFileSync(heapProfile, JSON.stringify((await session.post("HeapProfiler.stopSampling")).profile));
+  session.disconnect();
+  const cpuMsPerRun = (cpu.user + cpu.system) / 1000 / runs;
+  console.log(
+    `${contender.name}: ${(runs / seconds).toFixed(0)} runs/s, ${cpuMsPerRun.toFixed(3)} ms of CPU per run ` +
+      `(${runs} runs, ${inFlight} in flight)`,
+  );
+} finally {
+  await contender.close();
+  await model.stop();
+  await redis.stop();
+}
+process.exit(0);
