@@ -11,6 +11,7 @@ import { Session } from "node:inspector/promises";
 import { bullmqFloor } from "./contenders/bullmq-floor.js";
 import type { IContender } from "./contenders/contender.js";
 import { tollgateInProcess } from "./contenders/tollgate-in-process.js";
+import { withInFlight } from "./lib/alternate.js";
 import { startModelServer } from "./lib/child-services.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
 
@@ -28,14 +29,8 @@ const contender: IContender =
   which === "floor" ? await bullmqFloor(options) : await tollgateInProcess(options);
 
 /** `count` runs, `inFlight` at a time. */
-async function batch(count: number, tag: string): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < count) await contender.run(`${tag}-${next++}`);
-    }),
-  );
-}
+const batch = (count: number, tag: string) =>
+  withInFlight(count, inFlight, (index) => contender.run(`${tag}-${index}`));
 
 try {
   await batch(600, "warm-up");
