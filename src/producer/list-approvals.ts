@@ -35,7 +35,9 @@ export async function pageApprovals(
     })),
     limit,
     compare: decided
-      ? (a, b) => (b.decision?.decidedAt ?? 0) - (a.decision?.decidedAt ?? 0) || compareIds(a, b)
+      ? // Ties keep each partition's own order (newest decision first, by its sequence): a merged page
+        // must take a prefix of every partition's page for the per-partition cursors to hold.
+        (a, b) => (b.decision?.decidedAt ?? 0) - (a.decision?.decidedAt ?? 0)
       : (a, b) => a.expiresAt - b.expiresAt || compareIds(a, b),
     cursor,
   });

@@ -2,6 +2,7 @@ import { tenantOf } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IApproval } from "./approval-record.js";
 import type { IKeys, TApprovalIndexDimension, TApprovalIndexState } from "./keys.js";
+import { decidedTiesPerMs } from "./lua-scripts.js";
 import type { ITollgateRedis } from "./redis-client.js";
 
 /** `pending`; `decided` (any final status); or one final status. */
@@ -50,6 +51,7 @@ interface ICursor {
 
 /** Index entries read per round trip, and read at most per page when filters must be checked on records. */
 const minBatch = 50;
+const lastTieFraction = (decidedTiesPerMs - 1) / decidedTiesPerMs;
 const maxScannedPerPage = 5_000;
 
 /**
@@ -57,7 +59,8 @@ const maxScannedPerPage = 5_000;
  * applies is read (by ZCARD), in rank order from the cursor (O(log n) however deep), and the other
  * filters are checked on the records. A page whose filters match few of the entries read stops after
  * `maxScannedPerPage` entries with a cursor, so a request costs a bounded amount whatever the data.
- * Pending approvals come soonest expiry first, decided ones newest decision first.
+ * Pending approvals come soonest expiry first (ties by id), decided ones newest decision first (ties in
+ * reverse order of decision).
  */
 export async function pageApprovals(
   redis: ITollgateRedis,
@@ -69,9 +72,12 @@ export async function pageApprovals(
   const state: TApprovalIndexState = status === "pending" ? "pending" : "decided";
   const limit = query.limit ?? 100;
   const index = await smallestIndex(redis, keys, state, candidateIndexes(state, status, query));
-  // Decided indexes are scored by decision time: the time range is the score range.
-  const minScore = state === "decided" && query.since !== undefined ? String(query.since) : "-inf";
-  const maxScore = state === "decided" && query.until !== undefined ? String(query.until) : "+inf";
+  // Decided indexes are scored by decision time plus the order within its millisecond (a fraction, see
+  // decidedTiesPerMs): the time range is the score range from the first to the last tie of its ends.
+  const decided = state === "decided";
+  const minScore = decided && query.since !== undefined ? String(Math.floor(query.since)) : "-inf";
+  const maxScore =
+    decided && query.until !== undefined ? String(Math.floor(query.until) + lastTieFraction) : "+inf";
   let cursor = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
   const approvals: IApproval[] = [];
   let scanned = 0;

@@ -147,11 +147,22 @@ export const pendingIndexCount = 5;
 export const decidedIndexCount = 7;
 
 /**
+ * Decisions of one millisecond keep the order they were made in, whatever their ids: in the decided
+ * indexes the n-th decision (from 0) of a millisecond scores `decidedAt + n / decidedTiesPerMs`, n read
+ * from the newest entry of that millisecond in the partition's index of every decided approval. Past
+ * that many in one millisecond of one partition the rest share the last score and order by id. The
+ * step, 2^-10, stays exact in a double for epoch milliseconds below 2^43 (the year 2248).
+ */
+export const decidedTiesPerMs = 1024;
+const lastTieFraction = (decidedTiesPerMs - 1) / decidedTiesPerMs;
+
+/**
  * Exactly one decision wins: sets the decision only while the approval is pending (and, for a human's
  * decision, not past its expiry), moves it from the pending indexes to the decided ones (scored by
- * decision time; each trimmed of entries older than the approval retention and set to expire a
- * retention after its newest entry, so none grows without bound), gives the record the approval
- * retention, and announces it on the run's events and on the stream of approval events, in one step.
+ * decision time, ties in the order of decision: see decidedTiesPerMs; each trimmed of entries older
+ * than the approval retention and set to expire a retention after its newest entry, so none grows
+ * without bound), gives the record the approval retention, and announces it on the run's events and
+ * on the stream of approval events, in one step.
  * KEYS: approval, runEvents, approvalEvents, the 5 pending indexes, the 7 decided indexes (all, tenant,
  * run, user, tool, status, approver: skipped without an approver). ARGV: status, decisionJson,
  * approvalId, now, eventsMaxLen, approver (''), checkExpiry ('1' or '0'), approvalEventJson,
@@ -169,10 +180,16 @@ redis.call('HSET', KEYS[1], 'status', ARGV[1], 'decision', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[11])
 for i = 4, 8 do redis.call('ZREM', KEYS[i], ARGV[3]) end
 local cutoff = '(' .. tostring(tonumber(ARGV[4]) - tonumber(ARGV[11]))
+local decidedAt = math.floor(tonumber(ARGV[10]))
+local score = decidedAt
+local newest = redis.call('ZREVRANGEBYSCORE', KEYS[9], '(' .. string.format('%.17g', decidedAt + 1),
+  string.format('%.17g', decidedAt), 'WITHSCORES', 'LIMIT', 0, 1)
+if newest[2] then score = math.min(tonumber(newest[2]) + ${1 / decidedTiesPerMs}, decidedAt + ${lastTieFraction}) end
+score = string.format('%.17g', score)
 local last = 15
 if ARGV[6] == '' then last = 14 end
 for i = 9, last do
-  redis.call('ZADD', KEYS[i], ARGV[10], ARGV[3])
+  redis.call('ZADD', KEYS[i], score, ARGV[3])
   redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', cutoff)
   redis.call('PEXPIRE', KEYS[i], ARGV[11])
 end

@@ -17,7 +17,13 @@ import { createHarness, type IHarness } from "../../helpers/harness.js";
 describe("approval listings at any size", () => {
   let harness: IHarness;
   let client: GatewayClient;
+  // Every time below is an offset from this one instant, never a second reading of the clock: the
+  // order the test expects must not depend on how long the setup took (the late cancellation used to
+  // be decided at Date.now(), which fell among the 1,500 decision times of the third case whenever
+  // the 2,400 approvals were written in under half a second).
   const now = Date.now();
+  /** After every decision time of the 1,500 (now .. now + 499). */
+  const lateCancelledAt = now + 1_000;
   const users = ["u-a", "u-b", "u-c"];
   const tools = ["needs_approval", "static_approval"];
   const tenants = ["default", "acme"];
@@ -112,7 +118,7 @@ describe("approval listings at any size", () => {
     expect(byTool.map((approval) => approval.approvalId)).toEqual([late.approvalId]);
     const decided = await client.runtime.approvals.decide(late.approvalId, {
       decision: "cancelled",
-      decidedAt: Date.now(),
+      decidedAt: lateCancelledAt,
     });
     expect(decided.won).toBe(true);
     expect(await client.approvals.list({ userId: "u-late" })).toEqual([]);
@@ -146,6 +152,8 @@ describe("approval listings at any size", () => {
   it("decided approvals: by status, approver, user, tool, time range; newest first; pages survive decisions in between", async () => {
     const decisions = ["approved", "rejected", "refused", "expired", "cancelled"] as const;
     const decidedAt = new Map<string, number>();
+    /** The order of decision: ties of decidedAt list the later decision first, whatever the ids. */
+    const decidedOrder = new Map<string, number>();
     const approverOf = new Map<string, string>();
     // 1,500 decided, in order of their decision time (several per millisecond).
     for (const [index, request] of requests.slice(0, 1_500).entries()) {
@@ -159,6 +167,7 @@ describe("approval listings at any size", () => {
       });
       expect(result.won).toBe(true);
       decidedAt.set(request.approvalId, at);
+      decidedOrder.set(request.approvalId, index);
       if (approver !== undefined) approverOf.set(request.approvalId, approver);
     }
     const decidedIds = (keep: (request: TApprovalRequest) => boolean) =>
@@ -167,7 +176,7 @@ describe("approval listings at any size", () => {
         .sort(
           (left, right) =>
             decidedAt.get(right.approvalId)! - decidedAt.get(left.approvalId)! ||
-            right.approvalId.localeCompare(left.approvalId),
+            decidedOrder.get(right.approvalId)! - decidedOrder.get(left.approvalId)!,
         )
         .map((request) => request.approvalId);
     const statusOf = (request: TApprovalRequest) => decisions[requests.indexOf(request) % decisions.length];
@@ -207,11 +216,31 @@ describe("approval listings at any size", () => {
     // A pending page's last entry is decided before the next page is read: the next page starts after it.
     const first = await client.approvals.page({ limit: 10 });
     const last = first.approvals.at(-1) as IApproval;
-    await client.runtime.approvals.decide(last.approvalId, { decision: "cancelled", decidedAt: Date.now() });
+    await client.runtime.approvals.decide(last.approvalId, { decision: "cancelled", decidedAt: now + 2_000 });
     const second = await client.approvals.page({ limit: 10, cursor: first.nextCursor! });
     const expected = pendingIds((request) => !decidedAt.has(request.approvalId));
     expect(second.approvals.map((approval) => approval.approvalId)).toEqual(expected.slice(10, 20));
   }, 120_000);
+
+  it("decisions of one millisecond: the later decision first, whatever the ids, across pages", async () => {
+    const at = now + 5_000;
+    // Decided from the highest id down, so the order of decision is the reverse of the ids' order.
+    const sameMillisecond = requests.slice(2_390, 2_400).reverse();
+    for (const request of sameMillisecond) {
+      const result = await client.runtime.approvals.decide(request.approvalId, {
+        decision: "approved",
+        decidedAt: at,
+        approver: "rev-tie",
+      });
+      expect(result.won).toBe(true);
+    }
+    const newestFirst = sameMillisecond.map((request) => request.approvalId).reverse();
+    const { ids, pages } = await allPages({ status: "decided", since: at, until: at, limit: 3 });
+    expect(ids).toEqual(newestFirst);
+    expect(pages).toBe(4);
+    // Another index holding the same entries gives the same order (the cursor is index-neutral).
+    expect((await allPages({ status: "approved", approver: "rev-tie", limit: 4 })).ids).toEqual(newestFirst);
+  });
 
   it("refuses a cursor no listing returned", async () => {
     await expect(client.approvals.page({ cursor: "not-a-cursor" })).rejects.toMatchObject({
