@@ -30,7 +30,12 @@ export function createAuthenticator(
     );
     return { insecure: true, verify: async () => undefined };
   }
-  if (options.insecure === true) logger.warn("insecure is ignored: API tokens are configured");
+  if (options.insecure === true) {
+    logger.warn(
+      "--insecure is ignored: API tokens or JWT are configured, so every request needs a bearer token " +
+        "(unset TOLLGATE_API_TOKENS, TOLLGATE_API_TOKENS_FILE and TOLLGATE_JWT_ISSUER to run insecure)",
+    );
+  }
   for (const token of options.tokens ?? []) {
     if (!hashedTokenPattern.test(token.token) && token.token.length < WEAK_TOKEN_LENGTH) {
       logger.warn({ subject: token.subject }, `an API token is shorter than ${WEAK_TOKEN_LENGTH} characters`);

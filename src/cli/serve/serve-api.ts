@@ -40,6 +40,10 @@ export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions)
   }
   const gateway = await loadGateway(options.gatewayPath, io.cwd);
   const tokenSet = new StaticTokens(tokens);
+  // A tokens file counts as configured even while it lists none: it is re-read, and tokens may come.
+  // An empty inline list does not, so `--insecure` with no tokens anywhere serves (the reloader, which
+  // exists in every case for SIGHUP, says nothing about whether tokens are configured).
+  const tokensConfigured = tokens.length > 0 || env.TOLLGATE_API_TOKENS_FILE !== undefined;
   const reloader = reloaderOf(env, tokenSet, jwt, logger);
   const client = new GatewayClient({
     gateway,
@@ -51,7 +55,7 @@ export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions)
     const api = await startApi({
       client,
       tokens,
-      ...(tokens.length > 0 || reloader ? { tokenSet } : {}),
+      ...(tokensConfigured ? { tokenSet } : {}),
       ...(jwt ? { jwt } : {}),
       insecure: options.insecure,
       logger,
