@@ -81,11 +81,15 @@ export function parseApiTokens(json: string): IApiToken[] {
   return parsed.data;
 }
 
-/** Reads and parses a tokens file (also what a reload reads). */
+/** Reads and parses a tokens file. */
 export async function readApiTokensFile(file: string): Promise<IApiToken[]> {
-  let text: string;
+  return parseApiTokens(await readApiTokensText(file));
+}
+
+/** A tokens file's text, unparsed (a reload compares it with the last before parsing it). */
+export async function readApiTokensText(file: string): Promise<string> {
   try {
-    text = await readFile(file, "utf8");
+    return await readFile(file, "utf8");
   } catch (error) {
     throw new TollgateError(
       "TG_INVALID_CONFIG",
@@ -94,7 +98,6 @@ export async function readApiTokensFile(file: string): Promise<IApiToken[]> {
       { cause: error },
     );
   }
-  return parseApiTokens(text);
 }
 
 /**
