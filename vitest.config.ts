@@ -1,6 +1,11 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // examples/ import the library by its name: in tests that is the source, not a dist/ that may be stale.
+  resolve: {
+    alias: [{ find: /^tollgate$/, replacement: fileURLToPath(new URL("src/index.ts", import.meta.url)) }],
+  },
   test: {
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,

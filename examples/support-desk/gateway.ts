@@ -1,4 +1,4 @@
-import { defineGateway } from "../../src/index.js";
+import { defineGateway } from "tollgate";
 import { classifyRequest } from "./tools/classify-request.js";
 import { handoverToHuman } from "./tools/handover-to-human.js";
 import { lookupOrder } from "./tools/lookup-order.js";

@@ -1,5 +1,5 @@
+import { defineTool } from "tollgate";
 import { z } from "zod";
-import { defineTool } from "../../../src/index.js";
 
 const intents = [
   { intent: "handover", words: ["person", "human", "agent", "manager"] },

@@ -1,5 +1,5 @@
+import { defineTool } from "tollgate";
 import { z } from "zod";
-import { defineTool } from "../../../src/index.js";
 import { handovers } from "../support-data.js";
 
 export const handoverToHuman = defineTool({

@@ -1,5 +1,5 @@
+import { defineTool, dynaError } from "tollgate";
 import { z } from "zod";
-import { defineTool, dynaError } from "../../../src/index.js";
 import { orders } from "../support-data.js";
 
 export const lookupOrder = defineTool({

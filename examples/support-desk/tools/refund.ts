@@ -1,5 +1,5 @@
+import { defineTool, EToolCallVerdict } from "tollgate";
 import { z } from "zod";
-import { defineTool, EToolCallVerdict } from "../../../src/index.js";
 import { findCharge, recordRefund } from "../support-data.js";
 
 /** Refunds up to this run at once; larger ones wait for a team lead. */

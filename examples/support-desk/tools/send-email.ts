@@ -1,5 +1,5 @@
+import { defineTool, EToolCallVerdict } from "tollgate";
 import { z } from "zod";
-import { defineTool, EToolCallVerdict } from "../../../src/index.js";
 import { outbox } from "../support-data.js";
 
 export const sendEmail = defineTool({
