@@ -1,5 +1,12 @@
 import { TollgateError } from "../../errors/index.js";
 
+/**
+ * When a refused caller may try again (`Retry-After`, like every 429): a place frees when a stream's run
+ * ends or its client leaves, which nothing here can predict; a few seconds keeps a reconnecting client
+ * from hammering the cap without making it wait long once a place is free.
+ */
+export const EVENT_STREAM_RETRY_AFTER_MS = 5_000;
+
 export interface IEventStreamLimits {
   /** Streams open at once on this server. */
   maxStreams: number;
@@ -31,17 +38,18 @@ export class EventStreams {
       throw new TollgateError(
         "TG_RATE_LIMITED",
         "Too many event streams are open on this server; retry later.",
-        {
-          limit: this.limits.maxStreams,
-          scope: "server",
-        },
+        { limit: this.limits.maxStreams, scope: "server", retryAfterMs: EVENT_STREAM_RETRY_AFTER_MS },
       );
     }
     if (ofSubject >= this.limits.maxStreamsPerSubject) {
       throw new TollgateError(
         "TG_RATE_LIMITED",
         "This token has too many event streams open; close one or retry later.",
-        { limit: this.limits.maxStreamsPerSubject, scope: "token" },
+        {
+          limit: this.limits.maxStreamsPerSubject,
+          scope: "token",
+          retryAfterMs: EVENT_STREAM_RETRY_AFTER_MS,
+        },
       );
     }
     this.reserved += 1;

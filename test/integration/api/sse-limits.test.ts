@@ -70,11 +70,13 @@ describe("API event streams: limits and odd resume ids", () => {
 
     const perToken = await openEvents(runId, "reader");
     expect(perToken.status).toBe(429);
+    // Like every other 429: when to come back, in the header and in the details.
+    expect(perToken.headers.get("retry-after")).toBe("5");
     expect(await perToken.json()).toEqual({
       error: {
         code: "TG_RATE_LIMITED",
         message: expect.any(String),
-        details: { limit: 2, scope: "token" },
+        details: { limit: 2, scope: "token", retryAfterMs: 5_000 },
       },
     });
 
@@ -82,9 +84,11 @@ describe("API event streams: limits and odd resume ids", () => {
     await third.readComment("connected");
     const perServer = await openEvents(runId, "admin");
     expect(perServer.status).toBe(429);
+    expect(perServer.headers.get("retry-after")).toBe("5");
     expect(((await perServer.json()) as { error: { details: unknown } }).error.details).toEqual({
       limit: 3,
       scope: "server",
+      retryAfterMs: 5_000,
     });
 
     await first.cancel();
