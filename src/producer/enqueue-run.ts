@@ -5,6 +5,7 @@ import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/ind
 import { runToolRegistry } from "../gateway/index.js";
 import { addRunJobs } from "../runtime/run-jobs.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
+import type { IThreadRef } from "../store/index.js";
 import { randomId } from "./random-id.js";
 import { runInputSchema } from "./run-input-schema.js";
 
@@ -39,7 +40,14 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
     );
   }
   runToolRegistry(gateway, input);
-  await takeRunRate(runtime, input.tenant ?? defaultTenant);
+  const tenant = tenantOf(input);
+  // Both reads leave in one write (auto-pipelined); the second is made only on a named thread.
+  await Promise.all([
+    takeRunRate(runtime, tenant),
+    input.threadId !== undefined
+      ? assertThreadReachable(runtime, { tenant, threadId: input.threadId })
+      : undefined,
+  ]);
   const request: TRunRequest = {
     input: input.input,
     userContext: input.userContext,
@@ -54,8 +62,6 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
     ...budgetOf(input.maxTotalTokens, gateway.settings.maxTotalTokens, "maxTotalTokens"),
     ...budgetOf(input.maxToolCalls, gateway.settings.maxToolCalls, "maxToolCalls"),
   };
-  const tenant = tenantOf(input);
-  if (input.threadId !== undefined) await claimThread(runtime, input.threadId, tenant);
   // Ids name the partition (nothing in the unpartitioned layout): any process finds them without a lookup.
   const { partition } = runtime;
   const threadId = input.threadId ?? `${partition.threadIdPrefix}${randomId()}`;
@@ -107,15 +113,16 @@ export function idempotencyScope(tenant: string, idempotencyKey: string): string
 }
 
 /**
- * A thread belongs to the tenant of its first run: another tenant naming it would read its history, so
- * it is told the thread does not exist (404, as for any other tenant's id). Threads created before
- * tenants existed are claimed by the first tenant that names them.
+ * Thread ids are scoped per tenant (the thread's keys name its tenant), so naming a thread reaches only
+ * the caller's own: nothing to claim or check, except for the default tenant, whose thread keys are the
+ * unscoped ones another tenant's thread had before scoping. While such a thread lives it is told the
+ * thread does not exist (404), never given that tenant's history.
  */
-async function claimThread(runtime: ITollgateRuntime, threadId: string, tenant: string): Promise<void> {
-  const owner = await runtime.redis.set(runtime.keys.threadTenant(threadId), tenant, "NX", "GET");
-  if (owner !== null && owner !== tenant) {
-    throw new TollgateError("TG_THREAD_NOT_FOUND", `No thread has id ${threadId}.`, { threadId });
-  }
+async function assertThreadReachable(runtime: ITollgateRuntime, thread: IThreadRef): Promise<void> {
+  if (!(await runtime.threads.heldByAnotherTenant(thread))) return;
+  throw new TollgateError("TG_THREAD_NOT_FOUND", `No thread has id ${thread.threadId}.`, {
+    threadId: thread.threadId,
+  });
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
-import type {
-  IGatewayAskInput,
-  IGatewayResponse,
-  IGatewayRunInput,
-  TStoredApprovalEvent,
+import {
+  defaultTenant,
+  type IGatewayAskInput,
+  type IGatewayResponse,
+  type IGatewayRunInput,
+  type TStoredApprovalEvent,
 } from "../contracts/index.js";
 import { isTerminal, responseOf, type TRunState } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
@@ -22,6 +23,7 @@ import {
   type IApprovalPage,
   type IApprovalQuery,
   type IRunEvent,
+  type IThreadRef,
   type IUsageCount,
   usageDayOf,
 } from "../store/index.js";
@@ -172,8 +174,8 @@ export class GatewayClient<TToolName extends string = string> {
   }
 
   /** The partition a thread's next run goes to. */
-  runtimeOfThread(threadId: string): Promise<ITollgateRuntime> {
-    return this.partitions.forThread(threadId);
+  runtimeOfThread(thread: IThreadRef): Promise<ITollgateRuntime> {
+    return this.partitions.forThread(thread);
   }
 
   /** Enqueues a run; resolves once it is stored and queued (it is never lost after that). */
@@ -256,14 +258,19 @@ export class GatewayClient<TToolName extends string = string> {
   /**
    * Deletes a thread: its history, its run lists, and the state and events of every run it had. Refused
    * (TG_THREAD_BUSY) while a run of it is queued or running, unless `force`, which cancels them first.
-   * Safe to repeat; a thread that does not exist is deleted already.
+   * Safe to repeat; a thread that does not exist is deleted already. Thread ids are scoped per tenant:
+   * this deletes the thread of `tenant` (default: the default tenant) with that id, no other tenant's.
    */
-  async deleteThread(threadId: string, options: { force?: boolean } = {}): Promise<IDeletedThread> {
+  async deleteThread(
+    threadId: string,
+    options: { force?: boolean; tenant?: string } = {},
+  ): Promise<IDeletedThread> {
     await this.runtime.ready();
+    const thread = { tenant: options.tenant ?? defaultTenant, threadId };
     // Where the thread's runs go now, and where the previous layout put them: delete it in both.
     const deletions: IDeletedThread[] = [];
     for (const runtime of this.partitions.ofThread(threadId)) {
-      deletions.push(await deleteThread(runtime, threadId, options.force === true));
+      deletions.push(await deleteThread(runtime, thread, options.force === true));
     }
     return {
       threadId,
@@ -301,16 +308,6 @@ export class GatewayClient<TToolName extends string = string> {
     if (!stored) return undefined;
     const { tenant, createdBy } = stored.state.request;
     return { ...(tenant !== undefined ? { tenant } : {}), ...(createdBy !== undefined ? { createdBy } : {}) };
-  }
-
-  /** The tenant a thread belongs to (that of its first run), undefined for a thread it does not know. */
-  async threadTenant(threadId: string): Promise<string | undefined> {
-    await this.runtime.ready();
-    for (const runtime of this.partitions.ofThread(threadId)) {
-      const tenant = await runtime.threads.tenantOf(threadId);
-      if (tenant !== undefined) return tenant;
-    }
-    return undefined;
   }
 
   /**

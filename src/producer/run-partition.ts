@@ -21,11 +21,11 @@ export async function partitionForRun(
     string,
     unknown
   >;
+  const tenant = typeof input.tenant === "string" ? input.tenant : defaultTenant;
   if (typeof input.threadId === "string" && input.threadId !== "")
-    return partitions.forThread(input.threadId);
+    return partitions.forThread({ tenant, threadId: input.threadId });
   if (typeof input.idempotencyKey !== "string" || input.idempotencyKey === "")
     return partitions.forKey(undefined);
-  const tenant = typeof input.tenant === "string" ? input.tenant : defaultTenant;
   const scope = idempotencyScope(tenant, input.idempotencyKey);
   const own = partitions.forKey(scope);
   // A retry after the layout changed: the run may be where the previous layout put it.

@@ -1,4 +1,5 @@
 import { TollgateError } from "../errors/index.js";
+import type { IThreadRef } from "../store/index.js";
 import { requestCancel } from "./request-cancel.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
@@ -17,12 +18,16 @@ export interface IDeletedThread {
  */
 export async function deleteThread(
   runtime: ITollgateRuntime,
-  threadId: string,
+  thread: IThreadRef,
   force: boolean,
 ): Promise<IDeletedThread> {
+  const { threadId } = thread;
+  // Another tenant's thread stored before thread ids were scoped is not the default tenant's to delete.
+  if (await runtime.threads.heldByAnotherTenant(thread))
+    return { threadId, deletedRuns: 0, cancelledRuns: 0 };
   let cancelledRuns = 0;
   if (force) {
-    const waiting = await runtime.redis.lrange(runtime.keys.threadRuns(threadId), 0, -1);
+    const waiting = await runtime.redis.lrange(runtime.keys.threadRuns(thread), 0, -1);
     for (const runId of waiting) {
       const cancelled = await requestCancel(runtime, runId, "cancelled").catch((error: unknown) => {
         // A run listed on the thread whose state is gone has nothing to cancel.
@@ -32,7 +37,7 @@ export async function deleteThread(
       if (cancelled && !cancelled.alreadyFinished) cancelledRuns += 1;
     }
   }
-  const deleted = await runtime.threads.delete(threadId, force);
+  const deleted = await runtime.threads.delete(thread, force);
   if (deleted.refusedWithRuns > 0) {
     throw new TollgateError(
       "TG_THREAD_BUSY",

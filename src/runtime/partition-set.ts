@@ -3,6 +3,7 @@ import { TollgateError } from "../errors/index.js";
 import {
   hashIndexOf,
   type IPartition,
+  type IThreadRef,
   layoutPartitions,
   namesPartition,
   partitionByName,
@@ -35,11 +36,12 @@ export interface IPartitionSet {
   ofId(id: string): ITollgateRuntime | undefined;
   /**
    * Every partition that may hold a thread, the one its new runs go to first: a thread the previous
-   * layout holds keeps its runs there while that layout is kept (see `forThread`).
+   * layout holds keeps its runs there while that layout is kept (see `forThread`). By the id alone: every
+   * tenant's thread of that id is in the same partition (their keys differ).
    */
   ofThread(threadId: string): ITollgateRuntime[];
   /** The partition a new run on this thread goes to: where the thread already is, else its own. */
-  forThread(threadId: string): Promise<ITollgateRuntime>;
+  forThread(thread: IThreadRef): Promise<ITollgateRuntime>;
   /** The partition of a new run without a thread: `key` (stable) spreads them, none: at random. */
   forKey(key: string | undefined): ITollgateRuntime;
   /** The partitions named (`base`, `<index>`, `<index>of<count>`); all reachable ones when none are. */
@@ -100,16 +102,12 @@ export function createPartitionSet(init: TPartitionSetInit): IPartitionSet {
     home: current[0]!,
     ofId: (id) => byName.get(partitionNamedBy(prefix, id).name),
     ofThread,
-    async forThread(threadId) {
-      const [own, before] = ofThread(threadId);
+    async forThread(thread) {
+      const [own, before] = ofThread(thread.threadId);
       if (!before) return own!;
       const { redis, keys } = before;
-      // Any key a thread keeps while it lives: its tenant, its runs, its history.
-      const known = await redis.exists(
-        keys.threadTenant(threadId),
-        keys.threadRunIds(threadId),
-        keys.threadMessages(threadId),
-      );
+      // Any key a thread keeps while it lives: its runs, its history.
+      const known = await redis.exists(keys.threadRunIds(thread), keys.threadMessages(thread));
       return known > 0 ? before : own!;
     },
     forKey: (key) =>

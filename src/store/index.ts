@@ -33,7 +33,13 @@ export { ApprovalStore, type IApprovalFilter, type IApprovalPlacement } from "./
 export { ApprovalVotes, settledDecisionOf, type TVoteRequest, type TVoteResult } from "./approval-votes.js";
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
 export { clusterSlotCount, hashSlotOf } from "./hash-slot.js";
-export { type IKeys, keysFor, type TApprovalIndexDimension, type TApprovalIndexState } from "./keys.js";
+export {
+  type IKeys,
+  type IThreadRef,
+  keysFor,
+  type TApprovalIndexDimension,
+  type TApprovalIndexState,
+} from "./keys.js";
 export { defineLuaCommand, type ILuaCommand } from "./lua-command.js";
 export { type IModelPauseMessage, ModelPauses } from "./model-pauses.js";
 export {
@@ -70,5 +76,5 @@ export { eventJson, type IRunEvent, type IRunEventInput, type TRunEventType } fr
 export { type IRunStoreOptions, type IStoredRun, RunStore, type TCancelReason } from "./run-store.js";
 export { compareStreamIds, parseStreamId } from "./stream-ids.js";
 export { defaultTenant, TenantLimits } from "./tenant-limits.js";
-export { ThreadStore } from "./thread-store.js";
+export { ThreadStore, threadOfRun } from "./thread-store.js";
 export { type IUsageCount, UsageStore, usageDayOf } from "./usage-store.js";

@@ -1,3 +1,14 @@
+import { defaultTenant } from "../contracts/index.js";
+
+/**
+ * A thread as its keys name it. Thread ids are scoped per tenant, as idempotency keys are: two tenants'
+ * `ticket-981` are two threads, and a thread id learnt from another tenant reaches nothing of it.
+ */
+export interface IThreadRef {
+  tenant: string;
+  threadId: string;
+}
+
 /**
  * Every Redis key Tollgate writes beside BullMQ's own, in one place. All keys start with the same prefix
  * as the queues; give the prefix a hash tag (`{tollgate}`) on Redis Cluster so that multi-key scripts stay
@@ -13,8 +24,14 @@ export interface IKeys {
    * every activation reads and writes stays small; same lifetime as the run's state.
    */
   runOutputs(runId: string): string;
-  threadMessages(threadId: string): string;
-  threadRuns(threadId: string): string;
+  /**
+   * A thread's history. The default tenant's thread keys are `<prefix>:thread:<id>:…`, as before thread
+   * ids were scoped (its stored threads stay readable); another tenant's are `<prefix>:tenant:<tenant>:thread:<id>:…`
+   * (neither a tenant nor a thread id may hold a `:`, so no two threads share a key).
+   */
+  threadMessages(thread: IThreadRef): string;
+  /** The thread's runs not yet finished, in submission order (the head runs). */
+  threadRuns(thread: IThreadRef): string;
   approval(approvalId: string): string;
   pendingApprovals(): string;
   /** A run's pending approvals (by expiry): exact at any number of pending approvals. */
@@ -22,7 +39,7 @@ export interface IKeys {
   /** Written (SET ... PX) by readiness probes: a probe proves Tollgate can write where it needs to. */
   readinessProbe(): string;
   /** Every run ever submitted on the thread (within its retention): what deleting the thread deletes. */
-  threadRunIds(threadId: string): string;
+  threadRunIds(thread: IThreadRef): string;
   /**
    * Every run not yet finished, scored by when the reconciler last looked at it (at first, its creation):
    * the reconciler reads the oldest without scanning the keyspace.
@@ -52,8 +69,12 @@ export interface IKeys {
    * tool, approver or final status. The pending `all`, `tenant` and `run` ones are the keys above.
    */
   approvalIndex(state: TApprovalIndexState, dimension: TApprovalIndexDimension, value?: string): string;
-  /** The tenant a thread belongs to (that of its first run). */
-  threadTenant(threadId: string): string;
+  /**
+   * The tenant that first named an unscoped thread id, written (without expiry) before thread ids were
+   * scoped per tenant. Never written now; read only so that the default tenant, whose thread keys are the
+   * unscoped ones, never reads another tenant's thread stored before; deleted with the thread.
+   */
+  legacyThreadTenant(threadId: string): string;
   /** The pub/sub channel on which cancellations are broadcast to every worker. */
   cancelChannel(): string;
   /** The pub/sub channel on which a run's id is published when it finishes (waiters listen). */
@@ -82,18 +103,22 @@ export function keysFor(prefix: string): IKeys {
       ? `${prefix}:approval-index:${state}`
       : `${prefix}:approval-index:${state}:${dimension}:${value}`;
   };
+  const thread = ({ tenant, threadId }: IThreadRef) =>
+    tenant === defaultTenant
+      ? `${prefix}:thread:${threadId}`
+      : `${prefix}:tenant:${tenant}:thread:${threadId}`;
   return {
     prefix,
     run: (runId) => `${prefix}:run:${runId}`,
     runEvents: (runId) => `${prefix}:run:${runId}:events`,
     runCancel: (runId) => `${prefix}:run:${runId}:cancel`,
     runOutputs: (runId) => `${prefix}:run:${runId}:outputs`,
-    threadMessages: (threadId) => `${prefix}:thread:${threadId}:messages`,
-    threadRuns: (threadId) => `${prefix}:thread:${threadId}:runs`,
+    threadMessages: (ref) => `${thread(ref)}:messages`,
+    threadRuns: (ref) => `${thread(ref)}:runs`,
     approval: (approvalId) => `${prefix}:approval:${approvalId}`,
     pendingApprovals: () => approvalIndex("pending", "all"),
     runPendingApprovals: (runId) => approvalIndex("pending", "run", runId),
-    threadRunIds: (threadId) => `${prefix}:thread:${threadId}:run-ids`,
+    threadRunIds: (ref) => `${thread(ref)}:run-ids`,
     activeRuns: () => `${prefix}:run-index:active`,
     reconcileLock: () => `${prefix}:reconcile:lock`,
     tenantPendingApprovals: (tenant) => approvalIndex("pending", "tenant", tenant),
@@ -102,7 +127,7 @@ export function keysFor(prefix: string): IKeys {
     approvalReminder: (reminderId) => `${prefix}:approval-reminder:${reminderId}`,
     approvalLinkUse: (nonce) => `${prefix}:approval-link-use:${nonce}`,
     approvalIndex,
-    threadTenant: (threadId) => `${prefix}:thread:${threadId}:tenant`,
+    legacyThreadTenant: (threadId) => `${prefix}:thread:${threadId}:tenant`,
     cancelChannel: () => `${prefix}:cancel`,
     finishedChannel: () => `${prefix}:finished`,
     tenantRunning: (tenant) => `${prefix}:tenant:${tenant}:running`,

@@ -4,6 +4,7 @@ import { TollgateError } from "../errors/index.js";
 import type { IKeys } from "./keys.js";
 import type { ITollgateRedis } from "./redis-client.js";
 import { eventJson } from "./run-events.js";
+import { threadOfRun } from "./thread-store.js";
 
 export type TCancelReason = "cancelled" | "timed_out";
 
@@ -41,13 +42,14 @@ export class RunStore {
 
   /** Creates the run, queues it on its thread and records `run-queued`; returns the stored one on a retry. */
   async create(state: TRunState, event: TRunEventInput): Promise<{ created: boolean; state: TRunState }> {
+    const thread = threadOfRun(state);
     const existing = await this.redis.tgCreateRun(
       this.keys.run(state.runId),
-      this.keys.threadRuns(state.threadId),
+      this.keys.threadRuns(thread),
       this.keys.runEvents(state.runId),
       this.keys.activeRuns(),
-      this.keys.threadMessages(state.threadId),
-      this.keys.threadRunIds(state.threadId),
+      this.keys.threadMessages(thread),
+      this.keys.threadRunIds(thread),
       JSON.stringify(state),
       state.runId,
       eventJson(event, this.options.now()),
@@ -105,11 +107,13 @@ export class RunStore {
     save: boolean,
   ): Promise<{ stored: IStoredRun; nextRunId?: string }> {
     const at = this.options.now();
+    // The released thread is the run's own: its id within the run's tenant.
+    const thread = { tenant: threadOfRun(next).tenant, threadId: release.threadId };
     const [revision, nextRunId] = await this.redis.tgFinishRun(
       this.keys.run(next.runId),
       this.keys.runEvents(next.runId),
-      this.keys.threadRuns(release.threadId),
-      this.keys.threadMessages(release.threadId),
+      this.keys.threadRuns(thread),
+      this.keys.threadMessages(thread),
       this.keys.activeRuns(),
       this.keys.runOutputs(next.runId),
       save ? String(stored.revision) : "",

@@ -6,6 +6,7 @@ import { ModelRateLimitedError } from "../model/index.js";
 import { jobLogger } from "../observability/index.js";
 import { runJobNames, runJobSchema } from "../queue/index.js";
 import { requestCancel } from "../runtime/request-cancel.js";
+import { threadOfRun } from "../store/index.js";
 import { readChildOutcomes } from "./child-outcomes.js";
 import { maxModelPauseMs } from "./model-pacing.js";
 import { reconcileRuns } from "./reconcile-runs.js";
@@ -51,7 +52,7 @@ export function createRunProcessor(workerContext: IWorkerContext) {
       if (!state.ownsThread && !(await waitForThreadTurn(context, job, token, state)))
         throw new DelayedError();
       if (!(await waitForRunSlot(context, job, token, state))) throw new DelayedError();
-      history = state.ownsThread ? [] : await context.runtime.threads.history(state.threadId);
+      history = state.ownsThread ? [] : await context.runtime.threads.history(threadOfRun(state));
     } else if (!isTerminal(state)) {
       // A started run keeps its tenant's slot: each activation renews the slot's lease.
       await context.runtime.limits.renewSlot(tenantOfRun(state), runId);

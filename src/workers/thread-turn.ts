@@ -1,5 +1,6 @@
 import type { Job } from "bullmq";
 import { endRunOutsideLoop, isTerminal, type TRunState } from "../engine/index.js";
+import { threadOfRun } from "../store/index.js";
 import { endingHandlers } from "./run-effect-handlers.js";
 import type { IWorkerContext } from "./worker-context.js";
 
@@ -18,7 +19,7 @@ export async function waitForThreadTurn(
   const { threads } = context.runtime;
   if (await isMyTurn(context, state)) return true;
   await job.moveToDelayed(context.runtime.now() + context.runtime.options.threadRecheckMs, token);
-  if ((await threads.headRun(state.threadId)) === state.runId) {
+  if ((await threads.headRun(threadOfRun(state))) === state.runId) {
     await job.promote().catch(() => undefined);
   }
   return false;
@@ -27,7 +28,7 @@ export async function waitForThreadTurn(
 async function isMyTurn(context: IWorkerContext, state: TRunState): Promise<boolean> {
   const { threads, runs } = context.runtime;
   for (;;) {
-    const head = await threads.headRun(state.threadId);
+    const head = await threads.headRun(threadOfRun(state));
     if (head === undefined || head === state.runId) return true;
     const headRun = await runs.load(head);
     // A head that finished but was never released (its worker died after the final save) or whose state
@@ -41,7 +42,7 @@ async function isMyTurn(context: IWorkerContext, state: TRunState): Promise<bool
         context.runtime.now(),
       );
     } else {
-      await threads.finishRun(state.threadId, head, []);
+      await threads.finishRun(threadOfRun(state), head, []);
     }
   }
 }

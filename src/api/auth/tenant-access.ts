@@ -4,10 +4,17 @@ import { auditLog } from "../../observability/index.js";
 import type { GatewayClient } from "../../producer/index.js";
 import type { IApproval } from "../../store/index.js";
 import { principalOf } from "./authenticate.js";
-import { type IApiPrincipal, listingTenantOf, reaches, seesAllTenants } from "./principal.js";
+import {
+  creationTenantOf,
+  type IApiPrincipal,
+  listingTenantOf,
+  reaches,
+  seesAllTenants,
+} from "./principal.js";
 
 /*
- * Every route that takes a run or approval id checks here that the record is in the caller's tenant.
+ * Every route that takes a run or approval id checks here that the record is in the caller's tenant
+ * (thread ids need no check: they are scoped per tenant, see `threadTenantOf`).
  * Another tenant's id answers exactly as an unknown one (404, same code and message), so ids leak
  * nothing; the refusal is audited.
  */
@@ -41,17 +48,20 @@ export async function assertRunVisible(
   throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
 }
 
-/** Throws TG_THREAD_NOT_FOUND when the thread belongs to another tenant than the caller's. */
-export async function assertThreadVisible(
-  client: GatewayClient,
+/**
+ * The tenant whose thread a thread route addresses. Thread ids are scoped per tenant, so the id alone
+ * does not say whose thread it is: a principal limited to one tenant addresses its own (naming another
+ * is refused, and audited); one of every tenant names the tenant (else the default tenant, as a run it
+ * creates without one belongs to).
+ */
+export function threadTenantOf(
   request: FastifyRequest,
-  threadId: string,
-): Promise<void> {
+  requested: string | undefined,
+  route: string,
+): string {
   const principal = principalOf(request);
-  const owner = await client.threadTenant(threadId);
-  if (owner === undefined || reaches(principal, { tenant: owner })) return;
-  auditTenantDenied(request, principal, threadId, owner);
-  throw new TollgateError("TG_THREAD_NOT_FOUND", `No thread has id ${threadId}.`, { threadId });
+  const scope = listingScopeOf(request, requested, route);
+  return scope.tenant ?? creationTenantOf(principal, requested);
 }
 
 /** The approval, when it exists in the caller's tenant; else TG_APPROVAL_NOT_FOUND. */

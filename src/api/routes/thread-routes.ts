@@ -1,4 +1,4 @@
-import { assertThreadVisible } from "../auth/tenant-access.js";
+import { threadTenantOf } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
 import { deleteThreadQuerySchema, threadParamsSchema } from "../schemas/request-schemas.js";
 import { deletedThreadSchema } from "../schemas/response-schemas.js";
@@ -12,16 +12,17 @@ export const deleteThreadRoute = defineRoute(
     description:
       "Deletes the thread's history and every run it had (state, events), for a data-protection request " +
       "or when a conversation is over. Refused with 409 while a run of the thread is queued or running, " +
-      "unless force=true, which cancels those runs first. Safe to repeat.",
+      "unless force=true, which cancels those runs first. Safe to repeat. Thread ids are scoped per " +
+      "tenant: this deletes the caller's tenant's thread of that id (a token of every tenant names the " +
+      "tenant, else the default tenant's), never another tenant's.",
     tag: "threads",
     access: "runs:write",
     schemas: { params: threadParamsSchema, querystring: deleteThreadQuerySchema },
     responses: { 200: { description: "The thread is deleted.", schema: deletedThreadSchema } },
-    errors: ["TG_THREAD_NOT_FOUND", "TG_THREAD_BUSY", "TG_REDIS_UNAVAILABLE"],
+    errors: ["TG_FORBIDDEN", "TG_THREAD_BUSY", "TG_REDIS_UNAVAILABLE"],
   },
   async (request, _reply, { client }) => {
-    // Another tenant's thread answers as an unknown one would.
-    await assertThreadVisible(client, request, request.params.threadId);
-    return client.deleteThread(request.params.threadId, { force: request.query.force === "true" });
+    const tenant = threadTenantOf(request, request.query.tenant, "/v1/threads/:threadId");
+    return client.deleteThread(request.params.threadId, { force: request.query.force === "true", tenant });
   },
 );

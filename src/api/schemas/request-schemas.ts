@@ -69,6 +69,10 @@ export const deleteThreadQuerySchema = z.strictObject({
     .enum(["true", "false"])
     .optional()
     .describe("true: cancel the thread's queued or running runs first instead of refusing with 409."),
+  tenant: runInputSchema.shape.tenant.describe(
+    "The tenant whose thread this is (thread ids are scoped per tenant): the token's. Only an operator " +
+      "(or a token of tenant '*') may name another; it deletes the default tenant's thread without one.",
+  ),
 });
 
 /** A Redis stream entry id, as sent in the SSE `id:` field. */

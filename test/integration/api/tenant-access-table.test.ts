@@ -141,10 +141,16 @@ const rows: Record<string, IRow> = {
         headers,
       }),
   },
+  // Thread ids are scoped per tenant: the route addresses a tenant's thread by naming the tenant, as listings do.
   deleteThread: {
     success: 200,
+    otherTenantStatus: 403,
     call: async (f, headers, tenant) =>
-      f.app.inject({ method: "DELETE", url: `/v1/threads/${await finishedThread(tenant)}`, headers }),
+      f.app.inject({
+        method: "DELETE",
+        url: `/v1/threads/${await finishedThread(tenant)}?tenant=${tenant}`,
+        headers,
+      }),
   },
   cancelRun: {
     success: 202,

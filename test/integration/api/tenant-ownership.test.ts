@@ -53,12 +53,12 @@ describe("tenant ownership over HTTP", () => {
     expect(other.json().runId).not.toBe(first.json().runId);
   });
 
-  it("keeps a thread to its first run's tenant: another tenant naming it is told it does not exist", async () => {
+  it("scopes thread ids per tenant: another tenant naming a thread id gets a thread of its own", async () => {
     const threadId = `thread-owned-${Date.now()}`;
     expect((await createRun(acme, { threadId })).statusCode).toBe(202);
-    const intruder = await createRun(globex, { threadId });
-    expect(intruder.statusCode).toBe(404);
-    expect(intruder.json().error.code).toBe("TG_THREAD_NOT_FOUND");
+    const other = await createRun(globex, { threadId });
+    expect(other.statusCode).toBe(202);
+    expect(other.json().threadId).toBe(threadId);
     expect((await createRun(acme, { threadId })).statusCode).toBe(202);
   });
 

@@ -26,20 +26,21 @@ describe("threads: retention and deletion", () => {
   it("a thread's history and run lists expire (PTTL set), refreshed on use", async () => {
     const { client } = fixture.harness;
     const threadId = "thread-retention";
-    const { keys, redis } = await client.runtimeOfThread(threadId);
+    const thread = { tenant: "default", threadId };
+    const { keys, redis } = await client.runtimeOfThread(thread);
     const first = await client.ask({ input: script({ text: "one" }), userContext, threadId });
     expect(first.status).toBe("completed");
     const second = await client.ask({ input: script({ text: "two" }), userContext, threadId });
     expect(second.status).toBe("completed");
-    for (const key of [keys.threadMessages(threadId), keys.threadRunIds(threadId)]) {
+    for (const key of [keys.threadMessages(thread), keys.threadRunIds(thread)]) {
       const ttl = await redis.pttl(key);
       expect(ttl, key).toBeGreaterThan(thirtyDaysMs - 60_000);
       expect(ttl, key).toBeLessThanOrEqual(thirtyDaysMs);
     }
     // A read is a use: a shortened TTL is set back to the full retention.
-    await redis.pexpire(keys.threadMessages(threadId), 5_000);
-    await (await client.runtimeOfThread(threadId)).threads.history(threadId);
-    expect(await redis.pttl(keys.threadMessages(threadId))).toBeGreaterThan(thirtyDaysMs - 60_000);
+    await redis.pexpire(keys.threadMessages(thread), 5_000);
+    await (await client.runtimeOfThread(thread)).threads.history(thread);
+    expect(await redis.pttl(keys.threadMessages(thread))).toBeGreaterThan(thirtyDaysMs - 60_000);
   });
 
   it("DELETE /v1/threads/:threadId removes everything of the thread", async () => {

@@ -56,7 +56,6 @@ describe("partitions", () => {
     const firstView = await harness.client.getRun(first.runId);
     const secondView = await harness.client.getRun(second.runId);
     expect(secondView.startedAt!).toBeGreaterThanOrEqual(firstView.finishedAt!);
-    expect(await harness.client.threadTenant(threadId)).toBe("default");
   });
 
   it("lists approvals of every partition as one listing and decides each by its id", async () => {
@@ -202,6 +201,8 @@ describe("changing the partition count of a live deployment", () => {
     const next = await client.run({ input: answer, userContext: user, threadId });
     expect(partitionNamedBy(harness.prefix, next.runId).name).toBe("base");
     expect((await client.wait(next.runId)).status).toBe("completed");
-    expect(await client.runtimeOf(next.runId).threads.history(threadId)).toHaveLength(4);
+    expect(await client.runtimeOf(next.runId).threads.history({ tenant: "default", threadId })).toHaveLength(
+      4,
+    );
   });
 });
