@@ -21,6 +21,13 @@ export const API_DEFAULTS = Object.freeze({
   sseMaxStreams: 1_000,
   /** Event streams one token subject may hold open at once. */
   sseMaxStreamsPerToken: 20,
+  /**
+   * A request's headers and body must have arrived within this, or it is answered 408 and its
+   * connection closed: a client that never finishes its body would otherwise hold a connection (and a
+   * place among the sockets) for as long as it likes. 30 s carries the largest body (1 MiB) over a
+   * link of about 300 kbit/s; a run's own time is not counted, only the request's arrival.
+   */
+  requestTimeoutMs: 30_000,
 });
 
 export interface IApiOptions {
@@ -59,6 +66,11 @@ export interface IApiOptions {
   sseMaxStreams?: number;
   /** Event streams one token subject may hold open; more answer 429 TG_RATE_LIMITED. @defaultValue 20 */
   sseMaxStreamsPerToken?: number;
+  /**
+   * How long a request's headers and body may take to arrive; past it the request is answered 408
+   * TG_REQUEST_TIMEOUT and its connection closed, whether or not it is authenticated. @defaultValue 30000
+   */
+  requestTimeoutMs?: number;
   /** Whether close() also closes `client`. @defaultValue false: whoever made the client closes it */
   ownsClient?: boolean;
 }
@@ -70,6 +82,7 @@ export interface IApiSettings {
   readonly readyTimeoutMs: number;
   readonly sseMaxStreams: number;
   readonly sseMaxStreamsPerToken: number;
+  readonly requestTimeoutMs: number;
 }
 
 const positiveMilliseconds = z
@@ -90,6 +103,13 @@ const apiSettingsSchema = z.object({
   readyTimeoutMs: positiveMilliseconds.default(API_DEFAULTS.readyTimeoutMs),
   sseMaxStreams: z.number().int().min(1).max(1_000_000).default(API_DEFAULTS.sseMaxStreams),
   sseMaxStreamsPerToken: z.number().int().min(1).max(1_000_000).default(API_DEFAULTS.sseMaxStreamsPerToken),
+  // Below 100 ms a request on a loaded machine could not arrive in time; Node checks it about every 1 s.
+  requestTimeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(60 * 60 * 1000)
+    .default(API_DEFAULTS.requestTimeoutMs),
 });
 
 /** The numeric options with their defaults, checked once; a bad one fails start-up naming the option. */
@@ -101,6 +121,7 @@ export function resolveApiSettings(options: IApiOptions): IApiSettings {
     readyTimeoutMs: options.readyTimeoutMs,
     sseMaxStreams: options.sseMaxStreams,
     sseMaxStreamsPerToken: options.sseMaxStreamsPerToken,
+    requestTimeoutMs: options.requestTimeoutMs,
   });
   if (!parsed.success) {
     const issues = toFieldIssues(parsed.error);

@@ -11,6 +11,7 @@ import { type IApiOptions, resolveApiSettings } from "./api-options.js";
 import { authenticate, type IAuthenticator } from "./auth/authenticate.js";
 import { createAuthenticator } from "./auth/create-authenticator.js";
 import { registerConsole } from "./console/console-routes.js";
+import { createClientErrorHandler } from "./errors/client-error-handler.js";
 import { createErrorHandler, handleNotFound } from "./errors/error-handler.js";
 import { drainOversizedBody } from "./http/drain-oversized-body.js";
 import type { IRouteContext } from "./http/route-context.js";
@@ -41,6 +42,18 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify<Server, IncomingMessage, ServerResponse, FastifyBaseLogger>({
     loggerInstance: logger,
     bodyLimit: settings.bodyLimitBytes,
+    // Every request, authenticated or not, must have arrived (headers and body) within this: a body
+    // that never ends is answered 408 and its connection closed. Node checks the open requests at an
+    // interval (30 s by default, which would let a short timeout run long): a tenth of it here.
+    requestTimeout: settings.requestTimeoutMs,
+    http: {
+      requestTimeout: settings.requestTimeoutMs,
+      headersTimeout: Math.min(60_000, settings.requestTimeoutMs),
+      connectionsCheckingInterval: checkingIntervalOf(settings.requestTimeoutMs),
+    },
+    // What Node's parser refuses (a timeout, headers over 16 KiB, bytes that are not HTTP) is answered
+    // in the error envelope too, not in fastify's own shape.
+    clientErrorHandler: createClientErrorHandler(logger),
     // The router's limit is the schemas' (256), so an id is refused by one rule, in the error envelope.
     routerOptions: { maxParamLength: maxIdLength },
     // A bad percent-encoding or an over-long path id is refused before any route: in the envelope too.
@@ -126,6 +139,11 @@ function registerRoute(
     ),
     handler: (request, reply) => route.handle(request, reply, context),
   });
+}
+
+/** How often Node looks for requests past their timeout: a tenth of it, between 50 ms and 1 s. */
+function checkingIntervalOf(requestTimeoutMs: number): number {
+  return Math.min(1_000, Math.max(50, Math.floor(requestTimeoutMs / 10)));
 }
 
 /** What a caller may send as its own `x-request-id`: the characters of ids and UUIDs, bounded. */

@@ -159,6 +159,11 @@ export const envSchema = z
     TOLLGATE_HOST: z.string().trim().min(1).default("127.0.0.1"),
     /** Largest request body `tollgate api` accepts, in bytes. Unset: the API's default. */
     TOLLGATE_BODY_LIMIT_BYTES: integerText.pipe(z.number().int().min(1024)).optional(),
+    /**
+     * How long a request's headers and body may take to arrive at `tollgate api`; past it: 408
+     * TG_REQUEST_TIMEOUT and the connection closed. Unset: the API's default (30000).
+     */
+    TOLLGATE_REQUEST_TIMEOUT_MS: integerText.pipe(z.number().int().min(100).max(3_600_000)).optional(),
     /** Event streams (SSE) `tollgate api` keeps open at once. Unset: the API's default (1000). */
     TOLLGATE_SSE_MAX_STREAMS: integerText.pipe(z.number().int().min(1).max(1_000_000)).optional(),
     /** Event streams one token subject may keep open at once. Unset: the API's default (20). */

@@ -25,6 +25,12 @@ export const errorCatalogue = {
     status: 413,
     summary: "The request body or run input is over the configured limit.",
   },
+  TG_REQUEST_TIMEOUT: {
+    status: 408,
+    summary:
+      "The request's headers and body did not arrive within the request timeout; the connection is closed.",
+  },
+  TG_HEADERS_TOO_LARGE: { status: 431, summary: "The request's headers are over the size limit (16 KiB)." },
   TG_RUN_NOT_FOUND: { status: 404, summary: "No run has this id." },
   TG_THREAD_NOT_FOUND: { status: 404, summary: "No thread has this id (in the caller's tenant)." },
   TG_RUN_FINISHED: { status: 409, summary: "The run has already finished." },

@@ -64,6 +64,9 @@ export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions)
       ...(env.TOLLGATE_BODY_LIMIT_BYTES !== undefined
         ? { bodyLimitBytes: env.TOLLGATE_BODY_LIMIT_BYTES }
         : {}),
+      ...(env.TOLLGATE_REQUEST_TIMEOUT_MS !== undefined
+        ? { requestTimeoutMs: env.TOLLGATE_REQUEST_TIMEOUT_MS }
+        : {}),
       ...(env.TOLLGATE_SSE_MAX_STREAMS !== undefined ? { sseMaxStreams: env.TOLLGATE_SSE_MAX_STREAMS } : {}),
       ...(env.TOLLGATE_SSE_MAX_STREAMS_PER_TOKEN !== undefined
         ? { sseMaxStreamsPerToken: env.TOLLGATE_SSE_MAX_STREAMS_PER_TOKEN }

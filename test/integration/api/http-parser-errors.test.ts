@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type IRunningApi, startApi } from "../../../src/api/index.js";
+import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { apiTestGateway, apiTestTokens, silentLogger } from "./api-fixture.js";
+import { parseRawAnswer, rawExchange } from "./raw-http.js";
+
+/** Small, so that the test sees the timeout; the default is 30 s. */
+const requestTimeoutMs = 600;
+/** How long past the timeout an answer may come: Node checks the timeout every 100 ms or so here. */
+const answerMarginMs = 1_500;
+
+const envelope = (code: string) => ({ error: { code, message: expect.any(String) } });
+const envelopeWithDetails = (code: string) => ({
+  error: { code, message: expect.any(String), details: expect.any(Object) },
+});
+
+describe("API: what the HTTP parser refuses, and bodies that never end", () => {
+  let harness: IHarness;
+  let api: IRunningApi;
+  beforeAll(async () => {
+    harness = await createHarness(apiTestGateway, "api-http-parser");
+    api = await startApi({
+      client: harness.client,
+      tokens: Object.values(apiTestTokens),
+      logger: silentLogger(),
+      port: 0,
+      host: "127.0.0.1",
+      requestTimeoutMs,
+    });
+  });
+  afterAll(async () => {
+    await api.close();
+    await harness.close();
+  });
+
+  const partialPost = (headers: string) =>
+    "POST /v1/runs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" +
+    `Content-Length: 100\r\n${headers}\r\n{"input":`;
+
+  it("answers 408 in the error envelope and closes, when an authenticated body never finishes", async () => {
+    const answer = await rawExchange(
+      api.port,
+      partialPost(`Authorization: Bearer ${apiTestTokens.writer.token}\r\n`),
+      requestTimeoutMs + answerMarginMs + 5_000,
+    );
+    expect(answer.closed).toBe(true);
+    expect(answer.elapsedMs).toBeLessThan(requestTimeoutMs + answerMarginMs);
+    const { status, body } = parseRawAnswer(answer.text);
+    expect(status).toBe(408);
+    expect(body).toEqual(envelope("TG_REQUEST_TIMEOUT"));
+  });
+
+  it("closes an unauthenticated request whose body never finishes as well", async () => {
+    const answer = await rawExchange(api.port, partialPost(""), requestTimeoutMs + answerMarginMs + 5_000);
+    expect(answer.closed).toBe(true);
+    expect(answer.elapsedMs).toBeLessThan(requestTimeoutMs + answerMarginMs);
+    expect(parseRawAnswer(answer.text).status).toBe(401);
+  });
+
+  it("answers headers over the limit with 431 in the error envelope", async () => {
+    const request = `GET /v1/tools HTTP/1.1\r\nHost: localhost\r\nX-Filler: ${"a".repeat(20_000)}\r\n\r\n`;
+    const answer = await rawExchange(api.port, request, 5_000);
+    expect(answer.closed).toBe(true);
+    const { status, headers, body } = parseRawAnswer(answer.text);
+    expect(status).toBe(431);
+    expect(headers).toContain("content-type: application/json");
+    expect(body).toEqual(envelope("TG_HEADERS_TOO_LARGE"));
+  });
+
+  it.each([
+    ["a request line that is not HTTP", "NOT HTTP AT ALL\r\n\r\n"],
+    ["an invalid header name", "GET /v1/tools HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n"],
+    [
+      "a Content-Length with Transfer-Encoding",
+      "POST /v1/runs HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    ],
+  ])("answers %s with 400 TG_BAD_REQUEST in the error envelope", async (_name, request) => {
+    const answer = await rawExchange(api.port, request, 5_000);
+    expect(answer.closed).toBe(true);
+    const { status, headers, body } = parseRawAnswer(answer.text);
+    expect(status).toBe(400);
+    expect(headers).toContain("content-type: application/json");
+    expect(body).toEqual(envelopeWithDetails("TG_BAD_REQUEST"));
+  });
+});
