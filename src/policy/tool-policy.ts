@@ -68,6 +68,21 @@ export class ToolPolicy {
   }
 
   /**
+   * Whether any call of the tool can wait for a human: its policy asks for approval, may (a predicate),
+   * or some profile's approvals floor names it or one of its tags. A DENY never does (DENY wins). What
+   * the console offers as a filter of pending approvals.
+   */
+  mayNeedApproval(tool: TAnyToolDef): boolean {
+    const kind = this.policyKind(tool);
+    if (kind === EToolCallVerdict.DENY) return false;
+    if (kind !== EToolCallVerdict.ALLOW) return true;
+    for (const profile of this.config.approvalsByProfile.keys()) {
+      if (this.profileNeedsApproval(profile, tool)) return true;
+    }
+    return false;
+  }
+
+  /**
    * The verdict on one call whose input already passed the schema: the tool's policy, then the profile's
    * approvals floor, which turns an ALLOW into NEEDS_APPROVAL and leaves a DENY a DENY.
    */

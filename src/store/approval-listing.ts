@@ -25,6 +25,11 @@ export interface IApprovalQuery {
   runId?: string;
   tool?: string;
   userId?: string;
+  /**
+   * Approvals whose user id contains this text, in any case ("iv" finds u-ivan): what a reviewer types.
+   * No index holds parts of ids, so it is checked on the records of the smallest other index.
+   */
+  userIdContains?: string;
   /** Who decided (decided approvals). */
   approver?: string;
   /** Epoch ms, inclusive: requestedAt for pending approvals, decidedAt for decided ones. */
@@ -151,11 +156,20 @@ function matches(approval: IApproval, status: TApprovalListStatus, query: IAppro
   if (query.runId !== undefined && approval.runId !== query.runId) return false;
   if (query.tool !== undefined && approval.toolName !== query.tool) return false;
   if (query.userId !== undefined && approval.userContext.userId !== query.userId) return false;
+  if (
+    query.userIdContains !== undefined &&
+    !containsFolded(approval.userContext.userId, query.userIdContains)
+  )
+    return false;
   if (query.approver !== undefined && approval.decision?.approver !== query.approver) return false;
   const at = status === "pending" ? approval.requestedAt : (approval.decision?.decidedAt ?? 0);
   if (query.since !== undefined && at < query.since) return false;
   if (query.until !== undefined && at > query.until) return false;
   return true;
+}
+
+function containsFolded(text: string, part: string): boolean {
+  return text.toLowerCase().includes(part.toLowerCase());
 }
 
 function encodeCursor(cursor: ICursor): string {

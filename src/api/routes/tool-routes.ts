@@ -22,6 +22,7 @@ export function toolListOf(gateway: IGateway): TToolList {
       inputSchema: modelTools[index]?.function.parameters ?? {},
       tags: tool.tags ?? [],
       policyKind: gateway.policy.policyKind(tool),
+      mayNeedApproval: gateway.policy.mayNeedApproval(tool),
       extra: gateway.extraToolNames.has(tool.name),
     })),
   };

@@ -130,6 +130,9 @@ export const approvalsQuerySchema = z.strictObject({
   runId: idSchema.optional(),
   tool: idSchema.optional(),
   userId: idSchema.optional(),
+  userIdContains: idSchema
+    .optional()
+    .describe('Approvals whose user id contains this text, in any case ("iv" finds u-ivan).'),
   approver: idSchema.optional().describe("Who decided (decided approvals)."),
   since: instantSchema
     .optional()

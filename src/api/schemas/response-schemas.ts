@@ -108,6 +108,11 @@ export const toolListSchema = z.object({
       inputSchema: z.record(z.string(), z.unknown()).describe("JSON Schema of the input the model sends."),
       tags: z.array(z.string()),
       policyKind: z.enum([...Object.values(EToolCallVerdict), "PREDICATE"]),
+      mayNeedApproval: z
+        .boolean()
+        .describe(
+          "Whether a call can wait for a human: a NEEDS_APPROVAL or PREDICATE policy, or a profile's approvals floor naming the tool or a tag of it (never for DENY).",
+        ),
       extra: z
         .boolean()
         .describe("Offered only to runs that name it in additionalTools (the gateway's extraTools)."),

@@ -191,6 +191,26 @@ describe("API approvals", () => {
     });
   });
 
+  it("finds approvals by any part of the user id, in any case (the console's user filter)", async () => {
+    const { approvalId } = await parkedRun("ivan@example.com", "u-Ivanova-7");
+    const { approvalId: other } = await parkedRun("ada@example.com", "u-ada-7");
+    const listed = async (query: string) =>
+      (await fixture.app.inject({ method: "GET", url: `/v1/approvals?${query}`, headers: approvalReader }))
+        .json()
+        .approvals.map((approval: { approvalId: string }) => approval.approvalId);
+    for (const part of ["u-iv", "IVANOVA", "nova-7"]) {
+      const found = await listed(`userIdContains=${encodeURIComponent(part)}`);
+      expect(found, part).toContain(approvalId);
+      expect(found, part).not.toContain(other);
+    }
+    expect(await listed("userIdContains=-7&tool=send_email")).toEqual(
+      expect.arrayContaining([approvalId, other]),
+    );
+    expect(await listed("userIdContains=nobody-here")).toEqual([]);
+    // The exact filter stays exact.
+    expect(await listed("userId=u-iv")).toEqual([]);
+  });
+
   it("approves without a body: the input the model sent runs", async () => {
     const { runId, approvalId } = await parkedRun("dan@example.com");
     const approved = await fixture.app.inject({

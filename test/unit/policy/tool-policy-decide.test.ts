@@ -227,3 +227,18 @@ describe("policyKind: what the tool list shows and whether a call waits for its 
     expect(new ToolPolicy().policyKind(tool)).toBe(kind);
   });
 });
+
+describe("mayNeedApproval: the tools a reviewer can meet (the console's tool filter)", () => {
+  const floors = new ToolPolicy({ profiles: { trial: { approvals: ["billing", "send_email"] } } });
+  it.each<[string, TAnyToolDef, ToolPolicy, boolean]>([
+    ["omitted, no profile floor", echoTool(), new ToolPolicy(), false],
+    ["NEEDS_APPROVAL", echoTool({ policy: NEEDS_APPROVAL }), new ToolPolicy(), true],
+    ["a predicate", echoTool({ policy: () => ({ verdict: ALLOW }) }), new ToolPolicy(), true],
+    ["DENY, even under a floor naming its tag", refund(DENY), floors, false],
+    ["ALLOW under a floor naming its tag", refund(ALLOW), floors, true],
+    ["ALLOW under a floor naming it", namedTool("send_email"), floors, true],
+    ["ALLOW under a floor naming others", refund(ALLOW, ["support"]), floors, false],
+  ])("%s", (_name, tool, policy, expected) => {
+    expect(policy.mayNeedApproval(tool)).toBe(expected);
+  });
+});
