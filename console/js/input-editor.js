@@ -1,9 +1,11 @@
-// The input of a parked call as a form: one field per value, nested objects as groups, anything else
-// (arrays, values of no simple type) as JSON text. Each field has its own error line, so an issue,
-// whether found here against the tool's JSON Schema or by the server (422), is shown next to the
-// field it is about.
+// The input of a parked call as a form: one field per value, nested objects as groups, a choice of
+// fixed values (an enum) as a select, anything else (arrays, values of no simple type) as JSON text.
+// Each field has its own error line, so an issue, whether found here against the tool's JSON Schema or
+// by the server (422), is shown next to the field it is about.
 
 import { h } from "./dom.js";
+import { choicesOf, controlOf, kindOf } from "./input-controls.js";
+import { validate } from "./json-schema.js";
 
 let editorCount = 0;
 const maxDepth = 4;
@@ -17,6 +19,8 @@ export function createInputEditor(schema, original) {
   const idPrefix = `field-${editorCount}`;
   /** @type {Array<{ path: Array<string | number>, errorLine: HTMLElement, control?: HTMLElement }>} */
   const slots = [];
+  /** @type {Array<{ reset(): HTMLElement | undefined }>} */
+  const leaves = [];
   const rootErrors = h("p", { class: "field-error", id: `${idPrefix}-root-error` });
   slots.push({ path: [], errorLine: rootErrors });
   const root = buildNode(schema ?? {}, original, [], true, 0);
@@ -80,7 +84,8 @@ export function createInputEditor(schema, original) {
     const description = leafSchema.description
       ? h("span", { class: "field-hint", text: leafSchema.description })
       : null;
-    const control = controlOf(kind, value, id, `${id}-error`);
+    const choices = kind === "enum" ? choicesOf(leafSchema, value, required) : [];
+    const control = controlOf(kind, value, id, `${id}-error`, choices);
     // Said by the control, not by the star: the label's accessible name stays the field's name.
     if (required) control.setAttribute("aria-required", "true");
     const label = h(
@@ -91,10 +96,20 @@ export function createInputEditor(schema, original) {
     );
     slots.push({ path, errorLine, control });
     const hadValue = value !== undefined;
+    const field = /** @type {HTMLInputElement} */ (control);
+    const initialText = field.value;
+    leaves.push({
+      /** Puts the model's value back; whether the field held another. */
+      reset() {
+        const changed = field.value !== initialText;
+        field.value = initialText;
+        return changed ? control : undefined;
+      },
+    });
     return {
       element: h("div", { class: `field field-${kind}` }, label, description, control, errorLine),
       read(issues) {
-        const text = /** @type {HTMLInputElement} */ (control).value;
+        const text = field.value;
         if (kind === "string")
           return text === "" && !hadValue && !required ? { present: false } : { present: true, value: text };
         if (text.trim() === "") return { present: false };
@@ -107,6 +122,10 @@ export function createInputEditor(schema, original) {
           return { present: true, value: number };
         }
         if (kind === "boolean") return { present: true, value: text === "true" };
+        if (kind === "enum") {
+          const choice = choices[Number(text)];
+          return choice?.value === undefined ? { present: false } : { present: true, value: choice.value };
+        }
         try {
           return { present: true, value: JSON.parse(text) };
         } catch (error) {
@@ -120,46 +139,75 @@ export function createInputEditor(schema, original) {
     };
   }
 
+  /** The edited input, and the issues found while reading it (text that is not a number, bad JSON). */
+  function read() {
+    const issues = [];
+    const found = root.read(issues);
+    return { value: found.present ? found.value : undefined, issues };
+  }
+
   return {
     element,
-    /** The edited input, and the issues found while reading it (text that is not a number, bad JSON). */
-    read() {
-      const issues = [];
-      const read = root.read(issues);
-      return { value: read.present ? read.value : undefined, issues };
-    },
+    read,
     /**
-     * Shows each issue on the field it is about (the deepest field whose path starts its path); clears
-     * the others. Returns the first field with an issue, to move the focus there.
-     * @param {Array<{ path: Array<string | number>, message: string }>} issues
+     * Every problem of the form at once: what could not be read, and what the tool's JSON Schema says
+     * of the rest (a field that could not be read is reported once, not again as missing).
      */
-    showIssues(issues) {
-      for (const slot of slots) {
-        slot.errorLine.textContent = "";
-        slot.control?.removeAttribute("aria-invalid");
-      }
+    problems() {
+      const { value, issues } = read();
+      const unread = issues.map((issue) => issue.path);
+      const schemaIssues = validate(schema ?? {}, value).filter(
+        (issue) => !unread.some((path) => startsWith(issue.path, path)),
+      );
+      return { value, issues: [...issues, ...schemaIssues] };
+    },
+    /** Puts every field back to the model's input; the first field that held an edit, to focus. */
+    reset() {
       let first;
-      for (const issue of issues) {
-        const slot = slotFor(issue.path);
-        const name =
-          issue.path.length > slot.path.length ? `${issue.path.slice(slot.path.length).join(".")} ` : "";
-        slot.errorLine.textContent = [slot.errorLine.textContent, `${name}${issue.message}`]
-          .filter(Boolean)
-          .join("; ");
-        slot.control?.setAttribute("aria-invalid", "true");
-        first ??= slot.control;
+      for (const leaf of leaves) {
+        const changed = leaf.reset();
+        first ??= changed;
       }
+      showIssues([]);
       return first;
     },
+    showIssues,
   };
+
+  /**
+   * Shows each issue on the field it is about (the deepest field whose path starts its path); clears
+   * the others. Returns the first field with an issue, to move the focus there.
+   * @param {Array<{ path: Array<string | number>, message: string }>} issues
+   */
+  function showIssues(issues) {
+    for (const slot of slots) {
+      slot.errorLine.textContent = "";
+      slot.control?.removeAttribute("aria-invalid");
+    }
+    let first;
+    for (const issue of issues) {
+      const slot = slotFor(issue.path);
+      const name =
+        issue.path.length > slot.path.length ? `${issue.path.slice(slot.path.length).join(".")} ` : "";
+      slot.errorLine.textContent = [slot.errorLine.textContent, `${name}${issue.message}`]
+        .filter(Boolean)
+        .join("; ");
+      slot.control?.setAttribute("aria-invalid", "true");
+      first ??= slot.control;
+    }
+    return first;
+  }
+
+  function startsWith(path, prefix) {
+    return (
+      prefix.length <= path.length && prefix.every((part, index) => String(part) === String(path[index]))
+    );
+  }
 
   function slotFor(path) {
     let best = slots[0];
     for (const slot of slots) {
-      const matches =
-        slot.path.length <= path.length &&
-        slot.path.every((part, index) => String(part) === String(path[index]));
-      if (matches && slot.path.length >= best.path.length) best = slot;
+      if (startsWith(path, slot.path) && slot.path.length >= best.path.length) best = slot;
     }
     return best;
   }
@@ -183,52 +231,6 @@ function simpleSchemaOf(schema, root) {
       return { ...notNull[0], description: resolved.description ?? notNull[0].description };
   }
   return resolved;
-}
-
-function kindOf(schema, value) {
-  const type = Array.isArray(schema.type) ? schema.type.filter((item) => item !== "null")[0] : schema.type;
-  if (Array.isArray(schema.enum)) return "json";
-  if (type === "string" || (type === undefined && typeof value === "string")) return "string";
-  if (type === "number" || type === "integer" || (type === undefined && typeof value === "number"))
-    return "number";
-  if (type === "boolean" || (type === undefined && typeof value === "boolean")) return "boolean";
-  return "json";
-}
-
-function controlOf(kind, value, id, errorId) {
-  const common = { id, name: id, "aria-describedby": errorId };
-  if (kind === "boolean") {
-    const select = h(
-      "select",
-      common,
-      h("option", { value: "", text: "(not set)" }),
-      h("option", { value: "true", text: "true" }),
-      h("option", { value: "false", text: "false" }),
-    );
-    /** @type {HTMLSelectElement} */ (select).value = value === undefined ? "" : String(value);
-    return select;
-  }
-  if (kind === "json") {
-    const text = value === undefined ? "" : JSON.stringify(value, null, 2);
-    return h(
-      "textarea",
-      {
-        ...common,
-        rows: Math.min(12, Math.max(2, text.split("\n").length)),
-        spellcheck: "false",
-        class: "json-field",
-      },
-      text,
-    );
-  }
-  return h("input", {
-    ...common,
-    type: "text",
-    value: value === undefined ? "" : String(value),
-    inputmode: kind === "number" ? "decimal" : undefined,
-    autocomplete: "off",
-    spellcheck: "false",
-  });
 }
 
 /** JSON with object keys sorted: two inputs that differ only in key order are the same input. */

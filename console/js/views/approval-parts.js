@@ -53,19 +53,26 @@ export function editDiff(approval) {
   const edited = approval.decision?.editedInput;
   const changes = approval.diff ?? (edited === undefined ? [] : jsonDiff(approval.input, edited));
   if (changes.length === 0) return null;
+  return changesTable(changes, "Edited by the reviewer");
+}
+
+/**
+ * The changes of an edit as a table: each field, what it was, what it is now.
+ * @param {Array<{ op: string, path: string, from?: unknown, value?: unknown }>} changes
+ * @param {string} caption
+ */
+export function changesTable(changes, caption, headings = ["field", "was", "now"]) {
   return h(
     "table",
     { class: "diff" },
-    h("caption", { text: "Edited by the reviewer" }),
+    h("caption", { text: caption }),
     h(
       "thead",
       {},
       h(
         "tr",
         {},
-        h("th", { scope: "col", text: "field" }),
-        h("th", { scope: "col", text: "was" }),
-        h("th", { scope: "col", text: "now" }),
+        headings.map((text) => h("th", { scope: "col", text })),
       ),
     ),
     h(

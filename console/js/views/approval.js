@@ -1,10 +1,10 @@
 // One approval: the conversation that led to it, the input as a form checked against the tool's JSON
-// Schema, and the decision buttons (only for a token that may decide). A decision another reviewer
-// made first is shown as that decision, not as an error.
+// Schema, and the decision buttons (only for a token that may decide; decision-form.js). An approval
+// that ends while the page is open (another reviewer, an expiry, a cancelled run) is said as what it
+// was, not as an error (approval-ending.js); after a decision the focus goes on to the next approval.
 
 import { h, replaceChildren } from "../dom.js";
-import { canonicalJson, createInputEditor } from "../input-editor.js";
-import { validate } from "../json-schema.js";
+import { endingOf } from "./approval-ending.js";
 import {
   approvalFacts,
   decisionLine,
@@ -13,6 +13,8 @@ import {
   quorumProgress,
   toolHeading,
 } from "./approval-parts.js";
+import { decisionForm } from "./decision-form.js";
+import { nextApprovalLink } from "./next-approval.js";
 import { transcriptView } from "./transcript.js";
 
 /**
@@ -29,15 +31,33 @@ export function renderApproval(main, context, approvalId) {
     h("p", { text: "Loading…" }),
   );
   const header = h("div", { class: "approval-header" });
-  const decisionArea = h("section", { class: "decision", "aria-labelledby": "decision-title" });
+  const decisionArea = h("section", {
+    class: "decision",
+    id: "decision",
+    tabindex: "-1",
+    "aria-labelledby": "decision-title",
+  });
   const outcome = h("div", { class: "outcome", role: "status", "aria-live": "polite" });
+  // On a phone the conversation comes first, so a way past it (a hash link would be taken for a route).
+  const skipToDecision = h("button", {
+    type: "button",
+    class: "quiet skip-to-decision",
+    text: "Skip to the decision ↓",
+    onclick: () => decisionArea.focus(),
+  });
+  // Reading order for a narrow screen: what is asked, the conversation, the decision. A wide one puts
+  // the conversation in a column of its own beside the others (console.css, "Approval page").
   replaceChildren(
     main,
-    h("p", {}, h("a", { href: "#/inbox", text: "← Inbox" })),
-    header,
-    outcome,
-    decisionArea,
-    transcript,
+    h(
+      "div",
+      { class: "approval-page" },
+      h("p", { class: "approval-back" }, h("a", { href: "#/inbox", text: "← Inbox" }), skipToDecision),
+      header,
+      transcript,
+      outcome,
+      decisionArea,
+    ),
   );
 
   let closed = false;
@@ -105,148 +125,90 @@ export function renderApproval(main, context, approvalId) {
       );
       return;
     }
-    const schema = context.tools.get(approval.toolName)?.inputSchema ?? {};
-    const editor = createInputEditor(schema, approval.input);
-    const comment = /** @type {HTMLTextAreaElement} */ (
-      h("textarea", { id: "decision-comment", rows: 2, maxlength: 2000 })
-    );
-    const reason = /** @type {HTMLTextAreaElement} */ (
-      h("textarea", {
-        id: "reject-reason",
-        rows: 2,
-        maxlength: 2000,
-        "aria-describedby": "reject-reason-error",
-      })
-    );
-    const reasonError = h("p", { id: "reject-reason-error", class: "field-error" });
-    const approveButton = h("button", { type: "button", class: "primary", id: "approve", text: "Approve" });
-    const approveEditedButton = h("button", {
-      type: "button",
-      id: "approve-edited",
-      text: "Approve with edits",
-      disabled: true,
+    const form = decisionForm(approval, {
+      schema: context.tools.get(approval.toolName)?.inputSchema ?? {},
+      send: (action, body) => decide(action, body, form),
+      say: showOutcome,
     });
-    const rejectButton = h("button", { type: "button", class: "danger", id: "reject", text: "Reject" });
-    const buttons = [approveButton, approveEditedButton, rejectButton];
-    const original = canonicalJson(approval.input);
+    replaceChildren(decisionArea, form.element);
+  }
 
-    editor.element.addEventListener("input", () => {
-      const { value, issues } = editor.read();
-      const changed = issues.length > 0 || canonicalJson(value) !== original;
-      approveEditedButton.toggleAttribute("disabled", !changed);
-    });
-
-    approveButton.addEventListener("click", () => void decide("approve", withComment({})));
-    approveEditedButton.addEventListener("click", () => {
-      const { value, issues } = editor.read();
-      const found = issues.length > 0 ? issues : validate(schema, value);
-      if (found.length > 0) {
-        editor.showIssues(found)?.focus();
+  /**
+   * Sends a decision and says how it went; after one, the way on to the next approval has the focus.
+   * @param {"approve" | "reject"} action
+   * @param {Record<string, unknown>} body
+   * @param {import("./decision-form.js").TDecisionForm} form
+   */
+  async function decide(action, body, form) {
+    deciding = true;
+    try {
+      const decided = await context.api.post(`${path}/${action}`, body);
+      show(decided);
+      if (decided.status === "pending") {
+        const count = decided.quorum?.approvals?.length ?? 0;
         showOutcome(
-          "error",
-          `The edited input has ${found.length} problem${found.length === 1 ? "" : "s"}; see the fields.`,
+          "done",
+          `Your approval is counted (${count} of ${decided.quorum?.required ?? "?"}); the call waits for the others.`,
         );
-        return;
-      }
-      editor.showIssues([]);
-      void decide("approve", withComment({ input: value }));
-    });
-    rejectButton.addEventListener("click", () => {
-      const text = reason.value.trim();
-      if (text === "") {
-        reasonError.textContent = "Say why: the model reads the reason.";
-        reason.focus();
-        return;
-      }
-      reasonError.textContent = "";
-      void decide("reject", { reason: text });
-    });
-
-    function withComment(body) {
-      const text = comment.value.trim();
-      return text === "" ? body : { ...body, comment: text };
-    }
-
-    async function decide(action, body) {
-      for (const button of buttons) button.toggleAttribute("disabled", true);
-      deciding = true;
-      try {
-        const decided = await context.api.post(`${path}/${action}`, body);
-        if (decided.status === "pending") {
-          show(decided);
-          const count = decided.quorum?.approvals?.length ?? 0;
-          showOutcome(
-            "done",
-            `Your approval is counted (${count} of ${decided.quorum?.required ?? "?"}); the call waits for the others.`,
-          );
-        } else {
-          show(decided);
-          showOutcome(
-            "done",
-            action === "reject"
-              ? "You rejected this call; the model reads your reason."
-              : `You approved this call${body.input ? " with your edits" : ""}.`,
-          );
-        }
-      } catch (error) {
-        await refused(error);
-      } finally {
-        deciding = false;
-        for (const button of buttons) if (button !== approveEditedButton) button.removeAttribute("disabled");
-        editor.element.dispatchEvent(new Event("input"));
-      }
-    }
-
-    async function refused(error) {
-      if (error.code === "TG_APPROVAL_DECIDED") {
-        const latest = await load();
+      } else {
         showOutcome(
-          "notice",
-          latest?.decision
-            ? `Another reviewer decided first: ${decisionLine(latest)}.`
-            : "Another reviewer decided first.",
+          "done",
+          action === "reject"
+            ? "You rejected this call; the model reads your reason."
+            : `You approved this call${body.input ? " with your edits" : ""}.`,
         );
-        return;
       }
-      if (error.status === 422 && Array.isArray(error.details?.issues)) {
-        const issues = error.details.issues.map((issue) => ({
-          path: serverPath(issue.path),
-          message: issue.message,
-        }));
-        editor.showIssues(issues)?.focus();
-        showOutcome("error", `The server refused the edit: ${error.message}`);
-        return;
-      }
-      showOutcome(
-        "error",
-        error.status === 403 ? `Not allowed: ${error.message}` : `Could not decide: ${error.message}`,
-      );
+      await offerNext(true);
+    } catch (error) {
+      await refused(error, form);
+    } finally {
+      deciding = false;
     }
+  }
 
+  async function refused(error, form) {
+    if (error.code === "TG_APPROVAL_DECIDED") {
+      const latest = await load();
+      const ending = endingOf(latest ?? current, context.me.subject, error.details?.status);
+      showOutcome(ending.kind, ending.text);
+      if (latest?.status === "pending") endLocally();
+      await offerNext(true);
+      return;
+    }
+    if (error.status === 422 && Array.isArray(error.details?.issues)) {
+      const issues = error.details.issues.map((issue) => ({
+        path: serverPath(issue.path),
+        message: issue.message,
+      }));
+      form.showIssues(issues)?.focus();
+      showOutcome("error", `The server refused the edit: ${error.message}`);
+      return;
+    }
+    showOutcome(
+      "error",
+      error.status === 403 ? `Not allowed: ${error.message}` : `Could not decide: ${error.message}`,
+    );
+  }
+
+  /**
+   * The record still reads pending, but the server refused a decision (its expiry passed, and the
+   * worker has not written it yet): nothing can be decided here any more.
+   */
+  function endLocally() {
     replaceChildren(
       decisionArea,
-      h("h2", { id: "decision-title", text: "Decide" }),
-      h("p", {
-        class: "field-hint",
-        text: "Edit the input to approve a changed call; it is checked against the tool's schema before it is sent.",
-      }),
-      editor.element,
-      h(
-        "div",
-        { class: "field" },
-        h("label", { for: "decision-comment", text: "Comment (optional, kept with the decision)" }),
-        comment,
-      ),
-      h("div", { class: "buttons" }, approveButton, approveEditedButton),
-      h(
-        "div",
-        { class: "field" },
-        h("label", { for: "reject-reason", text: "Reason to reject (the model reads it)" }),
-        reason,
-        reasonError,
-      ),
-      h("div", { class: "buttons" }, rejectButton),
+      h("h2", { id: "decision-title", text: "Input" }),
+      inputBlock(current.input),
     );
+  }
+
+  /** Adds the link to the next approval under the outcome; `focus` moves the keyboard there. */
+  async function offerNext(focus) {
+    const next = await nextApprovalLink(context, approvalId);
+    if (closed) return;
+    outcome.querySelector(".next-approval")?.remove();
+    outcome.append(next);
+    if (focus) next.querySelector("a")?.focus();
   }
 
   function showOutcome(kind, text) {
@@ -283,15 +245,13 @@ export function renderApproval(main, context, approvalId) {
     if (event.detail?.type !== "poll" && data?.approvalId !== approvalId) return;
     if (deciding) return;
     const before = current?.status;
+    // The form goes away with the decision: a keyboard inside it goes on from the next-approval link.
+    const focusInForm = decisionArea.contains(document.activeElement);
     const latest = await load();
     if (before === "pending" && latest && latest.status !== "pending") {
-      const votedHere = (latest.quorum?.approvals ?? []).some((vote) => vote.approver === context.me.subject);
-      showOutcome(
-        votedHere ? "done" : "notice",
-        votedHere
-          ? `The quorum is complete: ${decisionLine(latest)}.`
-          : `Another reviewer decided first: ${decisionLine(latest)}.`,
-      );
+      const ending = endingOf(latest, context.me.subject);
+      showOutcome(ending.kind, ending.text);
+      await offerNext(focusInForm);
     }
   };
   context.events.addEventListener("approval-event", onEvent);

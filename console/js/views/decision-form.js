@@ -1,0 +1,203 @@
+// The decision form of a pending approval: the input as a form, a comment, and the buttons. While the
+// form holds an edit, "Approve" gives way to "Approve with edits" (then the primary button) and
+// "Discard edits", and the form says what would run: the model's original input is approved after an
+// edit only in two deliberate steps (discard, which puts its values back in view, then approve), never
+// by one click. Whether the form holds an edit is read again from the fields when a button is pressed,
+// so an edit no event announced (autofill, an extension) still stops a plain approve.
+
+import { h, replaceChildren } from "../dom.js";
+import { canonicalJson, createInputEditor } from "../input-editor.js";
+import { jsonDiff } from "../json-diff.js";
+import { changesTable } from "./approval-parts.js";
+
+/**
+ * @typedef {{
+ *   element: HTMLElement,
+ *   showIssues: (issues: Array<{ path: Array<string | number>, message: string }>) => HTMLElement | undefined,
+ * }} TDecisionForm
+ */
+
+/**
+ * @param {any} approval  the pending approval
+ * @param {{
+ *   schema: any,
+ *   send: (action: "approve" | "reject", body: Record<string, unknown>) => Promise<void>,
+ *   say: (kind: "done" | "notice" | "error", text: string) => void,
+ * }} options  `send` decides (and reports how it went); `say` reports what the form itself found
+ * @returns {TDecisionForm}
+ */
+export function decisionForm(approval, { schema, send, say }) {
+  const editor = createInputEditor(schema, approval.input);
+  const original = canonicalJson(approval.input);
+  const comment = h("textarea", { id: "decision-comment", rows: 2, maxlength: 2000 });
+  const reason = h("textarea", {
+    id: "reject-reason",
+    rows: 2,
+    maxlength: 2000,
+    "aria-describedby": "reject-reason-error",
+  });
+  const reasonError = h("p", { id: "reject-reason-error", class: "field-error" });
+  const approveButton = h("button", { type: "button", class: "primary", id: "approve", text: "Approve" });
+  const approveEditedButton = h("button", {
+    type: "button",
+    class: "primary",
+    id: "approve-edited",
+    text: "Approve with edits",
+  });
+  const discardButton = h("button", { type: "button", id: "discard-edits", text: "Discard edits" });
+  const rejectButton = h("button", { type: "button", class: "danger", id: "reject", text: "Reject" });
+  const buttons = [approveButton, approveEditedButton, discardButton, rejectButton];
+  /** Where "what would run" goes while the form holds an edit. */
+  const editSummary = h("div", { class: "edit-summary" });
+  /** Once the reviewer was shown the form's problems, they are checked again at every keystroke. */
+  let showingProblems = false;
+  /** The server's last 422 issues (a refinement no JSON Schema says): shown until the next attempt. */
+  let serverIssues = [];
+
+  function state() {
+    const { value, issues } = editor.read();
+    return {
+      value,
+      unreadable: issues.length > 0,
+      edited: issues.length > 0 || canonicalJson(value) !== original,
+    };
+  }
+
+  function sync() {
+    const { value, unreadable, edited } = state();
+    approveButton.hidden = edited;
+    approveEditedButton.hidden = !edited;
+    discardButton.hidden = !edited;
+    replaceChildren(
+      editSummary,
+      edited ? pendingEdit(unreadable ? undefined : jsonDiff(approval.input, value)) : null,
+    );
+  }
+
+  function withComment(body) {
+    const text = /** @type {HTMLTextAreaElement} */ (comment).value.trim();
+    return text === "" ? body : { ...body, comment: text };
+  }
+
+  async function decide(action, body) {
+    for (const button of buttons) button.toggleAttribute("disabled", true);
+    try {
+      await send(action, body);
+    } finally {
+      for (const button of buttons) button.removeAttribute("disabled");
+      sync();
+    }
+  }
+
+  approveButton.addEventListener("click", () => {
+    if (state().edited) {
+      sync();
+      say("notice", "The form holds edits: nothing was sent. Approve with edits, or discard them first.");
+      /** @type {HTMLElement | null} */ (editSummary.querySelector(".pending-edit"))?.focus();
+      return;
+    }
+    void decide("approve", withComment({}));
+  });
+
+  approveEditedButton.addEventListener("click", () => {
+    const { value, issues } = editor.problems();
+    showingProblems = true;
+    serverIssues = [];
+    if (issues.length > 0) {
+      editor.showIssues(issues)?.focus();
+      say(
+        "error",
+        `The edited input has ${issues.length} problem${issues.length === 1 ? "" : "s"}; see the fields.`,
+      );
+      return;
+    }
+    editor.showIssues([]);
+    if (!state().edited) {
+      sync();
+      return;
+    }
+    void decide("approve", withComment({ input: value }));
+  });
+
+  discardButton.addEventListener("click", () => {
+    const changed = editor.reset();
+    showingProblems = false;
+    serverIssues = [];
+    sync();
+    say("notice", "Edits discarded: the form shows the model's input again. Nothing was decided.");
+    // Back to the field that was edited: never onto a button that Enter would press.
+    (changed ?? editor.element.querySelector("input, select, textarea"))?.focus();
+  });
+
+  rejectButton.addEventListener("click", () => {
+    const text = /** @type {HTMLTextAreaElement} */ (reason).value.trim();
+    if (text === "") {
+      reasonError.textContent = "Say why: the model reads the reason.";
+      reason.focus();
+      return;
+    }
+    reasonError.textContent = "";
+    void decide("reject", { reason: text });
+  });
+
+  function edited() {
+    sync();
+    if (showingProblems) editor.showIssues([...editor.problems().issues, ...serverIssues]);
+  }
+
+  editor.element.addEventListener("input", edited);
+  editor.element.addEventListener("change", edited);
+  sync();
+
+  const element = h(
+    "div",
+    { class: "decision-form" },
+    h("h2", { id: "decision-title", tabindex: "-1", text: "Decide" }),
+    h("p", {
+      class: "field-hint",
+      text: "Edit the input to approve a changed call; it is checked against the tool's schema before it is sent.",
+    }),
+    editor.element,
+    editSummary,
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: "decision-comment", text: "Comment (optional, kept with the decision)" }),
+      comment,
+    ),
+    h("div", { class: "buttons" }, approveButton, approveEditedButton, discardButton),
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: "reject-reason", text: "Reason to reject (the model reads it)" }),
+      reason,
+      reasonError,
+    ),
+    h("div", { class: "buttons" }, rejectButton),
+  );
+  return {
+    element,
+    showIssues(issues) {
+      serverIssues = issues;
+      return editor.showIssues(issues);
+    },
+  };
+}
+
+/**
+ * What approving would run while the form holds an edit: the changed fields, or (while a field cannot
+ * be read) that the edit must be fixed first.
+ * @param {ReturnType<typeof jsonDiff> | undefined} changes
+ */
+function pendingEdit(changes) {
+  return h(
+    "div",
+    { class: "pending-edit", tabindex: "-1" },
+    changes
+      ? changesTable(changes, "Approving runs the call with your edits:", ["field", "model's", "yours"])
+      : h("p", {
+          class: "pending-edit-note",
+          text: "Your edit has fields that cannot be read yet; fix them to approve it.",
+        }),
+  );
+}
