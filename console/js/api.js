@@ -23,8 +23,10 @@ export const apiBase = new URL("../", document.baseURI);
 
 /**
  * @param {string} [token]  absent: no Authorization header
+ * @param {(error: ApiError) => void} [onUnauthorized]  told of any 401 (the token was revoked or has
+ *   expired) before the call throws it, so the session can end wherever the call was made
  */
-export function createApi(token) {
+export function createApi(token, onUnauthorized) {
   /** @type {Record<string, string>} */
   const headers =
     token === undefined
@@ -48,18 +50,21 @@ export function createApi(token) {
     const parsed = text === "" ? undefined : safeParse(text);
     if (!response.ok) {
       const error = parsed?.error;
-      throw new ApiError(
+      const thrown = new ApiError(
         response.status,
         error?.code ?? `HTTP_${response.status}`,
         error?.message ?? `The server answered ${response.status}.`,
         error?.details,
       );
+      if (response.status === 401) onUnauthorized?.(thrown);
+      throw thrown;
     }
     return parsed;
   }
 
   return {
     token,
+    onUnauthorized,
     /** @param {string} path */
     get: (path) => call("GET", path),
     /** @param {string} path @param {unknown} [body] */

@@ -1,11 +1,14 @@
 // The console: signs in with a token, then shows the inbox, one approval, or the history, chosen by
 // the URL's hash (#/inbox, #/approvals/<id>, #/history) so the back button and links work. A signed
 // approval link (#/link/<token>, from a chat message or an email) needs no sign-in: its token is the
-// credential, and its page decides nothing until its button is pressed.
+// credential, and its page decides nothing until its button is pressed. A 401 from any call (a token
+// revoked or expired while the page is open) ends the session: back to sign-in, saying why.
 
 import { createApi } from "./api.js";
 import { announce, replaceChildren } from "./dom.js";
 import { followApprovalEvents } from "./event-stream.js";
+import { startLiveTimes } from "./live-times.js";
+import { followPendingCount } from "./pending-badge.js";
 import { forgetToken, storedToken } from "./session.js";
 import { renderApproval } from "./views/approval.js";
 import { renderHistory } from "./views/history.js";
@@ -17,7 +20,7 @@ import { renderSignIn } from "./views/sign-in.js";
  * @typedef {{
  *   api: import("./api.js").TApi,
  *   me: { subject: string, tenant: string, roles: string[], access: string[] },
- *   tools: Map<string, { name: string, description: string, inputSchema: any }>,
+ *   tools: Map<string, { name: string, description: string, inputSchema: any, policyKind?: string, mayNeedApproval?: boolean }>,
  *   events: EventTarget,
  *   may: (access: string) => boolean,
  * }} TContext
@@ -29,7 +32,11 @@ let context;
 let sessionAbort = new AbortController();
 let cleanup = () => {};
 
+/** Said on the sign-in page when the server stops accepting the session's token. */
+export const tokenRefusedMessage = "Your token was revoked or expired; sign in again.";
+
 async function start() {
+  startLiveTimes(main);
   document.getElementById("sign-out")?.addEventListener("click", signOut);
   window.addEventListener("hashchange", () => void route());
   if (showLink()) return;
@@ -43,7 +50,7 @@ async function openSession() {
     showSignIn();
     return;
   }
-  await signIn(token, () => showSignIn("The stored token is no longer accepted; sign in again."));
+  await signIn(token, () => showSignIn(tokenRefusedMessage));
 }
 
 function showSignIn(message) {
@@ -58,12 +65,21 @@ function showSignIn(message) {
  * @param {(error: unknown) => void} [onRefused]
  */
 export async function signIn(token, onRefused) {
-  const api = createApi(token);
+  // Checked without the session's 401 handler: a refused token here is the sign-in form's to report.
+  const check = createApi(token);
   try {
-    const [me, catalogue] = await Promise.all([api.get("v1/me"), api.get("v1/tools")]);
+    const [me, catalogue] = await Promise.all([check.get("v1/me"), check.get("v1/tools")]);
     const tools = new Map(catalogue.tools.map((tool) => [tool.name, tool]));
     const events = new EventTarget();
-    context = { api, me, tools, events, may: (access) => me.access.includes(access) };
+    /** @type {TContext} */
+    const current = {
+      api: createApi(token, () => endRefusedSession(current)),
+      me,
+      tools,
+      events,
+      may: (access) => me.access.includes(access),
+    };
+    context = current;
   } catch (error) {
     if (onRefused) onRefused(error);
     else throw error;
@@ -71,7 +87,10 @@ export async function signIn(token, onRefused) {
   }
   setSignedIn(context);
   sessionAbort = new AbortController();
-  if (context.may("approvals:read")) startEvents(context, sessionAbort.signal);
+  if (context.may("approvals:read")) {
+    startEvents(context, sessionAbort.signal);
+    followPendingCount(context.api, context.events, sessionAbort.signal);
+  }
   if (location.hash === "" || location.hash === "#/" || location.hash === "#/sign-in")
     location.hash = "#/inbox";
   await route();
@@ -87,6 +106,15 @@ function startEvents(current, signal) {
     },
     signal,
   );
+}
+
+/** The server refused the session's token (revoked or expired): it is forgotten, and sign-in says why. */
+function endRefusedSession(current) {
+  if (context !== current) return;
+  sessionAbort.abort();
+  forgetToken();
+  context = undefined;
+  showSignIn(tokenRefusedMessage);
 }
 
 function signOut() {
@@ -133,7 +161,8 @@ async function route() {
   }
   cleanup();
   cleanup = () => {};
-  const hash = location.hash.replace(/^#\/?/, "");
+  // A listing's filters follow a "?" (see filters.js): the path alone picks the view.
+  const hash = location.hash.replace(/^#\/?/, "").split("?")[0] ?? "";
   const [section = "inbox", id] = hash.split("/").map((part) => decodeURIComponent(part));
   for (const link of document.querySelectorAll("#nav a")) {
     if (link instanceof HTMLElement) link.toggleAttribute("aria-current", link.dataset.section === section);

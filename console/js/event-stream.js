@@ -9,7 +9,7 @@ const pollIntervalMs = 5000;
 /**
  * Follows approval events until `signal` aborts. `onEvent` gets `{ type, data }` (data parsed), or
  * `{ type: "poll" }` in fallback mode; `onState` gets "live", "reconnecting" or "polling".
- * @param {{ token: string }} api
+ * @param {{ token?: string, onUnauthorized?: (error: any) => void }} api
  * @param {(event: { type: string, id?: string, data?: any }) => void} onEvent
  * @param {(state: string) => void} onState
  * @param {AbortSignal} signal
@@ -27,6 +27,11 @@ export async function followApprovalEvents(api, onEvent, onState, signal) {
         credentials: "omit",
         cache: "no-store",
       });
+      if (response.status === 401) {
+        // The token was revoked or expired: reconnecting cannot help, the session ends.
+        api.onUnauthorized?.(new Error("HTTP 401"));
+        return;
+      }
       if (response.status === 404 || response.status === 405) {
         await poll(onEvent, onState, signal);
         return;

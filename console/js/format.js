@@ -26,3 +26,16 @@ export function waited(requestedAt, now = Date.now()) {
 export function expiresIn(expiresAt, now = Date.now()) {
   return expiresAt <= now ? "expired" : `expires in ${duration(expiresAt - now)}`;
 }
+
+/** Under a minute left, or under a tenth of the approval's whole time to wait, it is about to expire. */
+const soonMs = 60_000;
+const soonShare = 0.1;
+
+/**
+ * Whether an approval is about to expire (the `expiring-soon` look, in the inbox and on its page).
+ * @param {{ requestedAt: number, expiresAt: number }} approval
+ */
+export function isExpiringSoon({ requestedAt, expiresAt }, now = Date.now()) {
+  const left = expiresAt - now;
+  return left > 0 && (left <= soonMs || left <= (expiresAt - requestedAt) * soonShare);
+}

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import pino from "pino";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { z } from "zod";
-import { type IApiToken, type IRunningApi, startApi } from "../../src/api/index.js";
+import { type IApiToken, type IRunningApi, StaticTokens, startApi } from "../../src/api/index.js";
 import type { TRuntimeOptionsInput } from "../../src/config/runtime-options.js";
 import { defineTool, EToolCallVerdict } from "../../src/contracts/index.js";
 import { defineGateway, type IGateway } from "../../src/gateway/index.js";
@@ -81,6 +81,8 @@ export interface IConsoleStack {
   browser: Browser;
   /** The console's address: `<api>/console/`. */
   consoleUrl: string;
+  /** The API's tokens (consoleTokens), replaceable while it serves: a test revokes one as a reloaded tokens file would. */
+  tokenSet: StaticTokens;
   /** A fresh browser session (its own session storage), requests to other hosts recorded. */
   newSession(): Promise<ISession>;
   close(): Promise<void>;
@@ -113,9 +115,10 @@ export async function startConsoleStack(
   }
   const harness = await createHarness(gateway, label, options.runtime);
   await harness.startWorker();
+  const tokenSet = new StaticTokens(Object.values(consoleTokens));
   const api = await startApi({
     client: harness.client,
-    tokens: Object.values(consoleTokens),
+    tokenSet,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
     port: options.port ?? 0,
     host: "127.0.0.1",
@@ -128,6 +131,7 @@ export async function startConsoleStack(
     api,
     browser,
     consoleUrl,
+    tokenSet,
     async newSession() {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       sessions.push(context);

@@ -1,8 +1,10 @@
 // Decided approvals, newest decision first: what was asked, who decided, the edits, and how the call
-// that ran ended. Filters are the listing's own, so they are exact however long the history is.
+// that ran ended. Filters are the listing's own, so they hold however long the history is (the user
+// filter finds by any part of the id, in any case), and they are kept in the URL.
 
 import { queryOf } from "../api.js";
 import { h, replaceChildren } from "../dom.js";
+import { approvalToolNames, filtersInUrl, putFiltersInUrl } from "../filters.js";
 import { clockTime } from "../format.js";
 import { askedBy, decisionLine, editDiff, inputBlock, toolHeading } from "./approval-parts.js";
 
@@ -27,15 +29,26 @@ export function renderHistory(main, context) {
       "select",
       { id: "history-tool", name: "tool" },
       h("option", { value: "", text: "every tool" }),
-      [...context.tools.keys()].sort().map((name) => h("option", { value: name, text: name })),
+      approvalToolNames(context.tools).map((name) => h("option", { value: name, text: name })),
     )
   );
   const userFilter = /** @type {HTMLInputElement} */ (
-    h("input", { id: "history-user", type: "search", placeholder: "any user", autocomplete: "off" })
+    h("input", {
+      id: "history-user",
+      type: "search",
+      placeholder: "any user (part of the id)",
+      autocomplete: "off",
+    })
   );
   const approverFilter = /** @type {HTMLInputElement} */ (
     h("input", { id: "history-approver", type: "search", placeholder: "anyone", autocomplete: "off" })
   );
+  const fromUrl = filtersInUrl();
+  statusFilter.value = fromUrl.get("status") ?? "decided";
+  if (statusFilter.value === "") statusFilter.value = "decided";
+  toolFilter.value = fromUrl.get("tool") ?? "";
+  userFilter.value = fromUrl.get("user") ?? "";
+  approverFilter.value = fromUrl.get("approver") ?? "";
   const list = h("ol", { class: "history-list" });
   const summary = h("p", { class: "summary" });
   const more = h("button", { type: "button", id: "history-more", text: "Load more", hidden: true });
@@ -66,10 +79,17 @@ export function renderHistory(main, context) {
 
   async function load(append) {
     const mine = ++generation;
+    if (!append)
+      putFiltersInUrl({
+        status: statusFilter.value === "decided" ? "" : statusFilter.value,
+        tool: toolFilter.value,
+        user: userFilter.value.trim(),
+        approver: approverFilter.value.trim(),
+      });
     const query = queryOf({
       status: statusFilter.value,
       tool: toolFilter.value,
-      userId: userFilter.value.trim(),
+      userIdContains: userFilter.value.trim(),
       approver: approverFilter.value.trim(),
       cursor: append ? nextCursor : undefined,
     });
