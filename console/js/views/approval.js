@@ -4,6 +4,8 @@
 // was, not as an error (approval-ending.js); after a decision the focus goes on to the next approval.
 
 import { h, replaceChildren } from "../dom.js";
+import { liveFacts } from "../live-times.js";
+import { watchRunUntilFinal } from "../run-watch.js";
 import { endingOf } from "./approval-ending.js";
 import {
   approvalFacts,
@@ -62,6 +64,8 @@ export function renderApproval(main, context, approvalId) {
 
   let closed = false;
   let current;
+  /** Set once the run of a decided approval is followed until it ends (its status line stays true). */
+  let watchingRun = false;
   /** Set while this page sends a decision, so its own event is not taken for another reviewer's. */
   let deciding = false;
 
@@ -98,13 +102,17 @@ export function renderApproval(main, context, approvalId) {
         text: approval.status === "pending" ? "pending" : decisionLine(approval),
       }),
       quorumProgress(approval),
-      approvalFacts(approval),
+      liveFacts(approvalFacts(approval), approval),
       approval.decision?.comment
         ? h("p", { class: "comment" }, h("strong", { text: "Comment: " }), approval.decision.comment)
         : null,
       editDiff(approval),
     );
     if (approval.status !== "pending") {
+      if (!watchingRun) {
+        watchingRun = true;
+        void watchRunUntilFinal(loadTranscript, () => closed);
+      }
       replaceChildren(
         decisionArea,
         h("h2", { id: "decision-title", text: "Input" }),
@@ -215,6 +223,7 @@ export function renderApproval(main, context, approvalId) {
     replaceChildren(outcome, h("p", { class: kind, text }));
   }
 
+  /** Draws the conversation; the run's status, or undefined when it could not be read. */
   async function loadTranscript() {
     try {
       const body = await context.api.get(`${path}/transcript`);
@@ -224,6 +233,7 @@ export function renderApproval(main, context, approvalId) {
           h("h2", { id: "transcript-title", text: "Conversation so far" }),
           transcriptView(body),
         );
+      return body.status;
     } catch (error) {
       if (!closed)
         replaceChildren(
@@ -237,6 +247,7 @@ export function renderApproval(main, context, approvalId) {
                 : `Could not load it: ${error.message}`,
           }),
         );
+      return undefined;
     }
   }
 
