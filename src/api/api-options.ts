@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { z } from "zod";
-import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
+import { assertKnownKeys, describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
 import type { ITollgateMetrics } from "../observability/index.js";
 import type { GatewayClient } from "../producer/index.js";
 import type { IApiToken } from "./auth/api-tokens.js";
@@ -112,8 +112,35 @@ const apiSettingsSchema = z.object({
     .default(API_DEFAULTS.requestTimeoutMs),
 });
 
-/** The numeric options with their defaults, checked once; a bad one fails start-up naming the option. */
+/**
+ * Every key of IApiOptions (`satisfies` keeps the two the same set), and startApi's `port` and `host`:
+ * anything else is a typo.
+ */
+const apiOptionKeys = Object.keys({
+  client: true,
+  tokens: true,
+  tokenSet: true,
+  jwt: true,
+  insecure: true,
+  bodyLimitBytes: true,
+  logger: true,
+  registry: true,
+  metrics: true,
+  askMaxWaitMs: true,
+  sseHeartbeatMs: true,
+  readyTimeoutMs: true,
+  sseMaxStreams: true,
+  sseMaxStreamsPerToken: true,
+  requestTimeoutMs: true,
+  ownsClient: true,
+} satisfies Record<keyof IApiOptions, true>).concat(["port", "host"]);
+
+/**
+ * The numeric options with their defaults, checked once; a bad one, or an unknown key (named with the
+ * nearest known one), fails start-up naming the option.
+ */
 export function resolveApiSettings(options: IApiOptions): IApiSettings {
+  assertKnownKeys(options, apiOptionKeys, "TG_INVALID_CONFIG", "Invalid API options");
   const parsed = apiSettingsSchema.safeParse({
     bodyLimitBytes: options.bodyLimitBytes,
     askMaxWaitMs: options.askMaxWaitMs,

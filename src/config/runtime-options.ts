@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describeFieldIssues, TollgateError, toConfigIssues, unknownKeysErrorMap } from "../errors/index.js";
 
 /**
  * How the queue runtime behaves: one schema with its defaults, parsed once and frozen. The lock and stall
@@ -29,7 +30,7 @@ export const tenantLimitsSchema = z.record(z.string().min(1).max(128), tenantLim
 export type TTenantLimit = z.infer<typeof tenantLimitSchema>;
 
 export const runtimeOptionsSchema = z
-  .object({
+  .strictObject({
     /** Redis connection URL of a single node (ignored when `redisClusterNodes` or `redisSentinels` is set). */
     redisUrl: z.string().min(1).default("redis://127.0.0.1:6379"),
     /**
@@ -185,6 +186,17 @@ export const runtimeOptionsSchema = z
 export type TRuntimeOptions = Readonly<z.infer<typeof runtimeOptionsSchema>>;
 export type TRuntimeOptionsInput = z.input<typeof runtimeOptionsSchema>;
 
+/**
+ * The runtime options with their defaults, frozen. A wrong value or an unknown key (a typo, named with
+ * the nearest known option) throws TG_INVALID_CONFIG naming the option.
+ */
 export function parseRuntimeOptions(input: TRuntimeOptionsInput = {}): TRuntimeOptions {
-  return Object.freeze(runtimeOptionsSchema.parse(input));
+  const parsed = runtimeOptionsSchema.safeParse(input, { error: unknownKeysErrorMap() });
+  if (!parsed.success) {
+    const issues = toConfigIssues(parsed.error);
+    throw new TollgateError("TG_INVALID_CONFIG", `Invalid runtime options: ${describeFieldIssues(issues)}.`, {
+      issues,
+    });
+  }
+  return Object.freeze(parsed.data);
 }

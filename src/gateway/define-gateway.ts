@@ -1,7 +1,13 @@
 import type { IToolDef, IToolErrorReport, IToolPolicyConfig } from "../contracts/index.js";
-import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
+import {
+  describeFieldIssues,
+  type IFieldIssue,
+  TollgateError,
+  toConfigIssues,
+  unknownKeysErrorMap,
+} from "../errors/index.js";
 import { ToolPolicy } from "../policy/index.js";
-import { ToolRegistry } from "../tools/index.js";
+import { ToolRegistry, toolKeyIssues } from "../tools/index.js";
 import {
   gatewaySettingsSchema,
   type TGatewaySettings,
@@ -43,18 +49,32 @@ export interface IGateway<TToolName extends string = string> {
 
 const gatewayBrand = Symbol.for("tollgate.gateway");
 
+/** The keys of a definition that are not settings: taken apart before the settings are parsed. */
+const definitionOnlyKeys = [
+  "tools",
+  "extraTools",
+  "policy",
+  "onToolError",
+] as const satisfies readonly Exclude<keyof IGatewayDefinition, keyof TGatewaySettingsInput>[];
+
 /**
  * Validates a gateway definition once and builds its registry and policy. The module users write
  * default-exports the result; workers and the API load it. Every name the policy and `extraTools` use
- * must be a tool (or a tag) of the gateway: TG_INVALID_GATEWAY naming the key otherwise.
+ * must be a tool (or a tag) of the gateway, and every key of the definition, its settings and its tools
+ * must be a known one (a typo is refused with the nearest known key): TG_INVALID_GATEWAY naming the key
+ * otherwise.
  */
 export function defineGateway<TToolName extends string = string>(
   definition: IGatewayDefinition<TToolName>,
 ): IGateway<TToolName> {
   const { tools, extraTools = [], policy, onToolError, ...rest } = definition;
-  const parsed = gatewaySettingsSchema.safeParse(rest);
-  if (!parsed.success) {
-    const issues = toFieldIssues(parsed.error);
+  const parsed = gatewaySettingsSchema.safeParse(rest, { error: unknownKeysErrorMap(definitionOnlyKeys) });
+  const issues: IFieldIssue[] = [
+    ...(parsed.success ? [] : toConfigIssues(parsed.error)),
+    ...(Array.isArray(tools) ? toolKeyIssues(tools, "tools") : []),
+    ...(Array.isArray(extraTools) ? toolKeyIssues(extraTools, "extraTools") : []),
+  ];
+  if (!parsed.success || issues.length > 0) {
     throw new TollgateError(
       "TG_INVALID_GATEWAY",
       `The gateway definition is invalid: ${describeFieldIssues(issues)}.`,

@@ -4,9 +4,11 @@ import { notificationsSchema } from "./notification-settings.js";
 
 /**
  * The numeric and text settings of a gateway, with their defaults. Tools, policy and hooks are checked
- * by ToolRegistry and ToolPolicy; this schema covers the rest so that a typo fails at start-up.
+ * by ToolRegistry and ToolPolicy; this schema covers the rest so that a typo fails at start-up: every
+ * object of it is strict (an unknown key is refused, naming the nearest known one), except the maps
+ * whose keys are names (`prices`).
  */
-export const gatewaySettingsSchema = z.object({
+export const gatewaySettingsSchema = z.strictObject({
   /** Shown in logs and `GET /v1/tools`. */
   name: z.string().min(1).default("tollgate"),
   /** The system message of every run, unless a run brings its own. */
@@ -53,7 +55,7 @@ export const gatewaySettingsSchema = z.object({
   prices: z
     .record(
       z.string().min(1),
-      z.object({ promptPerMillion: z.number().min(0), completionPerMillion: z.number().min(0) }),
+      z.strictObject({ promptPerMillion: z.number().min(0), completionPerMillion: z.number().min(0) }),
     )
     .default({}),
   /**
@@ -70,7 +72,7 @@ export const gatewaySettingsSchema = z.object({
   notifications: notificationsSchema.optional(),
   /** The model used when the environment names none. */
   model: z
-    .object({
+    .strictObject({
       name: z.string().min(1).default("gpt-4o-mini"),
       temperature: z.number().min(0).max(2).optional(),
     })

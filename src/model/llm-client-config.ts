@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ITokenUsage } from "../contracts/index.js";
-import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
+import { describeFieldIssues, TollgateError, toConfigIssues, unknownKeysErrorMap } from "../errors/index.js";
 import { DEFAULT_MODEL_MAX_RETRIES, DEFAULT_MODEL_REQUEST_TIMEOUT_MS } from "./model-defaults.js";
 
 /** What `onRequestFinished` hears once per `complete` call (retries included), for metrics. */
@@ -58,7 +58,7 @@ export interface IResolvedLLMClientConfig {
   readonly onRequestFinished: ((event: IModelRequestFinishedEvent) => void) | undefined;
 }
 
-const configSchema = z.object({
+const configSchema = z.strictObject({
   model: z.string().min(1),
   baseURL: z.url().optional(),
   apiKey: z.string().min(1).optional(),
@@ -75,9 +75,9 @@ const configSchema = z.object({
 
 /** Checks the configuration once, at construction; throws TG_INVALID_CONFIG naming the wrong fields. */
 export function resolveLLMClientConfig(config: ILLMClientConfig): IResolvedLLMClientConfig {
-  const parsed = configSchema.safeParse(config);
+  const parsed = configSchema.safeParse(config, { error: unknownKeysErrorMap() });
   if (!parsed.success) {
-    const issues = toFieldIssues(parsed.error);
+    const issues = toConfigIssues(parsed.error);
     throw new TollgateError("TG_INVALID_CONFIG", `Invalid LLMClient config: ${describeFieldIssues(issues)}`, {
       issues,
     });

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { IToolPolicyConfig } from "../contracts/index.js";
-import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
+import {
+  describeFieldIssues,
+  joinKeyPath,
+  TollgateError,
+  toConfigIssues,
+  unknownKeysErrorMap,
+} from "../errors/index.js";
 
 const toolPolicyConfigSchema = z.strictObject({
   requires: z.record(z.string(), z.array(z.string())).optional(),
@@ -21,11 +27,17 @@ export interface IResolvedPolicyConfig {
   denyTags: ReadonlySet<string>;
 }
 
-/** Validates the shape (unknown keys are typos, so they fail) and resolves it; TG_INVALID_GATEWAY otherwise. */
+/**
+ * Validates the shape (unknown keys are typos, so they fail, naming the nearest known key) and resolves
+ * it; TG_INVALID_GATEWAY otherwise, its paths from the gateway definition (`policy.requires.refund`).
+ */
 export function resolvePolicyConfig(config: IToolPolicyConfig): IResolvedPolicyConfig {
-  const parsed = toolPolicyConfigSchema.safeParse(config);
+  const parsed = toolPolicyConfigSchema.safeParse(config, { error: unknownKeysErrorMap() });
   if (!parsed.success) {
-    const issues = toFieldIssues(parsed.error);
+    const issues = toConfigIssues(parsed.error).map((issue) => ({
+      ...issue,
+      path: joinKeyPath("policy", issue.path),
+    }));
     throw new TollgateError(
       "TG_INVALID_GATEWAY",
       `The tool policy configuration is invalid: ${describeFieldIssues(issues)}.`,

@@ -32,6 +32,7 @@ export {
   storedOutputOf,
   type TStoredOutput,
 } from "./stored-output.js";
+export { toolDefinitionKeys, toolKeyIssues } from "./tool-definition-keys.js";
 export { isDynaError, toolErrorToFailure } from "./tool-error.js";
 export type {
   IIsolatedCall,

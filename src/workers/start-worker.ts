@@ -2,6 +2,7 @@ import { type Job, Worker } from "bullmq";
 import type { Registry } from "prom-client";
 import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
 import { endRunOutsideLoop } from "../engine/index.js";
+import { assertKnownKeys } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
 import { assertLinkSecretFor } from "../links/index.js";
 import { type ILLMClientConfig, LLMClient } from "../model/index.js";
@@ -74,11 +75,27 @@ export interface ITollgateWorker {
   close(): Promise<void>;
 }
 
+/** Every key of IStartWorkerOptions (`satisfies` keeps the two the same set): anything else is a typo. */
+const startWorkerOptionKeys = Object.keys({
+  gateway: true,
+  queues: true,
+  concurrency: true,
+  runtime: true,
+  partitions: true,
+  model: true,
+  logger: true,
+  registry: true,
+  gatewayModule: true,
+  handleSignals: true,
+  readiness: true,
+} satisfies Record<keyof IStartWorkerOptions, true>);
+
 /** After the shutdown timeout: time to hand jobs back and close connections before the process exits anyway. */
 const exitMarginMs = 5_000;
 
 /** Starts BullMQ workers for the run, tool and approval queues of one gateway. */
 export async function startWorker(options: IStartWorkerOptions): Promise<ITollgateWorker> {
+  assertKnownKeys(options, startWorkerOptionKeys, "TG_INVALID_CONFIG", "Invalid worker options");
   const logger = options.logger ?? createLogger({ name: "tollgate-worker" });
   // Before any connection opens: a target asking for links this worker cannot sign is a start-up error.
   assertLinkSecretFor(options.gateway.settings.notifications, options.runtime?.linkSecret);

@@ -16,7 +16,7 @@ describe("the policy configuration is checked once, at construction", () => {
     ["allowTags of a string", { allowTags: "billing" }, "allowTags"],
     ["denyTags with null", { denyTags: [null] }, "denyTags.0"],
     ["an unknown key (a typo)", { require: {} }, "require"],
-    ["not an object", "strict", "(input)"],
+    ["not an object", "strict", "policy: "],
   ])("%s fails with TG_INVALID_GATEWAY naming the field", (_name, config, path) => {
     let thrown: unknown;
     try {
