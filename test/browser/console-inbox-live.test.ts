@@ -224,6 +224,32 @@ describe("the inbox stays true while it is open", () => {
         await context.close();
       });
 
+      it("the history also finds a user by part of the id and keeps its filters in the URL", async () => {
+        const runId = await park(`u-hist${width}`, "refund", { chargeId: `ch_h${width}`, amount: 160 });
+        const [approval] = await stack.harness.client.approvals.list({ runId });
+        await stack.harness.client.approvals.reject(approval!.approvalId, { approver: "bob", reason: "No" });
+        const { page, context } = await signedIn(width);
+        await page.goto(`${stack.consoleUrl}#/history?status=rejected&user=HIST${width}`);
+        const row = page.locator(`.history-row[data-approval-id^="${runId}"]`);
+        await row.waitFor();
+        expect(await page.locator(".history-row").count()).toBe(1);
+        expect(await page.locator("#history-status").inputValue()).toBe("rejected");
+        expect(await page.locator("#history-user").inputValue()).toBe(`HIST${width}`);
+        const tools = await page
+          .locator("#history-tool option")
+          .evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value));
+        expect(tools).not.toContain("lookup_order");
+        await page.locator("#history-approver").fill("alice");
+        await row.waitFor({ state: "detached" });
+        await waitUntil(() => page.url().includes("approver=alice"), {
+          message: `approver in ${page.url()}`,
+        });
+        await page.reload();
+        expect(await page.locator("#history-approver").inputValue()).toBe("alice");
+        await page.locator(".summary", { hasText: "No decided approvals match" }).waitFor();
+        await context.close();
+      });
+
       it("goes back to sign-in, saying why, when the token is revoked while the page is open", async () => {
         const { page, context } = await signedIn(width, consoleTokens.bob.token);
         const { bob: _revoked, ...others } = consoleTokens;
