@@ -7,6 +7,7 @@ import { z } from "zod";
 import { assertLinkSecretFor } from "../links/index.js";
 import { auditLog, createLogger, createMetrics, type ITollgateMetrics } from "../observability/index.js";
 import type { GatewayClient } from "../producer/index.js";
+import { withRedisBudget } from "../store/index.js";
 import { type IApiOptions, resolveApiSettings } from "./api-options.js";
 import { authenticate, type IAuthenticator } from "./auth/authenticate.js";
 import { createAuthenticator } from "./auth/create-authenticator.js";
@@ -113,6 +114,7 @@ function registerRoute(
   authenticator: IAuthenticator,
 ): void {
   const { spec } = route;
+  const redisBudgetMs = context.client.runtime.options.commandTimeoutMs;
   const { params, querystring, headers } = spec.schemas;
   const body = spec.bodyFor?.(context.settings) ?? spec.schemas.body;
   app.route({
@@ -137,7 +139,11 @@ function registerRoute(
         detail: { role: spec.access },
       }),
     ),
-    handler: (request, reply) => route.handle(request, reply, context),
+    // A request's Redis commands together get the command timeout (a paused Redis costs it that, not
+    // that per command or per request ahead of it); one that waits for a run or for events has none.
+    handler: spec.waits
+      ? (request, reply) => route.handle(request, reply, context)
+      : (request, reply) => withRedisBudget(redisBudgetMs, () => route.handle(request, reply, context)),
   });
 }
 

@@ -54,6 +54,7 @@ export {
   partitionOf,
   partitionPrefix,
 } from "./partition-layout.js";
+export { remainingRedisBudgetMs, withRedisBudget } from "./redis-budget.js";
 export {
   connectionUsable,
   createRedis,

@@ -17,6 +17,7 @@ import {
   requestCancelScript,
   saveRunScript,
 } from "./lua-scripts.js";
+import { remainingRedisBudgetMs } from "./redis-budget.js";
 import type { TRedisTarget } from "./redis-target.js";
 
 /**
@@ -96,6 +97,9 @@ export function createRedis(
       ? { maxRetriesPerRequest: null, ...extra }
       : { maxRetriesPerRequest: 1, enableOfflineQueue: false, ...extra };
   const redis = connect(target, roleOptions);
+  if (role === "client" && typeof roleOptions.commandTimeout === "number") {
+    boundCommandTime(redis, roleOptions.commandTimeout);
+  }
   // ioredis reconnects by itself; without a listener it prints every failed attempt to the console.
   redis.on("error", onError);
   return defineScripts(redis);
@@ -178,4 +182,42 @@ export function connectionUsable(redis: ITollgateRedis): boolean {
   if (redis.status !== "ready") return false;
   if (redis.isCluster) return true;
   return redis.stream?.writable === true;
+}
+
+/** What of an ioredis Command this needs: its timeout, started once (the first call wins). */
+interface ITimedCommand {
+  setTimeout(ms: number): void;
+}
+
+/**
+ * Starts a client connection's command timeout when a command is issued, not when it is written: with
+ * auto-pipelining, a command issued while another pipeline is in flight waits for that one to finish
+ * before it is even written, so a Redis that stopped answering cost it the other's timeout and then its
+ * own (up to twice `commandTimeoutMs`). Within `withRedisBudget` (an API request) the timeout is what is
+ * left of the request's budget, so a request's commands together take no longer than it.
+ * ioredis starts the timer once per command, so its own later start (at the write) changes nothing.
+ */
+export function boundCommandTime(redis: Redis, commandTimeoutMs: number): void {
+  const start = (command: ITimedCommand) => {
+    const left = remainingRedisBudgetMs() ?? commandTimeoutMs;
+    command.setTimeout(Math.max(1, Math.min(commandTimeoutMs, left)));
+  };
+  const sendCommand = redis.sendCommand.bind(redis);
+  redis.sendCommand = ((command: ITimedCommand & Parameters<Redis["sendCommand"]>[0], ...rest: unknown[]) => {
+    start(command);
+    return (sendCommand as (...args: unknown[]) => unknown)(command, ...rest);
+  }) as Redis["sendCommand"];
+  const createPipeline = redis.pipeline.bind(redis);
+  redis.pipeline = ((commands?: unknown[][]) => {
+    // A Pipeline queues a command through its own sendCommand (not typed on ChainableCommander).
+    const pipeline = createPipeline(commands as never) as ReturnType<Redis["pipeline"]> & {
+      sendCommand(command: ITimedCommand): unknown;
+    };
+    const queue = pipeline.sendCommand.bind(pipeline);
+    pipeline.sendCommand = (command) => {
+      start(command);
+      return queue(command);
+    };
+    return pipeline;
+  }) as Redis["pipeline"];
 }

@@ -42,6 +42,12 @@ export interface IRouteSpec<TSchemas extends IRouteSchemas = IRouteSchemas> {
   bodyFor?: (settings: IApiSettings) => z.ZodType;
   /** Whether a request must have a body. @defaultValue true when `schemas.body` is set */
   bodyRequired?: boolean;
+  /**
+   * The request waits for something other than Redis (a run to finish, a stream's events), so it has no
+   * budget of Redis time as a whole; each of its commands still has the command timeout. Every other
+   * route's commands together get `commandTimeoutMs` (see `withRedisBudget`).
+   */
+  waits?: true;
   /** The success responses by status. */
   responses: Record<number, IRouteResponse>;
   /**

@@ -20,6 +20,8 @@ export const approvalEventsRoute = defineRoute(
       "comment line arrives every ~15 s. Streams open at once are capped per token and per server " +
       "(429 TG_RATE_LIMITED).",
     tag: "approvals",
+    // Waits for the run or the events as long as it takes: no whole-request Redis budget.
+    waits: true,
     access: "approvals:read",
     schemas: { querystring: approvalEventsQuerySchema, headers: approvalEventsHeadersSchema },
     responses: {

@@ -15,6 +15,8 @@ export const askRoute = defineRoute(
       "request waits and the run's deadline: a run not finished by then ends as timed_out, and the " +
       "response says so. A client that disconnects cancels the run.",
     tag: "runs",
+    // Waits for the run or the events as long as it takes: no whole-request Redis budget.
+    waits: true,
     access: "runs:write",
     schemas: { body: askBodySchema(API_DEFAULTS.askMaxWaitMs), headers: idempotencyHeadersSchema },
     bodyFor: (settings) => askBodySchema(settings.askMaxWaitMs),

@@ -17,6 +17,8 @@ export const runEventsRoute = defineRoute(
       "arrives every ~15 s to keep proxies from closing the connection. Streams open at once are capped " +
       "per token and per server (429 TG_RATE_LIMITED).",
     tag: "runs",
+    // Waits for the run or the events as long as it takes: no whole-request Redis budget.
+    waits: true,
     access: "runs:read",
     schemas: { params: runParamsSchema, querystring: runEventsQuerySchema, headers: runEventsHeadersSchema },
     responses: {
