@@ -113,27 +113,26 @@ const apiSettingsSchema = z.object({
 });
 
 /**
- * Every key of IApiOptions (`satisfies` keeps the two the same set), and startApi's `port` and `host`:
- * anything else is a typo.
+ * Every key of IApiOptions: the numeric settings of the schema above, the others listed (`satisfies`
+ * keeps the list and the interface the same set), and startApi's `port` and `host`. Anything else is a
+ * typo.
  */
-const apiOptionKeys = Object.keys({
-  client: true,
-  tokens: true,
-  tokenSet: true,
-  jwt: true,
-  insecure: true,
-  bodyLimitBytes: true,
-  logger: true,
-  registry: true,
-  metrics: true,
-  askMaxWaitMs: true,
-  sseHeartbeatMs: true,
-  readyTimeoutMs: true,
-  sseMaxStreams: true,
-  sseMaxStreamsPerToken: true,
-  requestTimeoutMs: true,
-  ownsClient: true,
-} satisfies Record<keyof IApiOptions, true>).concat(["port", "host"]);
+const apiOptionKeys = [
+  ...Object.keys(apiSettingsSchema.shape),
+  ...Object.keys({
+    client: true,
+    tokens: true,
+    tokenSet: true,
+    jwt: true,
+    insecure: true,
+    logger: true,
+    registry: true,
+    metrics: true,
+    ownsClient: true,
+  } satisfies Record<Exclude<keyof IApiOptions, keyof typeof apiSettingsSchema.shape>, true>),
+  "port",
+  "host",
+];
 
 /**
  * The numeric options with their defaults, checked once; a bad one, or an unknown key (named with the

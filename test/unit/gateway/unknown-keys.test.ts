@@ -3,10 +3,11 @@ import { z } from "zod";
 import { resolveApiSettings } from "../../../src/api/api-options.js";
 import { parseRuntimeOptions } from "../../../src/config/runtime-options.js";
 import { defineTool } from "../../../src/contracts/index.js";
-import { type IFieldIssue, TollgateError } from "../../../src/errors/index.js";
+import type { IFieldIssue, TollgateError } from "../../../src/errors/index.js";
 import { defineGateway, type IGatewayDefinition } from "../../../src/gateway/index.js";
 import { resolveLLMClientConfig } from "../../../src/model/llm-client-config.js";
 import { startWorker } from "../../../src/workers/start-worker.js";
+import { refusal } from "../../helpers/refusal.js";
 import { namedTool, referenceExtraTools, referenceTools } from "./reference-gateway.js";
 
 /**
@@ -29,24 +30,9 @@ function untyped(definition: Record<string, unknown>): IGatewayDefinition {
   return { tools: referenceTools, extraTools: referenceExtraTools, ...definition } as IGatewayDefinition;
 }
 
-function thrown(act: () => unknown): TollgateError {
-  try {
-    act();
-  } catch (error) {
-    if (TollgateError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("did not throw");
-}
-
-async function rejection(act: () => Promise<unknown>): Promise<TollgateError> {
-  try {
-    await act();
-  } catch (error) {
-    if (TollgateError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("did not throw");
+/** The TollgateError `act` throws (synchronously or not). */
+function thrown(act: () => unknown): Promise<TollgateError> {
+  return refusal(Promise.resolve().then(act));
 }
 
 /** The issue naming `path`, with its message. */
@@ -138,8 +124,8 @@ describe("an unknown key in a gateway definition fails at start-up, naming its p
       "approvals",
     ],
     ["a key close to none", { zebra: 1 }, "zebra", undefined],
-  ])("%s", (_kind, definition, path, suggestion) => {
-    const error = thrown(() => defineGateway(untyped(definition)));
+  ])("%s", async (_kind, definition, path, suggestion) => {
+    const error = await thrown(() => defineGateway(untyped(definition)));
     expect(error.code).toBe("TG_INVALID_GATEWAY");
     const issue = issueAt(error, path);
     expect(issue, JSON.stringify(error.details?.issues)).toBeDefined();
@@ -149,8 +135,8 @@ describe("an unknown key in a gateway definition fails at start-up, naming its p
     expect(error.message).toContain(path);
   });
 
-  it("names every unknown key of one definition at once", () => {
-    const error = thrown(() =>
+  it("names every unknown key of one definition at once", async () => {
+    const error = await thrown(() =>
       defineGateway(
         untyped({ approvalTTLMs: 5, tools: [{ ...refund, timeoutMS: 5 }], model: { nmae: "m" } }),
       ),
@@ -209,15 +195,15 @@ describe("an unknown key in the options of a process fails with TG_INVALID_CONFI
       "bodyLimitByte",
       "bodyLimitBytes",
     ],
-  ])("%s", (_kind, act, path, suggestion) => {
-    const error = thrown(act);
+  ])("%s", async (_kind, act, path, suggestion) => {
+    const error = await thrown(act);
     expect(error.code).toBe("TG_INVALID_CONFIG");
     expect(issueAt(error, path)?.message).toBe(`unknown key (did you mean "${suggestion}"?)`);
   });
 
   it("worker options, before any connection is opened", async () => {
     const gateway = defineGateway({ tools: referenceTools });
-    const error = await rejection(() => startWorker({ gateway, concurency: 2 } as never));
+    const error = await refusal(startWorker({ gateway, concurency: 2 } as never));
     expect(error.code).toBe("TG_INVALID_CONFIG");
     expect(issueAt(error, "concurency")?.message).toBe('unknown key (did you mean "concurrency"?)');
   });
