@@ -3,6 +3,7 @@ import { type IRunningApi, startApi } from "../../../src/api/index.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { apiTestGateway, apiTestTokens, silentLogger } from "./api-fixture.js";
 import { parseRawAnswer, rawExchange } from "./raw-http.js";
+import { SseReader } from "./sse-reader.js";
 
 /** Small, so that the test sees the timeout; the default is 30 s. */
 const requestTimeoutMs = 600;
@@ -26,6 +27,7 @@ describe("API: what the HTTP parser refuses, and bodies that never end", () => {
       port: 0,
       host: "127.0.0.1",
       requestTimeoutMs,
+      sseHeartbeatMs: 100,
     });
   });
   afterAll(async () => {
@@ -55,6 +57,22 @@ describe("API: what the HTTP parser refuses, and bodies that never end", () => {
     expect(answer.closed).toBe(true);
     expect(answer.elapsedMs).toBeLessThan(requestTimeoutMs + answerMarginMs);
     expect(parseRawAnswer(answer.text).status).toBe(401);
+  });
+
+  it("does not cut a request that has arrived, however long its answer takes (an event stream)", async () => {
+    const stream = await fetch(`${api.url}/v1/approvals/events`, {
+      headers: { authorization: `Bearer ${apiTestTokens.admin.token}`, accept: "text/event-stream" },
+    });
+    expect(stream.status).toBe(200);
+    const reader = new SseReader(stream.body!);
+    await reader.readComment("connected");
+    // Still open (no end, heartbeats coming) well past the request timeout and Node's check of it.
+    await expect(reader.readUntilEvent("no-such-event", requestTimeoutMs + answerMarginMs)).rejects.toThrow(
+      "timed out",
+    );
+    expect(reader.ended).toBe(false);
+    expect(reader.comments.filter((comment) => comment === "heartbeat").length).toBeGreaterThan(5);
+    await reader.cancel();
   });
 
   it("answers headers over the limit with 431 in the error envelope", async () => {
