@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { unknownTollgateVariables } from "../config/env.js";
+import { nearestTollgateVariable, unknownTollgateVariables } from "../config/env.js";
 import { describeFieldIssues, TollgateError } from "../errors/index.js";
 import { CliError, exitCodes, UsageError } from "./cli-errors.js";
 import { type ICliIo, processIo } from "./cli-io.js";
@@ -108,9 +108,9 @@ export function reportFailure(io: ICliIo, error: unknown): number {
 
 function warnAboutUnknownVariables(io: ICliIo): void {
   for (const name of unknownTollgateVariables(io.env)) {
-    io.printError(
-      `tollgate: warning: ${name} is not a Tollgate setting and is ignored (see docs/CONFIGURATION.md)`,
-    );
+    const nearest = nearestTollgateVariable(name);
+    const hint = nearest === undefined ? "see docs/CONFIGURATION.md" : `did you mean ${nearest}?`;
+    io.printError(`tollgate: warning: ${name} is not a Tollgate setting and is ignored (${hint})`);
   }
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TollgateError, toFieldIssues } from "../errors/index.js";
+import { nearestKey, TollgateError, toFieldIssues } from "../errors/index.js";
 import { DEFAULT_WORKER_METRICS_PORT } from "../observability/constants.js";
 import { allQueueNames, type TQueueName } from "../queue/queue-names.js";
 import { runtimeOptionsSchema, tenantLimitsSchema } from "./runtime-options.js";
@@ -277,4 +277,13 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): TEnv {
 export function unknownTollgateVariables(env: NodeJS.ProcessEnv = process.env): string[] {
   const known = new Set<string>(envVariableNames);
   return Object.keys(env).filter((name) => name.startsWith("TOLLGATE_") && !known.has(name));
+}
+
+/**
+ * The variable an unknown TOLLGATE_ name most likely meant (TOLLGATE_CONCURENCY: TOLLGATE_CONCURRENCY),
+ * when one is close. Unknown variables are warned about, not refused: a deployment's environment may
+ * hold TOLLGATE_ names of its own (scripts, tests) that Tollgate never reads.
+ */
+export function nearestTollgateVariable(name: string): string | undefined {
+  return nearestKey(name, envVariableNames);
 }

@@ -250,6 +250,27 @@ describe("the inbox stays true while it is open", () => {
         await context.close();
       });
 
+      it("goes back to sign-in when the event stream, reconnecting after a drop, is refused", async () => {
+        const { page, context } = await signedIn(width, consoleTokens.bob.token);
+        await page.locator("body[data-live=live]").waitFor({ state: "attached" });
+        const refused: string[] = [];
+        page.on("response", (response) => {
+          if (response.status() === 401) refused.push(new URL(response.url()).pathname);
+        });
+        const { bob: _revoked, ...others } = consoleTokens;
+        stack.tokenSet.replace(Object.values(others));
+        try {
+          // A dropped connection (the server's side cuts every socket): the open stream ends, and its
+          // reconnection meets the revoked token before anything else the page asks.
+          stack.api.app.server.closeAllConnections();
+          await page.locator(".sign-in .notice", { hasText: "revoked or expired" }).waitFor();
+          expect(refused[0]).toBe("/v1/approvals/events");
+        } finally {
+          stack.tokenSet.replace(Object.values(consoleTokens));
+        }
+        await context.close();
+      });
+
       it("goes back to sign-in, saying why, when the token is revoked while the page is open", async () => {
         const { page, context } = await signedIn(width, consoleTokens.bob.token);
         const { bob: _revoked, ...others } = consoleTokens;

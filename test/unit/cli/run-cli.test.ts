@@ -147,6 +147,10 @@ describe("tollgate", () => {
   it("warns about TOLLGATE_ variables it does not know", async () => {
     const io = captureIo({ TOLLGATE_CONCURENCY: "4" });
     expect(await runCli(["--version"], io)).toBe(0);
-    expect(io.errors).toEqual([expect.stringContaining("TOLLGATE_CONCURENCY is not a Tollgate setting")]);
+    expect(io.errors).toEqual([
+      expect.stringContaining(
+        "TOLLGATE_CONCURENCY is not a Tollgate setting and is ignored (did you mean TOLLGATE_CONCURRENCY?)",
+      ),
+    ]);
   });
 });
