@@ -26,42 +26,43 @@ const refundInput = z.object({
   currency: z.enum(["EUR", "USD", "GBP"]),
 });
 
-export const approvalPageGateway = defineGateway({
-  tools: [
-    defineTool({
-      name: "refund",
-      description: "Refunds a charge to the customer's card.",
-      inputSchema: refundInput,
-      policy: EToolCallVerdict.NEEDS_APPROVAL,
-      execute: async ({ input }) => ({ refunded: input.amount, currency: input.currency }),
-    }),
-    defineTool({
-      name: "hold_order",
-      description: "Stops an order before it ships.",
-      inputSchema: z.object({ orderId: z.string() }),
-      policy: EToolCallVerdict.NEEDS_APPROVAL,
-      approvalTtlMs: shortTtlMs,
-      execute: async ({ input }) => ({ held: input.orderId }),
-    }),
-    defineTool({
-      name: "close_account",
-      description: "Closes the customer's account.",
-      inputSchema: z.object({ accountId: z.string() }),
-      policy: EToolCallVerdict.NEEDS_APPROVAL,
-      approvalTtlMs: crossingTtlMs,
-      execute: async ({ input }) => ({ closed: input.accountId }),
-    }),
-  ],
-});
+/** A refund (an enum, bounds, a required string), and two tools whose approvals expire soon. */
+export const approvalPageTools = [
+  defineTool({
+    name: "refund",
+    description: "Refunds a charge to the customer's card.",
+    inputSchema: refundInput,
+    policy: EToolCallVerdict.NEEDS_APPROVAL,
+    execute: async ({ input }) => ({ refunded: input.amount, currency: input.currency }),
+  }),
+  defineTool({
+    name: "hold_order",
+    description: "Stops an order before it ships.",
+    inputSchema: z.object({ orderId: z.string() }),
+    policy: EToolCallVerdict.NEEDS_APPROVAL,
+    approvalTtlMs: shortTtlMs,
+    execute: async ({ input }) => ({ held: input.orderId }),
+  }),
+  defineTool({
+    name: "close_account",
+    description: "Closes the customer's account.",
+    inputSchema: z.object({ accountId: z.string() }),
+    policy: EToolCallVerdict.NEEDS_APPROVAL,
+    approvalTtlMs: crossingTtlMs,
+    execute: async ({ input }) => ({ closed: input.accountId }),
+  }),
+];
 
-export interface IAlicePage {
+export const approvalPageGateway = defineGateway({ tools: approvalPageTools });
+
+export interface IOpenPage {
   page: Page;
   /** Errors thrown in the page, and Content-Security-Policy refusals: a test ends expecting none. */
   problems: string[];
 }
 
-/** A signed-in page as alice at `width` px (a phone's viewport below 500). */
-export async function openAliceAt(stack: IConsoleStack, width: number): Promise<IAlicePage> {
+/** A page at `width` px (a phone's viewport below 500), not signed in. */
+export async function openAt(stack: IConsoleStack, width: number): Promise<IOpenPage> {
   const phone = width < 500;
   const context = await stack.browser.newContext({
     viewport: { width, height: phone ? 844 : 900 },
@@ -75,11 +76,18 @@ export async function openAliceAt(stack: IConsoleStack, width: number): Promise<
     if (message.type() === "error" && /Content Security Policy|Refused to/i.test(message.text()))
       problems.push(`csp: ${message.text()}`);
   });
+  return { page, problems };
+}
+
+/** A signed-in page as alice at `width` px. */
+export async function openAliceAt(stack: IConsoleStack, width: number): Promise<IOpenPage> {
+  const opened = await openAt(stack, width);
+  const { page } = opened;
   await page.goto(stack.consoleUrl);
   await page.getByLabel("API token").fill(consoleTokens.alice.token);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("heading", { name: "Pending approvals" }).waitFor();
-  return { page, problems };
+  return opened;
 }
 
 /** Opens one approval's page, and waits for its decision form and its conversation. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   approvalNow,
   approvalPageGateway,
-  type IAlicePage,
+  type IOpenPage,
   openAliceAt,
   openApproval,
   pageWidths,
@@ -22,7 +22,7 @@ const refund = { chargeId: "ch_180", amount: 180, currency: "EUR" };
 
 describe.each(pageWidths)("the approval form at %i px", (width) => {
   let stack: IConsoleStack;
-  let alice: IAlicePage;
+  let alice: IOpenPage;
   let page: Page;
   beforeAll(async () => {
     stack = await startConsoleStack(`console-form-${width}`, approvalPageGateway);

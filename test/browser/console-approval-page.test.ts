@@ -4,7 +4,8 @@ import {
   approvalNow,
   approvalPageGateway,
   callApi,
-  type IAlicePage,
+  crossingTtlMs,
+  type IOpenPage,
   openAliceAt,
   openApproval,
   pageWidths,
@@ -17,7 +18,7 @@ import { type IConsoleStack, startConsoleStack } from "./console-stack.js";
 /*
  * The approval page around the form, at a desktop's and a phone's width: the conversation beside the
  * decision or above it, the way on to the next approval, what the page says when the approval ends
- * without the reviewer (an expiry, a cancellation, another reviewer).
+ * without the reviewer (an expiry, a cancellation, another reviewer) and the look of one about to expire.
  * Real API, worker and Redis; the expiries are real approval TTLs running out.
  */
 
@@ -29,7 +30,7 @@ const box = async (page: Page, selector: string) => {
 
 describe.each(pageWidths)("the approval page at %i px", (width) => {
   let stack: IConsoleStack;
-  let alice: IAlicePage;
+  let alice: IOpenPage;
   let page: Page;
   beforeAll(async () => {
     stack = await startConsoleStack(`console-page-${width}`, approvalPageGateway);
@@ -94,6 +95,7 @@ describe.each(pageWidths)("the approval page at %i px", (width) => {
   it("reports an expiry while the page is open as an expiry", async () => {
     const { approvalId, runId } = await parkCall(stack, "hold_order", { orderId: "A-1" });
     await openApproval(stack, page, approvalId);
+    await page.locator(".approval-header.expiring-soon").waitFor();
     await outcome()
       .locator("p", { hasText: /expired/ })
       .waitFor({ timeout: 20_000 });
@@ -141,6 +143,20 @@ describe.each(pageWidths)("the approval page at %i px", (width) => {
     await outcome()
       .locator(".notice", { hasText: "Another reviewer decided first: approved by bob" })
       .waitFor();
+  });
+
+  it("marks an approval about to expire, as the time comes, not only when the page opens", async () => {
+    const { approvalId, expiresAt } = await parkCall(stack, "close_account", { accountId: "acc-9" });
+    await openApproval(stack, page, approvalId);
+    const header = page.locator(".approval-header");
+    // More than a minute left (and more than a tenth of its time): an ordinary approval.
+    expect(expiresAt - Date.now(), "the page opened in time to see it before the mark").toBeGreaterThan(
+      61_000,
+    );
+    await expect(header.getAttribute("class")).resolves.not.toContain("expiring-soon");
+    await page.locator(".approval-header.expiring-soon").waitFor({ timeout: crossingTtlMs - 55_000 });
+    await expect(page.locator(".approval-header .fact-expires").textContent()).resolves.toMatch(/expires in/);
+    await callApi(stack, "alice", "POST", `v1/approvals/${approvalId}/reject`, { reason: "tidy" });
   });
 
   it("reported no page error and no Content-Security-Policy refusal", () => {

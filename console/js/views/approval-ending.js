@@ -14,18 +14,8 @@ import { decisionLine } from "./approval-parts.js";
  */
 export function endingOf(approval, me, refusedAs) {
   const status = approval.status === "pending" ? refusedAs : approval.status;
-  if (status === "expired") {
-    const at = approval.decision?.decidedAt ?? approval.expiresAt;
-    return {
-      kind: "notice",
-      text: `This approval expired before anyone decided (${clockTime(at)}): the call did not run, and the model is told so.`,
-    };
-  }
-  if (status === "cancelled")
-    return {
-      kind: "notice",
-      text: "The run was cancelled: this approval was withdrawn, and the call did not run.",
-    };
+  const undecided = undecidedEnding(status, approval.decision?.decidedAt ?? approval.expiresAt);
+  if (undecided) return { kind: "notice", text: undecided };
   if (approval.status === "pending" || !approval.decision)
     return { kind: "notice", text: "Another reviewer decided first." };
   const votedHere = (approval.quorum?.approvals ?? []).some((vote) => vote.approver === me);
@@ -37,4 +27,17 @@ export function endingOf(approval, me, refusedAs) {
       text: `You decided this already (in another tab, or with a link): ${decisionLine(approval)}.`,
     };
   return { kind: "notice", text: `Another reviewer decided first: ${decisionLine(approval)}.` };
+}
+
+/**
+ * An approval no person decided, in its own words; undefined for a person's decision.
+ * @param {string | undefined} status
+ * @param {number} at  when it ended (or, for an expiry not yet written, when it was due to)
+ */
+export function undecidedEnding(status, at) {
+  if (status === "expired")
+    return `This approval expired before anyone decided (${clockTime(at)}): the call did not run, and the model is told so.`;
+  if (status === "cancelled")
+    return "The run was cancelled: this approval was withdrawn, and the call did not run.";
+  return undefined;
 }

@@ -4,7 +4,7 @@
 // was, not as an error (approval-ending.js); after a decision the focus goes on to the next approval.
 
 import { h, replaceChildren } from "../dom.js";
-import { liveFacts } from "../live-times.js";
+import { liveFacts, markExpiry } from "../live-times.js";
 import { watchRunUntilFinal } from "../run-watch.js";
 import { endingOf } from "./approval-ending.js";
 import {
@@ -108,6 +108,7 @@ export function renderApproval(main, context, approvalId) {
         : null,
       editDiff(approval),
     );
+    markExpiring(approval);
     if (approval.status !== "pending") {
       if (!watchingRun) {
         watchingRun = true;
@@ -121,6 +122,16 @@ export function renderApproval(main, context, approvalId) {
       return;
     }
     if (!wasPending) drawDecisionForm(approval);
+  }
+
+  /** A pending approval about to expire looks it (`expiring-soon`, kept current by live-times.js). */
+  function markExpiring(approval) {
+    if (approval.status === "pending") markExpiry(header, approval);
+    else {
+      header.classList.remove("expiring-soon");
+      delete header.dataset.expiresAt;
+      delete header.dataset.requestedAt;
+    }
   }
 
   function drawDecisionForm(approval) {

@@ -6,6 +6,7 @@
 import { ApiError, createApi } from "../api.js";
 import { h, jsonBlock, replaceChildren } from "../dom.js";
 import { clockTime, expiresIn } from "../format.js";
+import { undecidedEnding } from "./approval-ending.js";
 import { approvalFacts, decisionLine, quorumProgress } from "./approval-parts.js";
 
 /**
@@ -75,7 +76,11 @@ export function renderLink(main, token) {
           : `This link was already used. The call was ${decisionLine(approval)}.`,
       );
     if (approval.status !== "pending")
-      return notice(`Nothing left to decide: ${decisionLine(approval)}.`, "link-decided");
+      return notice(
+        undecidedEnding(approval.status, approval.decision?.decidedAt ?? approval.expiresAt) ??
+          `Nothing left to decide: ${decisionLine(approval)}.`,
+        "link-decided",
+      );
     return null;
   }
 
@@ -109,7 +114,7 @@ export function renderLink(main, token) {
           confirm.disabled = false;
           return;
         }
-        await inspect(refusal(error));
+        await inspect(refusal(error, view.approval));
       }
     });
     return h(
@@ -150,14 +155,21 @@ function decidedText(approval, approving) {
     : "You rejected this call; the model reads your reason.";
 }
 
-/** What a refused link or decision means to the person who clicked it. */
-function refusal(error) {
+/**
+ * What a refused link or decision means to the person who clicked it.
+ * @param {any} error
+ * @param {any} [approval]  the approval as the page showed it, for when it was due to expire
+ */
+function refusal(error, approval) {
   const texts = {
     TG_LINK_EXPIRED:
       "This link has expired. Open the approval in the console instead, if it is still pending.",
     TG_LINK_INVALID: `This link does not work: ${error.message}`,
     TG_LINK_USED: "This link was already used: each link works once.",
-    TG_APPROVAL_DECIDED: "Another reviewer decided first.",
+    // An expiry or a cancelled run decided nothing: said as what it was (the 409 names the status).
+    TG_APPROVAL_DECIDED:
+      undecidedEnding(error.details?.status, approval?.expiresAt ?? Date.now()) ??
+      "Another reviewer decided first.",
     TG_APPROVAL_NOT_FOUND: "This approval no longer exists (past its retention).",
     TG_FORBIDDEN: `Not allowed: ${error.message}`,
     TG_APPROVAL_ALREADY_VOTED: "Your vote was already counted; another approver must vote.",
