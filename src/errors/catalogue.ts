@@ -87,6 +87,11 @@ export const errorCatalogue = {
     status: 503,
     summary: "Redis cannot be reached or cannot serve the command; retry later.",
   },
+  TG_RUN_OUTCOME_UNKNOWN: {
+    status: 503,
+    summary:
+      "Redis did not answer once the run was sent: it may exist. Look up `details.runId` before creating it again.",
+  },
   TG_UNAUTHORIZED: { status: 401, summary: "No valid bearer token." },
   TG_FORBIDDEN: {
     status: 403,

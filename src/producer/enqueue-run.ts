@@ -3,8 +3,8 @@ import { defaultTenant, tenantOf } from "../contracts/index.js";
 import { createRunState, type TRunRequest, type TRunState } from "../engine/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
 import { runToolRegistry } from "../gateway/index.js";
-import { addRunJobs } from "../runtime/run-jobs.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
+import { storeNewRun } from "../runtime/store-new-run.js";
 import type { IThreadRef } from "../store/index.js";
 import { randomId } from "./random-id.js";
 import { runInputSchema } from "./run-input-schema.js";
@@ -18,9 +18,10 @@ export interface IEnqueuedRun {
 }
 
 /**
- * Validates a run request, stores the run and queues its job. With an idempotency key the run id is
- * derived from it, so a retried request returns the same run (and a different request with the same key
- * is a conflict). Nothing is queued for a request that fails validation.
+ * Validates a run request, then stores the run and queues its job in one atomic step (an error answer
+ * means nothing exists). With an idempotency key the run id is derived from it, so a retried request
+ * returns the same run (and a different request with the same key is a conflict). Nothing is queued for
+ * a request that fails validation.
  */
 export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): Promise<IEnqueuedRun> {
   const parsed = runInputSchema.safeParse(rawInput);
@@ -77,7 +78,7 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
     now: runtime.now(),
     ownsThread: input.threadId === undefined,
   });
-  const { created, state: stored } = await runtime.runs.create(state, {
+  const { created, state: stored } = await storeNewRun(runtime, state, {
     type: "run-queued",
     data: {
       threadId,
@@ -93,9 +94,6 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
       { runId },
     );
   }
-  // Queue the job whenever the run has not started: after a crash between storing and queueing, the
-  // retried request queues it (the job id makes a second add a no-op).
-  if (stored.status === "queued") await addRunJobs(runtime, stored);
   return { runId, threadId: stored.threadId, status: stored.status, created };
 }
 

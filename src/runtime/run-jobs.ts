@@ -1,29 +1,53 @@
+import type { JobsOptions } from "bullmq";
 import type { TRunState } from "../engine/index.js";
 import { deadlineJobIdOf, runJobNames, type TRunJob } from "../queue/index.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
+/** One job of a run, as BullMQ adds it. */
+export interface IRunJobSpec {
+  name: string;
+  data: TRunJob;
+  opts: JobsOptions & { jobId: string };
+}
+
 /**
- * Adds a queued run's job (and its deadline job). The job id is the run id, so adding it again while it
- * exists is a no-op: a retried submission and the reconciler both call this safely.
+ * A queued run's job (and its deadline job). The job id is the run id, so adding it again while it exists
+ * is a no-op: a retried submission and the reconciler both add it safely.
  */
-export async function addRunJobs(runtime: ITollgateRuntime, state: TRunState): Promise<void> {
+export function runJobsOf(runtime: ITollgateRuntime, state: TRunState): IRunJobSpec[] {
   const ageSeconds = Math.ceil(runtime.options.retentionMs / 1000);
   const data: TRunJob = { schemaVersion: 1, runId: state.runId };
   const common = { removeOnComplete: { age: ageSeconds }, removeOnFail: { age: ageSeconds } };
-  await runtime.queues.runs.add(runJobNames.run, data, {
-    ...common,
-    jobId: state.runId,
-    attempts: 3,
-    backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
-  });
+  const jobs: IRunJobSpec[] = [
+    {
+      name: runJobNames.run,
+      data,
+      opts: {
+        ...common,
+        jobId: state.runId,
+        attempts: 3,
+        backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
+      },
+    },
+  ];
   if (state.request.timeoutMs !== undefined) {
     const elapsed = runtime.now() - state.createdAt;
-    await runtime.queues.runs.add(runJobNames.deadline, data, {
-      ...common,
-      jobId: deadlineJobIdOf(state.runId),
-      delay: Math.max(0, state.request.timeoutMs - elapsed),
+    jobs.push({
+      name: runJobNames.deadline,
+      data,
+      opts: {
+        ...common,
+        jobId: deadlineJobIdOf(state.runId),
+        delay: Math.max(0, state.request.timeoutMs - elapsed),
+      },
     });
   }
+  return jobs;
+}
+
+/** Adds a queued run's jobs on their own (the reconciler's way; a new run's are added with it). */
+export async function addRunJobs(runtime: ITollgateRuntime, state: TRunState): Promise<void> {
+  for (const job of runJobsOf(runtime, state)) await runtime.queues.runs.add(job.name, job.data, job.opts);
 }
 
 /** Job states in which a job still holds its run: it will run, runs, or waits for its children. */

@@ -74,7 +74,14 @@ export {
   type TRedisTarget,
 } from "./redis-target.js";
 export { eventJson, type IRunEvent, type IRunEventInput, type TRunEventType } from "./run-events.js";
-export { type IRunStoreOptions, type IStoredRun, RunStore, type TCancelReason } from "./run-store.js";
+export {
+  defineCreateRunCommand,
+  type IRunCreateTransaction,
+  type IRunStoreOptions,
+  type IStoredRun,
+  RunStore,
+  type TCancelReason,
+} from "./run-store.js";
 export { compareStreamIds, parseStreamId } from "./stream-ids.js";
 export { defaultTenant, TenantLimits } from "./tenant-limits.js";
 export { ThreadStore, threadOfRun } from "./thread-store.js";

@@ -5,7 +5,6 @@ import {
   approvalIndexPageScript,
   countUsageScript,
   createApprovalScript,
-  createRunScript,
   decideApprovalScript,
   decidedIndexCount,
   deleteThreadScript,
@@ -27,12 +26,6 @@ import type { TRedisTarget } from "./redis-target.js";
  * that). One type keeps every store and BullMQ call site unchanged.
  */
 export interface ITollgateRedis extends Redis {
-  tgCreateRun(
-    runKey: string,
-    threadRunsKey: string,
-    eventsKey: string,
-    ...args: string[]
-  ): Promise<string | null>;
   tgSaveRun(runKey: string, eventsKey: string, ...args: string[]): Promise<number>;
   tgFinishRun(
     runKey: string,
@@ -145,8 +138,7 @@ function connect(target: TRedisTarget, roleOptions: RedisOptions): Redis {
 
 export function defineScripts(redis: Redis): ITollgateRedis {
   const withScripts = redis as ITollgateRedis;
-  if (typeof withScripts.tgCreateRun === "function") return withScripts;
-  defineLuaCommand(redis, "tgCreateRun", { numberOfKeys: 6, lua: createRunScript });
+  if (typeof withScripts.tgSaveRun === "function") return withScripts;
   defineLuaCommand(redis, "tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
   defineLuaCommand(redis, "tgFinishRun", { numberOfKeys: 6, lua: finishRunScript });
   defineLuaCommand(redis, "tgKeepOutputApart", { numberOfKeys: 2, lua: keepOutputApartScript });

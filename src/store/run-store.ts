@@ -2,11 +2,31 @@ import type { IGatewayResponse, TRunEventInput } from "../contracts/index.js";
 import { type IThreadRelease, readRunState, responseOf, type TRunState } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IKeys } from "./keys.js";
+import { createRunScript } from "./lua-scripts.js";
 import type { ITollgateRedis } from "./redis-client.js";
 import { eventJson } from "./run-events.js";
 import { threadOfRun } from "./thread-store.js";
 
 export type TCancelReason = "cancelled" | "timed_out";
+
+/**
+ * A MULTI that a run's creation joins. Its connection has the creation script defined with ioredis'
+ * `defineCommand` (`defineCreateRunCommand`): such a script is sent whole (EVAL) the first time on a
+ * socket, so a MULTI never meets NOSCRIPT halfway through, where the store's own EVALSHA would.
+ */
+export interface IRunCreateTransaction {
+  runCommand(name: string, args: string[]): unknown;
+}
+
+const createRunCommand = "tgCreateRunInTransaction";
+
+/** Defines the creation script on a connection whose MULTIs a run's creation joins; once. */
+export function defineCreateRunCommand(connection: {
+  defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
+}): void {
+  if (typeof (connection as Record<string, unknown>)[createRunCommand] === "function") return;
+  connection.defineCommand(createRunCommand, { numberOfKeys: 6, lua: createRunScript });
+}
 
 export interface IStoredRun {
   state: TRunState;
@@ -40,10 +60,24 @@ export class RunStore {
     private readonly options: IRunStoreOptions,
   ) {}
 
-  /** Creates the run, queues it on its thread and records `run-queued`; returns the stored one on a retry. */
-  async create(state: TRunState, event: TRunEventInput): Promise<{ created: boolean; state: TRunState }> {
+  /**
+   * Adds the run's creation to `transaction` (a MULTI on the queues' connection), so that it commits
+   * with whatever else the transaction holds (the run's jobs): the run unless it exists, queued on its
+   * thread, with `run-queued`. Read its reply with `created`.
+   */
+  createIn(transaction: IRunCreateTransaction, state: TRunState, event: TRunEventInput): void {
+    transaction.runCommand(createRunCommand, this.createArguments(state, event));
+  }
+
+  /** What a creation's reply says: created now (nil), or the stored run of an earlier request. */
+  created(reply: string | null, state: TRunState): { created: boolean; state: TRunState } {
+    if (reply === null) return { created: true, state };
+    return { created: false, state: deserialize(reply, state.runId) };
+  }
+
+  private createArguments(state: TRunState, event: TRunEventInput): string[] {
     const thread = threadOfRun(state);
-    const existing = await this.redis.tgCreateRun(
+    return [
       this.keys.run(state.runId),
       this.keys.threadRuns(thread),
       this.keys.runEvents(state.runId),
@@ -56,9 +90,7 @@ export class RunStore {
       String(this.options.eventsMaxLength),
       String(this.options.now()),
       String(this.options.threadRetentionMs),
-    );
-    if (existing === null) return { created: true, state };
-    return { created: false, state: deserialize(existing, state.runId) };
+    ];
   }
 
   /**

@@ -14,8 +14,10 @@ export const createRunRoute = defineRoute(
     operationId: "createRun",
     summary: "Enqueue a run",
     description:
-      "Validates the request, stores the run and queues it; once this answers 202 the run is never lost. " +
-      "With an Idempotency-Key header a retried request returns the same run.",
+      "Validates the request, stores the run and queues it in one atomic step; once this answers 202 the " +
+      "run is never lost, and an error answer means nothing was created, except TG_RUN_OUTCOME_UNKNOWN " +
+      "(Redis did not answer once the run was sent: look up details.runId). With an Idempotency-Key " +
+      "header a retried request returns the same run.",
     tag: "runs",
     access: "runs:write",
     schemas: { body: runBodySchema, headers: idempotencyHeadersSchema },
@@ -27,6 +29,7 @@ export const createRunRoute = defineRoute(
       "TG_THREAD_NOT_FOUND",
       "TG_RATE_LIMITED",
       "TG_REDIS_UNAVAILABLE",
+      "TG_RUN_OUTCOME_UNKNOWN",
     ],
   },
   async (request, reply, { client }) => {
