@@ -36,7 +36,8 @@ export function renderHistory(main, context) {
     h("input", {
       id: "history-user",
       type: "search",
-      placeholder: "any user (part of the id)",
+      placeholder: "any user",
+      title: "Any part of the user id, in any case",
       autocomplete: "off",
     })
   );

@@ -30,7 +30,8 @@ export function renderInbox(main, context) {
       id: "filter-user",
       name: "user",
       type: "search",
-      placeholder: "any user (part of the id)",
+      placeholder: "any user",
+      title: "Any part of the user id, in any case",
       autocomplete: "off",
     })
   );
