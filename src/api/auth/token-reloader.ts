@@ -9,6 +9,12 @@ import type { StaticTokens } from "./token-verifier.js";
 /** A burst of writes (an editor's save, a secret mount's symlink swap) is read once, after it settles. */
 export const TOKEN_RELOAD_DEBOUNCE_MS = 200;
 
+/** Where SIGHUP comes from: the process, or a test's emitter. */
+export interface ISignalSource {
+  on(signal: "SIGHUP", listener: () => void): unknown;
+  off(signal: "SIGHUP", listener: () => void): unknown;
+}
+
 export interface ITokenReloader {
   /** Re-reads the file now (what SIGHUP does); a bad file keeps the current tokens. */
   reload(): Promise<void>;
@@ -31,7 +37,7 @@ export function watchTokensFile(
   tokens: StaticTokens,
   logger: Logger,
   alsoReload: () => Promise<void> = async () => {},
-  signalSource: Pick<NodeJS.Process, "on" | "off"> = process,
+  signalSource: ISignalSource = process,
 ): ITokenReloader {
   let timer: NodeJS.Timeout | undefined;
   /** The digest of the text last read (good or bad): a change is a different digest. */
