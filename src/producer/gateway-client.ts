@@ -7,7 +7,7 @@ import {
   type TStoredApprovalEvent,
 } from "../contracts/index.js";
 import { isTerminal, responseOf, type TRunState } from "../engine/index.js";
-import { TollgateError } from "../errors/index.js";
+import { assertKnownKeys, TollgateError } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
 import type { ICreateMetricsOptions } from "../observability/index.js";
 import { deleteThread, type IDeletedThread } from "../runtime/delete-thread.js";
@@ -55,6 +55,16 @@ export interface IGatewayClientOptions<TToolName extends string = string> {
    */
   eventFollowersPerConnection?: number;
 }
+
+/** Every key of IGatewayClientOptions (`satisfies` keeps the two the same set): anything else is a typo. */
+const gatewayClientOptionKeys = Object.keys({
+  gateway: true,
+  runtime: true,
+  connectionRole: true,
+  now: true,
+  onConnectionError: true,
+  eventFollowersPerConnection: true,
+} satisfies Record<keyof IGatewayClientOptions, true>);
 
 /** What `getRun` shows: where a run is, its parked approvals, and the response once it finished. */
 export interface IRunView {
@@ -112,6 +122,7 @@ export class GatewayClient<TToolName extends string = string> {
   };
 
   constructor(options: IGatewayClientOptions<TToolName>) {
+    assertKnownKeys(options, gatewayClientOptionKeys, "TG_INVALID_CONFIG", "Invalid GatewayClient options");
     this.partitions = createPartitionSet({
       gateway: options.gateway,
       options: options.runtime,

@@ -6,6 +6,7 @@ import { defineTool } from "../../../src/contracts/index.js";
 import type { IFieldIssue, TollgateError } from "../../../src/errors/index.js";
 import { defineGateway, type IGatewayDefinition } from "../../../src/gateway/index.js";
 import { resolveLLMClientConfig } from "../../../src/model/llm-client-config.js";
+import { GatewayClient } from "../../../src/producer/index.js";
 import { startWorker } from "../../../src/workers/start-worker.js";
 import { refusal } from "../../helpers/refusal.js";
 import { namedTool, referenceExtraTools, referenceTools } from "./reference-gateway.js";
@@ -199,6 +200,13 @@ describe("an unknown key in the options of a process fails with TG_INVALID_CONFI
     const error = await thrown(act);
     expect(error.code).toBe("TG_INVALID_CONFIG");
     expect(issueAt(error, path)?.message).toBe(`unknown key (did you mean "${suggestion}"?)`);
+  });
+
+  it("GatewayClient options, before any connection is opened", async () => {
+    const gateway = defineGateway({ tools: referenceTools });
+    const error = await thrown(() => new GatewayClient({ gateway, runtim: { prefix: "x" } } as never));
+    expect(error.code).toBe("TG_INVALID_CONFIG");
+    expect(issueAt(error, "runtim")?.message).toBe('unknown key (did you mean "runtime"?)');
   });
 
   it("worker options, before any connection is opened", async () => {
