@@ -184,7 +184,6 @@ export function createInputEditor(schema, original) {
       slot.errorLine.textContent = "";
       slot.control?.removeAttribute("aria-invalid");
     }
-    let first;
     for (const issue of issues) {
       const slot = slotFor(issue.path);
       const name =
@@ -193,9 +192,9 @@ export function createInputEditor(schema, original) {
         .filter(Boolean)
         .join("; ");
       slot.control?.setAttribute("aria-invalid", "true");
-      first ??= slot.control;
     }
-    return first;
+    // The first in the form's order (slots are made in it), whichever issue was found first.
+    return slots.find((slot) => slot.control?.getAttribute("aria-invalid") === "true")?.control;
   }
 
   function startsWith(path, prefix) {

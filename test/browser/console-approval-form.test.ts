@@ -142,6 +142,8 @@ describe.each(pageWidths)("the approval form at %i px", (width) => {
     await expect(errorOf("amount").textContent()).resolves.toBe("must be a number");
     await expect(errorOf("chargeId").textContent()).resolves.toBe("must not be empty");
     await page.locator(".outcome .error", { hasText: "2 problems" }).waitFor();
+    // The focus goes to the first field in the form's order with a problem.
+    await expect(page.evaluate<string>("document.activeElement.id")).resolves.toMatch(/-chargeId$/);
     await page.getByLabel("amount").fill("90");
     await expect(errorOf("amount").textContent()).resolves.toBe("");
     await expect(errorOf("chargeId").textContent()).resolves.toBe("must not be empty");

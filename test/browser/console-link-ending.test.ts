@@ -1,11 +1,18 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineGateway } from "../../src/gateway/index.js";
 import { webhookPayloadSchema } from "../../src/notifications/webhook-payload.js";
 import { waitUntil } from "../helpers/wait-until.js";
 import { WebhookReceiver } from "../integration/notifications/webhook-receiver.js";
-import { approvalPageTools, callApi, openAt, pageWidths, parkCall } from "./approval-page-stack.js";
+import {
+  approvalNow,
+  approvalPageTools,
+  callApi,
+  openAt,
+  pageWidths,
+  parkCall,
+} from "./approval-page-stack.js";
 import { type IConsoleStack, startConsoleStack } from "./console-stack.js";
+import { aliceLinkTarget, linkRuntime } from "./link-target.js";
 
 /*
  * An approval link's page when the approval ends another way than by a person: a run cancelled while
@@ -21,22 +28,10 @@ describe.each(pageWidths)("an approval link whose run was cancelled, at %i px", 
     receiver = await WebhookReceiver.start();
     const gateway = defineGateway({
       tools: approvalPageTools,
-      notifications: {
-        targets: [
-          {
-            name: "alice-dm",
-            url: receiver.url,
-            secret: `whsec_${randomBytes(32).toString("base64")}`,
-            events: ["approval-requested"],
-            // The page is opened at the API's own address below: the link's token is what matters.
-            links: { approver: { subject: "alice" }, consoleUrl: "http://127.0.0.1:9/console/" },
-          },
-        ],
-      },
+      // The page is opened at the API's own address below: the link's token is what matters.
+      notifications: { targets: [aliceLinkTarget(receiver.url, "http://127.0.0.1:9/console/")] },
     });
-    stack = await startConsoleStack(`console-link-ending-${width}`, gateway, {
-      runtime: { linkSecret: randomBytes(32).toString("base64") },
-    });
+    stack = await startConsoleStack(`console-link-ending-${width}`, gateway, { runtime: linkRuntime() });
   }, 60_000);
   afterAll(async () => {
     await stack?.close();
@@ -54,22 +49,18 @@ describe.each(pageWidths)("an approval link whose run was cancelled, at %i px", 
     return { ...parked, link: `${stack.consoleUrl}#/link/${token}` };
   }
 
-  const cancel = async (runId: string) =>
+  /** Cancels the run through the API, and waits for its approval to read cancelled. */
+  async function cancelRun(runId: string, approvalId: string) {
     expect((await callApi(stack, "service", "POST", `v1/runs/${runId}/cancel`)).status).toBe(202);
+    await expect.poll(async () => (await approvalNow(stack, approvalId)).status).toBe("cancelled");
+  }
 
   it("Confirm pressed after the run was cancelled says the run was cancelled", async () => {
     const { runId, approvalId, link } = await parkedWithLink("ch_link_1");
     const { page, problems } = await openAt(stack, width);
     await page.goto(link);
     await page.getByRole("button", { name: "Confirm: approve" }).waitFor();
-    await cancel(runId);
-    await expect
-      .poll(
-        async () =>
-          (await callApi<{ status: string }>(stack, "alice", "GET", `v1/approvals/${approvalId}`)).body
-            .status,
-      )
-      .toBe("cancelled");
+    await cancelRun(runId, approvalId);
     await page.getByRole("button", { name: "Confirm: approve" }).click();
     const said = page.locator("[data-code=TG_APPROVAL_DECIDED]");
     await said.waitFor();
@@ -79,14 +70,7 @@ describe.each(pageWidths)("an approval link whose run was cancelled, at %i px", 
 
   it("a link opened after the run was cancelled says so", async () => {
     const { runId, approvalId, link } = await parkedWithLink("ch_link_2");
-    await cancel(runId);
-    await expect
-      .poll(
-        async () =>
-          (await callApi<{ status: string }>(stack, "alice", "GET", `v1/approvals/${approvalId}`)).body
-            .status,
-      )
-      .toBe("cancelled");
+    await cancelRun(runId, approvalId);
     const { page, problems } = await openAt(stack, width);
     await page.goto(link);
     const said = page.locator(".link-decided");

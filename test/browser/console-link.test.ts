@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineGateway } from "../../src/gateway/index.js";
@@ -7,6 +6,7 @@ import { script } from "../helpers/script.js";
 import { waitUntil } from "../helpers/wait-until.js";
 import { WebhookReceiver } from "../integration/notifications/webhook-receiver.js";
 import { consoleTools, type IConsoleStack, startConsoleStack } from "./console-stack.js";
+import { aliceLinkTarget, linkRuntime } from "./link-target.js";
 
 /** A port free now, for an API whose address the gateway's links must name before it starts. */
 async function freePort(): Promise<number> {
@@ -28,24 +28,10 @@ describe("an approval link from a webhook, opened in the browser", () => {
     const gateway = defineGateway({
       tools: consoleTools,
       notifications: {
-        targets: [
-          {
-            name: "alice-dm",
-            url: receiver.url,
-            secret: `whsec_${randomBytes(32).toString("base64")}`,
-            events: ["approval-requested"],
-            links: {
-              approver: { subject: "alice" },
-              consoleUrl: `http://127.0.0.1:${port}/console/`,
-            },
-          },
-        ],
+        targets: [aliceLinkTarget(receiver.url, `http://127.0.0.1:${port}/console/`)],
       },
     });
-    stack = await startConsoleStack("console-link", gateway, {
-      port,
-      runtime: { linkSecret: randomBytes(32).toString("base64") },
-    });
+    stack = await startConsoleStack("console-link", gateway, { port, runtime: linkRuntime() });
   }, 60_000);
   afterAll(async () => {
     await stack?.close();
