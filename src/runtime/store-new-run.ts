@@ -46,25 +46,30 @@ export async function storeNewRun(
   });
   if (client.status !== "ready") throw unavailable();
   defineCreateRunCommand(client as unknown as Parameters<typeof defineCreateRunCommand>[0]);
-  const transaction = withScriptsBySha(client, client.multi());
-  runtime.runs.createIn(transaction as unknown as IRunCreateTransaction, state, event);
-  for (const spec of runJobsOf(runtime, state)) {
-    await new Job(queue, spec.name, spec.data, spec.opts, spec.opts.jobId).addJob(transaction);
-  }
-  let replies: TExecReplies;
-  try {
-    await boundedWait(runtime, loadScriptsOnce(client, transaction.scripts));
-    replies = await boundedWait(runtime, transaction.exec() as Promise<TExecReplies>);
-    if (replies.some(([error]) => error?.message.startsWith("NOSCRIPT"))) forgetLoadedScripts(client);
-  } catch (error) {
-    if (error instanceof Error && error.name === "ReplyError") {
-      // EXECABORT: a command was refused while queued (a full Redis), so none ran; that refusal says why.
-      throw (error as Error & { previousErrors?: unknown[] }).previousErrors?.[0] ?? error;
+  for (let attempt = 1; ; attempt++) {
+    const transaction = withScriptsBySha(client, client.multi());
+    runtime.runs.createIn(transaction as unknown as IRunCreateTransaction, state, event);
+    for (const spec of runJobsOf(runtime, state)) {
+      await new Job(queue, spec.name, spec.data, spec.opts, spec.opts.jobId).addJob(transaction);
     }
-    if (!outcomeUnknown(error)) throw error;
-    return resolveUnknown(runtime, state);
+    let replies: TExecReplies;
+    try {
+      await boundedWait(runtime, loadScriptsOnce(client, transaction.scripts));
+      replies = await boundedWait(runtime, transaction.exec() as Promise<TExecReplies>);
+    } catch (error) {
+      if (error instanceof Error && error.name === "ReplyError") {
+        // EXECABORT: a command was refused while queued (a full Redis), so none ran; that refusal says why.
+        throw (error as Error & { previousErrors?: unknown[] }).previousErrors?.[0] ?? error;
+      }
+      if (!outcomeUnknown(error)) throw error;
+      return resolveUnknown(runtime, state);
+    }
+    const noScript = replies.filter(([error]) => error?.message.startsWith("NOSCRIPT")).length;
+    if (noScript > 0) forgetLoadedScripts(client);
+    // The server lost every script (a restart or failover behind the same client): nothing ran; again once.
+    if (noScript === replies.length && attempt === 1) continue;
+    return settle(runtime, state, replies);
   }
-  return settle(runtime, state, replies);
 }
 
 /** EXEC answered: what each command did. */

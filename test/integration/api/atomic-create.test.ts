@@ -132,6 +132,14 @@ describe("run creation is all or nothing", () => {
     expect(await traces(first.runId)).toEqual({ state: true, job: true, deadline: true });
   });
 
+  it("creates whole after the server lost its scripts (SCRIPT FLUSH): the MULTI never runs half", async () => {
+    expect((await create()).status).toBe(202);
+    await redis.admin.script("FLUSH");
+    const after = await create();
+    expect(after.status).toBe(202);
+    expect(await traces(after.runId)).toEqual({ state: true, job: true, deadline: true });
+  });
+
   it("a write whose outcome is unknown (Redis paused after it was sent) answers a code of its own with the run id", async () => {
     redis.process.kill("SIGSTOP");
     let answer: IAnswer;
