@@ -145,6 +145,27 @@ describe.each(pageWidths)("the approval page at %i px", (width) => {
       .waitFor();
   });
 
+  it("reports a concurrent decision it learns of from a refused decision as another reviewer's", async () => {
+    const { approvalId } = await refund("ch_bob_409");
+    // No events: the page learns of bob's decision only from its own refused one (409).
+    await page.route("**/v1/approvals/events", () => undefined);
+    try {
+      await page.reload();
+      await openApproval(stack, page, approvalId);
+      expect((await callApi(stack, "bob", "POST", `v1/approvals/${approvalId}/approve`, {})).status).toBe(
+        200,
+      );
+      await page.locator("#approve").click();
+      await outcome()
+        .locator(".notice", { hasText: "Another reviewer decided first: approved by bob" })
+        .waitFor();
+      await expect(page.evaluate<string>("document.activeElement.id")).resolves.toBe("next-approval");
+    } finally {
+      await page.unroute("**/v1/approvals/events");
+      await page.reload();
+    }
+  });
+
   it("marks an approval about to expire, as the time comes, not only when the page opens", async () => {
     const { approvalId, expiresAt } = await parkCall(stack, "close_account", { accountId: "acc-9" });
     await openApproval(stack, page, approvalId);
