@@ -19,7 +19,7 @@ export function createInputEditor(schema, original) {
   const idPrefix = `field-${editorCount}`;
   /** @type {Array<{ path: Array<string | number>, errorLine: HTMLElement, control?: HTMLElement }>} */
   const slots = [];
-  /** @type {Array<{ reset(): HTMLElement | undefined }>} */
+  /** @type {Array<{ changed(): boolean, reset(): HTMLElement | undefined }>} */
   const leaves = [];
   const rootErrors = h("p", { class: "field-error", id: `${idPrefix}-root-error` });
   slots.push({ path: [], errorLine: rootErrors });
@@ -99,7 +99,8 @@ export function createInputEditor(schema, original) {
     const field = /** @type {HTMLInputElement} */ (control);
     const initialText = field.value;
     leaves.push({
-      /** Puts the model's value back; whether the field held another. */
+      changed: () => field.value !== initialText,
+      /** Puts the model's value back; the field, when it held another. */
       reset() {
         const changed = field.value !== initialText;
         field.value = initialText;
@@ -161,6 +162,11 @@ export function createInputEditor(schema, original) {
       );
       return { value, issues: [...issues, ...schemaIssues] };
     },
+    /**
+     * Whether a field differs from what the form first showed: the reviewer's edit, whatever it reads
+     * as (a model's "180" for a number reads as 180 untouched, and is not an edit).
+     */
+    isChanged: () => leaves.some((leaf) => leaf.changed()),
     /** Puts every field back to the model's input; the first field that held an edit, to focus. */
     reset() {
       let first;
@@ -230,17 +236,4 @@ function simpleSchemaOf(schema, root) {
       return { ...notNull[0], description: resolved.description ?? notNull[0].description };
   }
   return resolved;
-}
-
-/** JSON with object keys sorted: two inputs that differ only in key order are the same input. */
-export function canonicalJson(value) {
-  return JSON.stringify(value, (_key, item) =>
-    item !== null && typeof item === "object" && !Array.isArray(item)
-      ? Object.fromEntries(
-          Object.keys(item)
-            .sort()
-            .map((key) => [key, item[key]]),
-        )
-      : item,
-  );
 }

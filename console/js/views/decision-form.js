@@ -6,7 +6,7 @@
 // so an edit no event announced (autofill, an extension) still stops a plain approve.
 
 import { h, replaceChildren } from "../dom.js";
-import { canonicalJson, createInputEditor } from "../input-editor.js";
+import { createInputEditor } from "../input-editor.js";
 import { jsonDiff } from "../json-diff.js";
 import { changesTable } from "./approval-parts.js";
 
@@ -28,7 +28,6 @@ import { changesTable } from "./approval-parts.js";
  */
 export function decisionForm(approval, { schema, send, say }) {
   const editor = createInputEditor(schema, approval.input);
-  const original = canonicalJson(approval.input);
   const comment = h("textarea", { id: "decision-comment", rows: 2, maxlength: 2000 });
   const reason = h("textarea", {
     id: "reject-reason",
@@ -56,11 +55,7 @@ export function decisionForm(approval, { schema, send, say }) {
 
   function state() {
     const { value, issues } = editor.read();
-    return {
-      value,
-      unreadable: issues.length > 0,
-      edited: issues.length > 0 || canonicalJson(value) !== original,
-    };
+    return { value, unreadable: issues.length > 0, edited: editor.isChanged() };
   }
 
   function sync() {
@@ -190,14 +185,20 @@ export function decisionForm(approval, { schema, send, say }) {
  * @param {ReturnType<typeof jsonDiff> | undefined} changes
  */
 function pendingEdit(changes) {
-  return h(
-    "div",
-    { class: "pending-edit", tabindex: "-1" },
-    changes
-      ? changesTable(changes, "Approving runs the call with your edits:", ["field", "model's", "yours"])
-      : h("p", {
-          class: "pending-edit-note",
-          text: "Your edit has fields that cannot be read yet; fix them to approve it.",
-        }),
-  );
+  let content;
+  if (changes === undefined)
+    content = note("Your edit has fields that cannot be read yet; fix them to approve it.");
+  else if (changes.length === 0)
+    content = note("Your edit changes no value: approving it runs the call as the model sent it.");
+  else
+    content = changesTable(changes, "Approving runs the call with your edits:", [
+      "field",
+      "model's",
+      "yours",
+    ]);
+  return h("div", { class: "pending-edit", tabindex: "-1" }, content);
+}
+
+function note(text) {
+  return h("p", { class: "pending-edit-note", text });
 }
