@@ -26,10 +26,10 @@ type TExecReplies = Array<[Error | null, unknown]>;
  * answer then means nothing exists, and nothing is left for the reconciler to start later. Every key is
  * under the partition's prefix: one hash slot on a cluster.
  *
- * The MULTI goes on the queues' connection, where BullMQ's scripts are defined (defining them on the
- * request connection would copy them into each of its auto-pipelines). That connection queues commands
- * while Redis is away, so this fails fast itself when it is not connected (nothing sent) and bounds the
- * wait for EXEC by the command timeout.
+ * The MULTI goes on the request connection (it fails fast while Redis is away, nothing sent, and has the
+ * command timeout and the request's Redis budget), with BullMQ's scripts by SHA as its queue connection
+ * defines them (`withScriptsBySha`): defining them on the request connection would copy them into each
+ * of its auto-pipelines. Every wait is bounded by the command timeout, or the request's budget left.
  *
  * The jobs are added whether or not the run existed: adding a job id that exists is a no-op, so an
  * idempotent retry adds nothing twice, and one whose job is gone (a crash of an older version between
@@ -41,13 +41,17 @@ export async function storeNewRun(
   event: TRunEventInput,
 ): Promise<IStoredNewRun> {
   const queue = runtime.queues.runs;
-  const client = await boundedWait(runtime, backendOf(runtime).client).catch(() => {
+  // BullMQ's scripts, as its queue connection defines them (once ready).
+  const definitions = await boundedWait(runtime, backendOf(runtime).client).catch(() => {
     throw unavailable();
   });
+  defineCreateRunCommand(definitions as unknown as Parameters<typeof defineCreateRunCommand>[0]);
+  // The MULTI goes on the request connection: it fails fast while Redis is away (nothing sent), has the
+  // command timeout and the request's Redis budget, and carries no ioredis scripts to copy.
+  const client = runtime.redis;
   if (client.status !== "ready") throw unavailable();
-  defineCreateRunCommand(client as unknown as Parameters<typeof defineCreateRunCommand>[0]);
   for (let attempt = 1; ; attempt++) {
-    const transaction = withScriptsBySha(client, client.multi());
+    const transaction = withScriptsBySha(definitions, client.multi());
     runtime.runs.createIn(transaction as unknown as IRunCreateTransaction, state, event);
     for (const spec of runJobsOf(runtime, state)) {
       await new Job(queue, spec.name, spec.data, spec.opts, spec.opts.jobId).addJob(transaction);
@@ -57,6 +61,7 @@ export async function storeNewRun(
       await boundedWait(runtime, loadScriptsOnce(client, transaction.scripts));
       replies = await boundedWait(runtime, transaction.exec() as Promise<TExecReplies>);
     } catch (error) {
+      if (error instanceof Error && error.message === notWritten) throw unavailable();
       if (error instanceof Error && error.name === "ReplyError") {
         // EXECABORT: a command was refused while queued (a full Redis), so none ran; that refusal says why.
         throw (error as Error & { previousErrors?: unknown[] }).previousErrors?.[0] ?? error;
@@ -103,10 +108,9 @@ async function settle(
  * no answer either, the caller is told the outcome is unknown, with the run id to look up.
  */
 async function resolveUnknown(runtime: ITollgateRuntime, state: TRunState): Promise<IStoredNewRun> {
-  const client = await backendOf(runtime).client;
   const exists = await boundedWait(
     runtime,
-    client.hexists(runtime.keys.run(state.runId), "state") as Promise<number>,
+    runtime.redis.hexists(runtime.keys.run(state.runId), "state"),
   ).catch(() => undefined);
   if (exists === 0) throw unavailable();
   if (exists === 1) {
@@ -123,6 +127,9 @@ async function resolveUnknown(runtime: ITollgateRuntime, state: TRunState): Prom
     { runId: state.runId },
   );
 }
+
+/** ioredis' error for a command it did not send: the connection was down (no offline queue). */
+const notWritten = "Stream isn't writeable and enableOfflineQueue options is false";
 
 function backendOf(runtime: ITollgateRuntime): RedisQueueBackend {
   return runtime.queues.runs.getBackend() as unknown as RedisQueueBackend;

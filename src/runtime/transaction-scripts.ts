@@ -1,4 +1,5 @@
 import type { IRedisTransaction, RedisClient } from "bullmq";
+import type { ChainableCommander } from "ioredis";
 
 /** A script as ioredis' `defineCommand` keeps it (what BullMQ defines its scripts with). */
 interface IDefinedScript {
@@ -11,15 +12,19 @@ interface IDefinedScript {
 export type TShaTransaction = IRedisTransaction & { scripts: Map<string, IDefinedScript> };
 
 /**
+ * A MULTI that BullMQ's `Job#addJob` can add to (it calls `runCommand`), its scripts (as defined on
+ * `definitions`, BullMQ's queue connection) sent by EVALSHA. The MULTI is on another connection, one with
+ * no ioredis scripts: ioredis copies a connection's scripts into each of its MULTIs (64 on BullMQ's).
  * Scripts in a MULTI by EVALSHA, loaded before the MULTI where the connection may not know them. Why not
  * ioredis' own scripts in a MULTI: ioredis sends a script whole (EVAL) the first time on a socket and
  * then marks it known, even when that EVAL was refused while queued (a full Redis); from then on every
  * MULTI met NOSCRIPT inside EXEC, where the other commands still ran.
  */
-export function withScriptsBySha(client: RedisClient, transaction: IRedisTransaction): TShaTransaction {
-  const withShas = transaction as TShaTransaction;
+export function withScriptsBySha(definitions: RedisClient, multi: ChainableCommander): TShaTransaction {
+  const withShas = multi as unknown as TShaTransaction;
+  const client = definitions;
   withShas.scripts = new Map();
-  const raw = transaction as unknown as { evalsha(...args: unknown[]): unknown };
+  const raw = multi as unknown as { evalsha(...args: unknown[]): unknown };
   withShas.runCommand = (name: string, args: unknown[]) => {
     const script = definedScript(client, name);
     withShas.scripts.set(name, script);
@@ -39,26 +44,30 @@ function definedScript(client: RedisClient, name: string): IDefinedScript {
 /** Connections (by socket) known to hold the scripts their MULTIs use. */
 const loaded = new WeakMap<object, Set<string>>();
 
-function socketOf(client: RedisClient): object {
+/** A connection that can load scripts. */
+interface IScriptLoader {
+  script(subcommand: "LOAD", lua: string): Promise<unknown>;
+}
+
+function socketOf(client: IScriptLoader): object {
   return (client as unknown as { stream?: object }).stream ?? client;
 }
 
 /** SCRIPT LOAD of the scripts this socket has not been seen to hold: once per socket and script. */
 export async function loadScriptsOnce(
-  client: RedisClient,
+  client: IScriptLoader,
   scripts: Map<string, IDefinedScript>,
 ): Promise<void> {
   const socket = socketOf(client);
   const known = loaded.get(socket) ?? new Set<string>();
   const missing = [...scripts.values()].filter((script) => !known.has(script.sha));
   if (missing.length === 0) return;
-  const raw = client as unknown as { script(subcommand: "LOAD", lua: string): Promise<string> };
-  await Promise.all(missing.map((script) => raw.script("LOAD", script.lua)));
+  await Promise.all(missing.map((script) => client.script("LOAD", script.lua)));
   for (const script of missing) known.add(script.sha);
   loaded.set(socket, known);
 }
 
 /** The server lost its scripts (SCRIPT FLUSH, a restart behind the same socket): load them again. */
-export function forgetLoadedScripts(client: RedisClient): void {
+export function forgetLoadedScripts(client: IScriptLoader): void {
   loaded.delete(socketOf(client));
 }

@@ -10,9 +10,8 @@ import { threadOfRun } from "./thread-store.js";
 export type TCancelReason = "cancelled" | "timed_out";
 
 /**
- * A MULTI that a run's creation joins. Its connection has the creation script defined with ioredis'
- * `defineCommand` (`defineCreateRunCommand`): such a script is sent whole (EVAL) the first time on a
- * socket, so a MULTI never meets NOSCRIPT halfway through, where the store's own EVALSHA would.
+ * A MULTI that a run's creation joins: `runCommand` runs a script defined (ioredis `defineCommand`) on
+ * the connection `defineCreateRunCommand` was given, as BullMQ's `Job#addJob` runs its own.
  */
 export interface IRunCreateTransaction {
   runCommand(name: string, args: string[]): unknown;
@@ -20,7 +19,7 @@ export interface IRunCreateTransaction {
 
 const createRunCommand = "tgCreateRunInTransaction";
 
-/** Defines the creation script on a connection whose MULTIs a run's creation joins; once. */
+/** Defines the creation script where `IRunCreateTransaction#runCommand` finds it; once. */
 export function defineCreateRunCommand(connection: {
   defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
 }): void {
@@ -61,7 +60,7 @@ export class RunStore {
   ) {}
 
   /**
-   * Adds the run's creation to `transaction` (a MULTI on the queues' connection), so that it commits
+   * Adds the run's creation to `transaction` (a MULTI), so that it commits
    * with whatever else the transaction holds (the run's jobs): the run unless it exists, queued on its
    * thread, with `run-queued`. Read its reply with `created`.
    */
