@@ -9,6 +9,8 @@ export interface ICliIo {
   env: NodeJS.ProcessEnv;
   /** Where relative module paths are resolved from. */
   cwd: string;
+  /** Standard output is a terminal: results print as tables, else as JSON. Absent: not a terminal. */
+  isTerminal?: boolean;
 }
 
 export function processIo(): ICliIo {
@@ -27,6 +29,7 @@ export function processIo(): ICliIo {
     },
     env: process.env,
     cwd: process.cwd(),
+    isTerminal: process.stdout.isTTY === true,
   };
 }
 

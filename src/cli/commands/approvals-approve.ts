@@ -1,13 +1,17 @@
 import { parseEnv } from "../../config/env.js";
+import type { IApproval } from "../../store/index.js";
 import type { ICommand } from "../command.js";
-import { printHelp, printJson } from "../command-output.js";
+import { printHelp, printResult } from "../command-output.js";
 import { jsonFlag } from "../flag-values.js";
 import { apiClientFromEnv } from "../http/api-client.js";
+import { formatApproval } from "../output/approval-views.js";
+import { outputFlags, outputFormatOf, outputHelp, outputRule } from "../output/output-format.js";
 import { parseCommandArgs } from "../parse-command-args.js";
 
 const flags = {
   input: { type: "string" },
   comment: { type: "string" },
+  ...outputFlags,
 } as const;
 
 export const approvalsApproveCommand: ICommand = {
@@ -18,12 +22,14 @@ export const approvalsApproveCommand: ICommand = {
 Approves through POST /v1/approvals/:approvalId/approve (TOLLGATE_URL, TOLLGATE_TOKEN); the approver
 is the token's subject. An edited input is checked against the tool's schema and decided again by
 its policy.
+${outputRule}
 
 Options:
-  --input <json>    the edited input that runs instead of the model's, e.g. '{"amount":120}'
-                    (the whole input, not a patch)
-  --comment <text>  kept with the decision
-  -h, --help        show this help
+  --input <json>            the edited input that runs instead of the model's, e.g. '{"amount":120}'
+                            (the whole input, not a patch)
+  --comment <text>          kept with the decision
+${outputHelp}
+  -h, --help                show this help
 `,
   async run(args, io) {
     const parsed = parseCommandArgs(approvalsApproveCommand, args, flags, {
@@ -31,18 +37,19 @@ Options:
       required: 1,
     });
     if (parsed === "help") return printHelp(io, approvalsApproveCommand);
+    const format = outputFormatOf(approvalsApproveCommand, parsed.values, io);
     const [approvalId = ""] = parsed.positionals;
     const body: Record<string, unknown> = {};
     if (parsed.values.input !== undefined) {
       body.input = jsonFlag(approvalsApproveCommand, "input", parsed.values.input);
     }
     if (parsed.values.comment !== undefined) body.comment = parsed.values.comment;
-    const approval = await apiClientFromEnv(parseEnv(io.env)).request({
+    const approval = await apiClientFromEnv(parseEnv(io.env)).request<IApproval>({
       method: "POST",
       path: `/v1/approvals/${encodeURIComponent(approvalId)}/approve`,
       body,
     });
-    printJson(io, approval);
+    printResult(io, format, approval, formatApproval);
     return 0;
   },
 };

@@ -1,9 +1,12 @@
 import { parseEnv } from "../../config/env.js";
+import type { IGatewayResponse } from "../../contracts/index.js";
 import { UsageError } from "../cli-errors.js";
 import type { ICommand } from "../command.js";
-import { printHelp, printJson } from "../command-output.js";
+import { printHelp, printResult } from "../command-output.js";
 import { integerFlag, jsonFlag, listFlag } from "../flag-values.js";
 import { apiClientFromEnv } from "../http/api-client.js";
+import { outputFlags, outputFormatOf, outputHelp, outputRule } from "../output/output-format.js";
+import { formatEnqueuedRun, formatResponse, type IEnqueuedRunView } from "../output/run-views.js";
 import { parseCommandArgs, type TFlagValues } from "../parse-command-args.js";
 
 const flags = {
@@ -17,6 +20,8 @@ const flags = {
   metadata: { type: "string" },
   "idempotency-key": { type: "string" },
   wait: { type: "boolean" },
+  quiet: { type: "boolean", short: "q" },
+  ...outputFlags,
 } as const;
 
 export const runsSubmitCommand: ICommand = {
@@ -24,8 +29,9 @@ export const runsSubmitCommand: ICommand = {
   summary: "enqueue a run (POST /v1/runs); with --wait, wait for its answer (POST /v1/ask)",
   help: `Usage: tollgate runs submit [options] <input>
 
-Enqueues a run through the HTTP API (TOLLGATE_URL, TOLLGATE_TOKEN) and prints {runId, threadId, status}.
-<input> is the user's message; "-" reads it from standard input.
+Enqueues a run through the HTTP API (TOLLGATE_URL, TOLLGATE_TOKEN) and prints it: its runId, threadId
+and status. <input> is the user's message; "-" reads it from standard input.
+${outputRule}
 
 Options:
   --user <id>               the user's id (userContext.userId) (default: "cli")
@@ -38,6 +44,8 @@ Options:
   --metadata <json>         free JSON kept with the run
   --idempotency-key <key>   a retried submit with the same key returns the same run
   --wait                    wait for the run and print its response (POST /v1/ask)
+  -q, --quiet               print only the runId, e.g. run=$(tollgate runs submit -q "...")
+${outputHelp}
   -h, --help                show this help
 `,
   async run(args, io) {
@@ -46,15 +54,19 @@ Options:
     const env = parseEnv(io.env);
     const [inputArgument = ""] = parsed.positionals;
     const input = inputArgument === "-" ? (await io.readStandardInput()).trimEnd() : inputArgument;
+    const format = outputFormatOf(runsSubmitCommand, parsed.values, io);
     const body = runRequestBody(input, parsed.values);
     const idempotencyKey = parsed.values["idempotency-key"];
-    const response = await apiClientFromEnv(env).request({
+    const response = await apiClientFromEnv(env).request<IEnqueuedRunView | IGatewayResponse>({
       method: "POST",
       path: parsed.values.wait ? "/v1/ask" : "/v1/runs",
       body,
       ...(idempotencyKey !== undefined ? { headers: { "idempotency-key": idempotencyKey } } : {}),
     });
-    printJson(io, response);
+    if (parsed.values.quiet === true) io.printLine(response.runId);
+    else if (parsed.values.wait === true)
+      printResult(io, format, response as IGatewayResponse, formatResponse);
+    else printResult(io, format, response, formatEnqueuedRun);
     return 0;
   },
 };

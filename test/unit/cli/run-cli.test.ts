@@ -65,10 +65,25 @@ describe("tollgate", () => {
     [["approvals", "approve", "a1", "--input", "{"], "tollgate approvals approve: --input must be JSON"],
     [["approvals", "reject"], "tollgate approvals reject: missing <approvalId>"],
     [["approvals", "export", "--format", "csv"], "tollgate approvals export: --since is required"],
-    [["approvals", "export", "--since", "7d"], "tollgate approvals export: --format is required"],
+    [
+      ["approvals", "export", "--since", "7d", "--json", "--format", "csv"],
+      "tollgate approvals export: give --json or --format csv, not both",
+    ],
     [
       ["approvals", "export", "--since", "7d", "--format", "xml"],
-      'tollgate approvals export: --format must be jsonl or csv, got "xml"',
+      'tollgate approvals export: --format must be jsonl, csv or table, got "xml"',
+    ],
+    [
+      ["runs", "get", "r1", "--output", "yaml"],
+      'tollgate runs get: --output must be table or json, got "yaml"',
+    ],
+    [
+      ["approvals", "list", "--json", "--output", "table"],
+      "tollgate approvals list: give --json or --output table, not both",
+    ],
+    [
+      ["runs", "events", "r1", "--until", "parked"],
+      "tollgate runs events: --until must be one of run-queued",
     ],
     [
       ["approvals", "export", "--since", "last week", "--format", "csv"],

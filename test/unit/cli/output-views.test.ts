@@ -1,0 +1,233 @@
+import { describe, expect, it } from "vitest";
+import { formatApproval, formatApprovalTable } from "../../../src/cli/output/approval-views.js";
+import { outputFormatOf } from "../../../src/cli/output/output-format.js";
+import {
+  formatEnqueuedRun,
+  formatResponse,
+  formatRunEvent,
+  formatRunView,
+  runEventsHeader,
+} from "../../../src/cli/output/run-views.js";
+import { cell, formatDetails, formatTable, time } from "../../../src/cli/output/text-table.js";
+import type { IGatewayResponse } from "../../../src/contracts/index.js";
+import type { IRunView } from "../../../src/producer/index.js";
+import type { IApproval } from "../../../src/store/index.js";
+
+const at = Date.UTC(2026, 2, 14, 9, 26, 53, 512);
+
+const pendingRefund: IApproval = {
+  schemaVersion: 2,
+  approvalId: "apv_1",
+  runId: "run_1",
+  threadId: "thread_1",
+  callId: "run_1-s1-c0",
+  toolName: "refund",
+  input: { orderId: "A-1002", amount: 180 },
+  reason: "Refunds over 50 EUR need a team lead",
+  userContext: { userId: "u-ada" },
+  requestedAt: at,
+  expiresAt: at + 4 * 3600_000,
+  status: "pending",
+};
+
+const approvedRefund: IApproval = {
+  ...pendingRefund,
+  approvalId: "apv_2",
+  status: "approved",
+  decision: { decision: "approved", approver: "ops", decidedAt: at + 60_000, editedInput: { amount: 120 } },
+  outcome: { ok: true, finishedAt: at + 61_000 },
+};
+
+describe("the output format", () => {
+  it.each([
+    [{}, true, "table"],
+    [{}, false, "json"],
+    [{}, undefined, "json"],
+    [{ json: true }, true, "json"],
+    [{ output: "json" }, true, "json"],
+    [{ output: "table" }, false, "table"],
+    [{ json: true, output: "json" }, false, "json"],
+  ] as const)("%j with a terminal %s is %s", (values, isTerminal, expected) => {
+    expect(outputFormatOf({ path: "runs get" }, values, { isTerminal })).toBe(expected);
+  });
+
+  it.each([
+    [{ output: "yaml" }, '--output must be table or json, got "yaml"'],
+    [{ json: true, output: "table" }, "give --json or --output table, not both"],
+  ])("%j is refused", (values, message) => {
+    expect(() => outputFormatOf({ path: "runs get" }, values, { isTerminal: true })).toThrow(message);
+  });
+});
+
+describe("text tables", () => {
+  it.each([
+    {
+      name: "columns as wide as their widest cell, the header upper-case, no trailing spaces",
+      rows: [
+        ["a", "long value", ""],
+        ["longer", "b", "x"],
+      ],
+      lines: ["ONE     TWO         THREE", "a       long value", "longer  b           x"],
+    },
+    { name: "no rows: the header alone", rows: [], lines: ["ONE  TWO  THREE"] },
+    {
+      name: "a value with line breaks stays on its line",
+      rows: [["a\nb", "c", "d"]],
+      lines: ["ONE  TWO  THREE", "a b  c    d"],
+    },
+  ])("$name", ({ rows, lines }) => {
+    const columns = ["one", "two", "three"].map((header, index) => ({
+      header,
+      value: (row: string[]) => row[index] ?? "",
+    }));
+    expect(formatTable(columns, rows)).toEqual(lines);
+  });
+
+  it.each([
+    ["a string as it is", "refund", 60, "refund"],
+    ["JSON for the rest", { amount: 120 }, 60, '{"amount":120}'],
+    ["cut with an ellipsis", "abcdefghij", 5, "abcd…"],
+    ["nothing for undefined", undefined, 60, ""],
+  ])("cell: %s", (_name, value, maxLength, expected) => {
+    expect(cell(value, maxLength)).toBe(expected);
+  });
+
+  it("times in UTC to the second; '-' when absent", () => {
+    expect(time(at)).toBe("2026-03-14 09:26:53Z");
+    expect(time(undefined)).toBe("-");
+  });
+
+  it("details: labels aligned, undefined values left out", () => {
+    expect(
+      formatDetails([
+        ["Run", "run_1"],
+        ["Ended by", undefined],
+        ["Status", "queued"],
+      ]),
+    ).toEqual(["Run:     run_1", "Status:  queued"]);
+  });
+});
+
+describe("runs views", () => {
+  const response: IGatewayResponse = {
+    runId: "run_1",
+    threadId: "thread_1",
+    status: "completed",
+    text: "Your headphones are on their way.",
+    toolResults: [
+      {
+        toolCallId: "call_0_0",
+        callId: "run_1-s0-c0",
+        toolName: "lookup_order",
+        step: 0,
+        input: { orderId: "A-1001" },
+        text: '{"status":"shipped"}',
+        isError: false,
+        outcome: "ok",
+        durationMs: 2,
+      },
+    ],
+    stopReason: "answered",
+    steps: 2,
+    usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 },
+  };
+
+  it("runs submit: the run enqueued", () => {
+    expect(formatEnqueuedRun({ runId: "run_1", threadId: "thread_1", status: "queued" })).toEqual([
+      "Run:     run_1",
+      "Thread:  thread_1",
+      "Status:  queued",
+    ]);
+  });
+
+  it("runs submit --wait: the response, its tool calls, the answer", () => {
+    const lines = formatResponse(response);
+    expect(lines).toContain("Status:       completed");
+    expect(lines).toContain("  STEP  TOOL          OUTCOME  INPUT                 MODEL READ");
+    expect(lines).toContain('  0     lookup_order  ok       {"orderId":"A-1001"}  {"status":"shipped"}');
+    expect(lines.slice(-2)).toEqual(["Answer:", "  Your headphones are on their way."]);
+  });
+
+  it("runs get: what waits for a human", () => {
+    const run: IRunView = {
+      runId: "run_1",
+      threadId: "thread_1",
+      status: "waiting",
+      phase: "tools",
+      steps: 1,
+      createdAt: at,
+      pendingApprovals: [pendingRefund],
+    } as IRunView;
+    const lines = formatRunView(run);
+    expect(lines).toContain("Created:  2026-03-14 09:26:53Z");
+    expect(lines).toContain("Waiting for a human:");
+    expect(lines).toContain("  APPROVAL  TOOL    EXPIRES               REASON");
+    expect(lines).toContain("  apv_1     refund  2026-03-14 13:26:53Z  Refunds over 50 EUR need a team lead");
+  });
+
+  it.each([
+    ["run-queued", { threadId: "t1", userId: "u-ada" }, "thread t1, user u-ada"],
+    [
+      "model-replied",
+      { step: 0, final: false, toolsOffered: [], toolCalls: [{ id: "c", name: "lookup_order" }], usage: {} },
+      "step 0: calls lookup_order",
+    ],
+    [
+      "model-replied",
+      { step: 2, final: true, toolsOffered: [], toolCalls: [], usage: {} },
+      "step 2: final answer",
+    ],
+    ["tool-call-dispatched", { callId: "r-s0-c0", toolName: "lookup_order" }, "lookup_order (r-s0-c0)"],
+    [
+      "tool-call-parked",
+      { callId: "c", toolName: "refund", approvalId: "apv_1", reason: "large", expiresAt: at },
+      "refund waits for approval apv_1: large",
+    ],
+    [
+      "approval-decided",
+      { approvalId: "apv_1", callId: "c", toolName: "refund", decision: "approved", approver: "ops" },
+      "apv_1 approved by ops",
+    ],
+    ["step-settled", { step: 1, phase: "model" }, "step 1 model"],
+    ["run-finished", { status: "completed", response: { text: "Done." } }, "completed: Done."],
+    ["something-new", { a: 1 }, '{"a":1}'],
+  ])("runs events: %s", (type, data, detail) => {
+    // As the API streams it: the whole run event is the SSE data.
+    const line = formatRunEvent({
+      id: `${at}-0`,
+      event: type,
+      data: { type, data, id: `${at}-0`, runId: "r" },
+    });
+    expect(line).toBe(`09:26:53Z  ${type.padEnd(20)}  ${detail}`);
+    expect(runEventsHeader).toBe(`TIME       ${"EVENT".padEnd(20)}  DETAIL`);
+  });
+});
+
+describe("approvals views", () => {
+  it("approvals list: a row each, the decision where there is one, and the next page", () => {
+    expect(formatApprovalTable([pendingRefund, approvedRefund], "c2")).toEqual([
+      "APPROVAL  TOOL    STATUS    USER   REQUESTED             EXPIRES / DECIDED            INPUT",
+      'apv_1     refund  pending   u-ada  2026-03-14 09:26:53Z  2026-03-14 13:26:53Z         {"orderId":"A-1002","amount":180}',
+      'apv_2     refund  approved  u-ada  2026-03-14 09:26:53Z  2026-03-14 09:27:53Z by ops  {"amount":120}',
+      "",
+      "More: --cursor c2",
+    ]);
+  });
+
+  it("approvals list: nothing to show", () => {
+    expect(formatApprovalTable([])).toEqual(["No approvals."]);
+  });
+
+  it.each([
+    [pendingRefund, ["Status:     pending", "Expires:    2026-03-14 13:26:53Z"], "Approver:"],
+    [
+      approvedRefund,
+      ["Approver:      ops", 'Edited input:  {"amount":120}', "Outcome:       the call ran"],
+      "Expires:",
+    ],
+  ])("approvals get / approve / reject: %#", (approval, shown, absent) => {
+    const lines = formatApproval(approval);
+    for (const line of shown) expect(lines).toContain(line);
+    expect(lines.some((line) => line.startsWith(absent))).toBe(false);
+  });
+});
