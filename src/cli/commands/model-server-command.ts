@@ -1,4 +1,8 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { parseEnv } from "../../config/env.js";
+import { parsePromptScripts } from "../../model/scripted/prompt-scripts.js";
+import { CliError } from "../cli-errors.js";
 import type { ICommand } from "../command.js";
 import { printHelp } from "../command-output.js";
 import { integerFlag } from "../flag-values.js";
@@ -7,22 +11,27 @@ import { parseCommandArgs } from "../parse-command-args.js";
 const flags = {
   port: { type: "string" },
   host: { type: "string" },
+  scripts: { type: "string" },
 } as const;
 
 export const modelServerCommand: ICommand = {
   path: "model-server",
   summary: "serve the built-in scripted model (OpenAI-compatible) for keyless use and tests",
-  help: `Usage: tollgate model-server [--port <n>] [--host <address>]
+  help: `Usage: tollgate model-server [--port <n>] [--host <address>] [--scripts <file>]
 
 Serves the scripted model: an OpenAI-compatible /v1/chat/completions endpoint. Point workers at it
 with OPENAI_BASE_URL=http://<host>:<port>/v1. A user message that is JSON with a "script" array,
 {"script":[{"calls":[{"name":"lookup_order","input":{"orderId":"A-1001"}}]},{"text":"done"}]},
-makes the model call those tools, then answer; any other message is echoed. Stops on SIGTERM/SIGINT.
+makes the model call those tools, then answer. With --scripts, a message without a script of its own
+gets the script of the first rule whose "match" (a regular expression, case-insensitive) finds it:
+[{"match":"where is my order A-1001","script":[...]}]. Any other message is echoed. Stops on
+SIGTERM/SIGINT.
 It keeps the latest TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS request bodies (default 1000).
 
 Options:
   --port <n>        port (default: TOLLGATE_MODEL_SERVER_PORT or 4010; 0 picks a free one)
   --host <address>  address (default: TOLLGATE_HOST or 127.0.0.1)
+  --scripts <file>  scripts chosen by the message's text, e.g. examples/support-desk/model-scripts.json
   -h, --help        show this help
 `,
   async run(args, io) {
@@ -33,12 +42,17 @@ Options:
         ? integerFlag(modelServerCommand, "port", parsed.values.port, { min: 0, max: 65_535 })
         : undefined;
     const env = parseEnv(io.env);
+    const promptScripts =
+      parsed.values.scripts !== undefined
+        ? readPromptScripts(resolve(io.cwd, parsed.values.scripts))
+        : undefined;
     // Loaded only now, like the other services: --help should not wait for the model SDK.
     const { runModelServer } = await import("../../model/index.js");
     const server = await runModelServer({
       port: port ?? env.TOLLGATE_MODEL_SERVER_PORT,
       host: parsed.values.host ?? env.TOLLGATE_HOST,
       log: io.printLine,
+      ...(promptScripts !== undefined ? { promptScripts } : {}),
       ...(env.TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS !== undefined
         ? { maxRecordedRequests: env.TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS }
         : {}),
@@ -47,3 +61,16 @@ Options:
     return 0;
   },
 };
+
+/** The --scripts file's rules, checked now: a mistake in the file stops the command with its place. */
+function readPromptScripts(path: string): Array<{ match: string; script: unknown[] }> {
+  try {
+    const rules = JSON.parse(readFileSync(path, "utf8")) as Array<{ match: string; script: unknown[] }>;
+    parsePromptScripts(rules);
+    return rules;
+  } catch (error) {
+    throw new CliError(
+      `could not use the --scripts file ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}

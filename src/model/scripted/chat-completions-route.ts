@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody, sendJson, waitWhileClientConnected } from "./http-io.js";
 import { openAIErrorBody } from "./openai-error-body.js";
+import type { IPromptScript } from "./prompt-scripts.js";
 import { type RecordedRequests, toRecordedRequest } from "./recorded-requests.js";
 import { parseRequestBody } from "./request-body.js";
 import { decideScriptedReply } from "./script-interpreter.js";
@@ -16,6 +17,8 @@ export interface IScriptedModelState {
   servedErrorCounts: Map<string, number>;
   /** For `chatcmpl-scripted-<n>` ids. */
   completionCount: number;
+  /** Scripts for messages that carry none, chosen by the message's text. */
+  promptScripts: readonly IPromptScript[];
 }
 
 /** POST /v1/chat/completions: record the body, then answer as the script says. */
@@ -41,7 +44,7 @@ export async function handleChatCompletion(
     sendJson(response, 400, openAIErrorBody(400, message, { param: "stream" }));
     return;
   }
-  const decision = decideScriptedReply(parsed.body, state.servedErrorCounts);
+  const decision = decideScriptedReply(parsed.body, state.servedErrorCounts, state.promptScripts);
   if (decision.kind === "invalid-script") {
     const message = `Invalid script in the newest user message: ${decision.message}`;
     sendJson(response, 400, openAIErrorBody(400, message, { param: "messages" }));

@@ -6,6 +6,7 @@ import {
   newestUserMessageIndex,
   previousStepToolTexts,
 } from "./conversation.js";
+import { type IPromptScript, scriptForPrompt } from "./prompt-scripts.js";
 import {
   isStatusEntry,
   parseScript,
@@ -97,11 +98,15 @@ export function planScript(entries: readonly TScriptEntry[]): IScriptPlan {
 export function decideScriptedReply(
   request: IScriptedRequest,
   servedErrorCounts: ReadonlyMap<string, number>,
+  promptScripts: readonly IPromptScript[] = [],
 ): TScriptedDecision {
   const userIndex = newestUserMessageIndex(request.messages);
   const userMessage = request.messages[userIndex];
   const userText = userMessage === undefined ? "" : messageText(userMessage);
-  const script = parseScript(userText);
+  const inlineScript = parseScript(userText);
+  const promptScript = inlineScript.kind === "none" ? scriptForPrompt(promptScripts, userText) : undefined;
+  const script =
+    promptScript !== undefined ? { kind: "script" as const, entries: promptScript } : inlineScript;
   if (script.kind === "none") {
     return { kind: "reply", reply: { kind: "text", text: `${ECHO_PREFIX}${userText}` }, delayMs: 0 };
   }

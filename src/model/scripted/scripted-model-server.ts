@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { IScriptedModelState } from "./chat-completions-route.js";
 import { sendJson } from "./http-io.js";
 import { openAIErrorBody } from "./openai-error-body.js";
+import { parsePromptScripts } from "./prompt-scripts.js";
 import { type IRecordedModelRequest, RecordedRequests } from "./recorded-requests.js";
 import { routeScriptedModelRequest } from "./scripted-model-routes.js";
 
@@ -13,6 +14,12 @@ export interface IScriptedModelOptions {
   host?: string;
   /** Request bodies kept for `requests()`; older ones are dropped. @defaultValue 1000 */
   maxRecordedRequests?: number;
+  /**
+   * Scripts for messages that carry none: `[{ match, script }]`, the first rule whose `match` (a
+   * regular expression, case-insensitive) finds the user's message gives its script; a message no rule
+   * matches is echoed. Checked at start: an invalid rule rejects with its index. @defaultValue []
+   */
+  promptScripts?: ReadonlyArray<{ match: string; script: unknown[] }>;
 }
 
 /** A running scripted model (DESIGN §7). */
@@ -38,6 +45,7 @@ export async function startScriptedModel(options: IScriptedModelOptions = {}): P
     recorded: new RecordedRequests(options.maxRecordedRequests),
     servedErrorCounts: new Map(),
     completionCount: 0,
+    promptScripts: parsePromptScripts(options.promptScripts ?? []),
   };
   const server = createServer((request, response) => {
     routeScriptedModelRequest(request, response, state).catch((error: unknown) => {

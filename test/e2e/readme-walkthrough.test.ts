@@ -1,0 +1,164 @@
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../../src/cli/demo/free-port.js";
+import { testRedisUrl } from "../helpers/redis-url.js";
+import { deletePrefix, uniquePrefix } from "../helpers/test-prefix.js";
+import { waitUntil } from "../helpers/wait-until.js";
+import { childEnvironment, repositoryRoot } from "./cli-process.js";
+
+const run = promisify(execFile);
+
+/** The README's own shell blocks: each fenced sh block right after this marker, in order. */
+const marker = "<!-- readme-test: walkthrough -->";
+
+function walkthroughBlocks(readme: string): string[] {
+  const blocks: string[] = [];
+  const pattern = new RegExp(`${marker}\\s*\\n\`\`\`(?:sh|bash)\\n([\\s\\S]*?)\\n\`\`\``, "g");
+  for (const match of readme.matchAll(pattern)) blocks.push(match[1] ?? "");
+  return blocks;
+}
+
+const workspace = mkdtempSync(join(tmpdir(), "tollgate-readme-"));
+const prefix = uniquePrefix("readme");
+let shellGroup: number | undefined;
+
+afterAll(async () => {
+  // The README leaves the model, the worker and the API running in the background, as a reader's shell
+  // would: they are in the shell's process group, ended together.
+  if (shellGroup !== undefined) await stopGroup(shellGroup);
+  await deletePrefix(prefix);
+  rmSync(workspace, { recursive: true, force: true });
+}, 60_000);
+
+describe("the README's walkthrough (Running it), run as written", () => {
+  it("asks, parks a refund for a human, approves it with an edit, and the run finishes", async () => {
+    const blocks = walkthroughBlocks(readFileSync(join(repositoryRoot, "README.md"), "utf8"));
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    const [apiPort, modelPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
+    // The only changes: ports of our own instead of the README's 3000 and 4010 (other tests run beside
+    // this one), the CSV written outside the checkout, and a last line that hands the ids to the test.
+    const script = [
+      "set -euo pipefail",
+      ...blocks,
+      'echo "readme-test: run=$run approval=$approval token=$TOLLGATE_TOKEN"',
+    ]
+      .join("\n")
+      .replaceAll("127.0.0.1:3000", `127.0.0.1:${apiPort}`)
+      .replaceAll("127.0.0.1:4010", `127.0.0.1:${modelPort}`)
+      .replaceAll("> decisions.csv", `> ${join(workspace, "decisions.csv")}`);
+    const shell = spawn("bash", ["-c", script], {
+      cwd: repositoryRoot,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: childEnvironment({
+        REDIS_URL: testRedisUrl,
+        TOLLGATE_PREFIX: prefix,
+        TOLLGATE_PORT: String(apiPort),
+        TOLLGATE_MODEL_SERVER_PORT: String(modelPort),
+        TOLLGATE_METRICS_PORT: String(metricsPort),
+        LOG_LEVEL: "warn",
+      }),
+    });
+    shellGroup = shell.pid;
+    let output = "";
+    let errors = "";
+    shell.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+    });
+    shell.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      errors += chunk;
+    });
+    const [code] = (await once(shell, "exit")) as [number | null];
+    expect(code, `stdout:\n${output}\nstderr:\n${errors}`).toBe(0);
+
+    const ids = /readme-test: run=(\S+) approval=(\S+) token=(\S+)/.exec(output);
+    expect(ids, output).not.toBeNull();
+    const [, runId = "", approvalId = "", token = ""] = ids ?? [];
+    // Not a terminal: every result is JSON, so the README's `$(...)` captures read ids.
+    expect(runId).toMatch(/^run_/);
+    // "Where is my order A-1001?" was answered after two tool calls.
+    expect(output).toContain("Your headphones (A-1001) are on their way with DHL");
+    // The refund parked, was approved with the edited amount, and the run finished.
+    expect(output).toMatch(new RegExp(`"event":"tool-call-parked".*"approvalId":"${approvalId}"`));
+    expect(output).toMatch(/"status": "approved"/);
+    const api = `http://127.0.0.1:${apiPort}`;
+    const headers = { authorization: `Bearer ${token}` };
+    const runView = (await (await fetch(`${api}/v1/runs/${runId}`, { headers })).json()) as {
+      status: string;
+      response: { toolResults: Array<{ toolName: string; outcome: string; input: unknown }> };
+    };
+    expect(runView.status).toBe("completed");
+    expect(runView.response.toolResults.map((call) => [call.toolName, call.outcome])).toEqual([
+      ["lookup_order", "ok"],
+      ["refund", "ok"],
+    ]);
+    expect(runView.response.toolResults[1]?.input).toMatchObject({ amount: 120 });
+    // The auditors' CSV holds the decision.
+    const csv = readFileSync(join(workspace, "decisions.csv"), "utf8");
+    expect(csv).toContain(approvalId);
+    expect(csv).toMatch(/approved/);
+
+    // On a terminal (a pseudo-terminal from script(1)) the same commands print tables.
+    const cli = `node bin/tollgate.js`;
+    const onTerminal = async (command: string) => {
+      const result = await run("script", ["-qec", command, "/dev/null"], {
+        cwd: repositoryRoot,
+        env: childEnvironment({ TOLLGATE_URL: api, TOLLGATE_TOKEN: token }),
+      }).catch((error: { stdout?: string }) => {
+        throw new Error(`${command} failed:\n${error.stdout ?? ""}`);
+      });
+      return result.stdout;
+    };
+    const decided = await onTerminal(`${cli} approvals list --status decided --approver ops`);
+    expect(decided).toMatch(/APPROVAL\s+TOOL\s+STATUS\s+USER\s+REQUESTED/);
+    expect(decided).toMatch(new RegExp(`${approvalId}\\s+refund\\s+approved\\s+u-ada`));
+    const runTable = await onTerminal(`${cli} runs get ${runId}`);
+    expect(runTable).toMatch(/Status:\s+completed/);
+    expect(runTable).toMatch(/STEP\s+TOOL\s+OUTCOME\s+INPUT/);
+    const events = await onTerminal(`${cli} runs events ${runId}`);
+    expect(events).toMatch(/TIME\s+EVENT\s+DETAIL/);
+    expect(events).toMatch(new RegExp(`refund waits for approval ${approvalId}`));
+    // --json on a terminal, and --output table when piped, choose the other way round.
+    expect(JSON.parse(await onTerminal(`${cli} runs get ${runId} --json`))).toMatchObject({ runId });
+    const piped = await run(
+      process.execPath,
+      ["bin/tollgate.js", "approvals", "get", approvalId, "-o", "table"],
+      {
+        cwd: repositoryRoot,
+        env: childEnvironment({ TOLLGATE_URL: api, TOLLGATE_TOKEN: token }),
+      },
+    );
+    expect(piped.stdout).toMatch(/Approver:\s+ops/);
+  }, 240_000);
+});
+
+async function stopGroup(group: number): Promise<void> {
+  signalGroup(group, "SIGTERM");
+  try {
+    await waitUntil(() => !groupExists(group), { timeoutMs: 20_000 });
+  } catch {
+    signalGroup(group, "SIGKILL");
+  }
+}
+
+function signalGroup(group: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-group, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+function groupExists(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
