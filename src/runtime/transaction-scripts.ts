@@ -44,9 +44,18 @@ function definedScript(client: RedisClient, name: string): IDefinedScript {
 /** Connections (by socket) known to hold the scripts their MULTIs use. */
 const loaded = new WeakMap<object, Set<string>>();
 
-/** A connection that can load scripts. */
+/** A connection that can load scripts; a cluster client also lists its masters. */
 interface IScriptLoader {
   script(subcommand: "LOAD", lua: string): Promise<unknown>;
+  nodes?(role: "master"): IScriptLoader[];
+}
+
+/**
+ * Where a script must be loaded: the connection's server, or on a cluster every master (SCRIPT LOAD
+ * without a key goes to any node, and the MULTI runs on its slot's master, which may be another).
+ */
+function serversOf(client: IScriptLoader): IScriptLoader[] {
+  return typeof client.nodes === "function" ? client.nodes("master") : [client];
 }
 
 function socketOf(client: IScriptLoader): object {
@@ -62,7 +71,9 @@ export async function loadScriptsOnce(
   const known = loaded.get(socket) ?? new Set<string>();
   const missing = [...scripts.values()].filter((script) => !known.has(script.sha));
   if (missing.length === 0) return;
-  await Promise.all(missing.map((script) => client.script("LOAD", script.lua)));
+  await Promise.all(
+    serversOf(client).flatMap((server) => missing.map((script) => server.script("LOAD", script.lua))),
+  );
   for (const script of missing) known.add(script.sha);
   loaded.set(socket, known);
 }

@@ -1,3 +1,4 @@
+import type { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IApiToken } from "../../../src/api/index.js";
 import { script } from "../../helpers/script.js";
@@ -110,7 +111,10 @@ describe("thread ids scoped per tenant, over HTTP", () => {
     // globex claims the id first: it no longer takes it from anyone else.
     await finishedRun(globex, { threadId: "ticket-981", input: script({ text: "globex-981" }) });
     await finishedRun(acme, { threadId: "ticket-981", input: script({ text: "acme-981" }) });
-    await finishedRun(defaultTenant, { threadId: "ticket-981", input: script({ text: "default-981" }) });
+    const defaultRun = await finishedRun(defaultTenant, {
+      threadId: "ticket-981",
+      input: script({ text: "default-981" }),
+    });
 
     const acmeNext = await parkedRun(acme, { threadId: "ticket-981", input: parkingInput("acme-next") });
     expect(acmeNext.transcript).toContain("acme-981");
@@ -124,8 +128,8 @@ describe("thread ids scoped per tenant, over HTTP", () => {
     expect(globexNext.transcript).not.toContain("acme-981");
 
     // The default tenant's thread keeps the key it always had, so threads stored before scoping stay readable.
-    const { redis } = fixture.harness.client.runtimeOf(acmeNext.runId);
-    const prefix = fixture.harness.prefix;
+    const { redis, keys } = fixture.harness.client.runtimeOf(defaultRun.runId);
+    const { prefix } = keys;
     const defaultHistory = await redis.lrange(`${prefix}:thread:ticket-981:messages`, 0, -1);
     expect(defaultHistory.join("\n")).toContain("default-981");
     expect(defaultHistory.join("\n")).not.toContain("acme-981");
@@ -164,8 +168,11 @@ describe("thread ids scoped per tenant, over HTTP", () => {
   });
 
   it("keeps another tenant's thread stored before scoping (unscoped keys) out of the default tenant's reach", async () => {
-    const { redis } = fixture.harness.client.runtime;
-    const prefix = fixture.harness.prefix;
+    const { redis, keys } = await fixture.harness.client.runtimeOfThread({
+      tenant: "default",
+      threadId: "legacy-acme",
+    });
+    const { prefix } = keys;
     // What the code before scoping left: acme's thread under the unscoped keys, and its owner key.
     await redis.set(`${prefix}:thread:legacy-acme:tenant`, "acme");
     const message = JSON.stringify({ role: "user", content: "acme-legacy-secret" });
@@ -192,19 +199,25 @@ describe("thread ids scoped per tenant, over HTTP", () => {
     await finishedRun(defaultTenant, { threadId: "ttl-thread-default" });
     await finishedRun(globex, {});
     const { redis } = fixture.harness.client.runtime;
+    // Every partition's prefix, on every master of a cluster (SCAN reads one server).
+    const servers = redis.isCluster ? (redis as unknown as Cluster).nodes("master") : [redis];
     const threadKeys: string[] = [];
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(
-        cursor,
-        "MATCH",
-        `${fixture.harness.prefix}*thread:*`,
-        "COUNT",
-        1000,
-      );
-      cursor = next;
-      threadKeys.push(...keys);
-    } while (cursor !== "0");
+    for (const runtime of fixture.harness.client.partitions.all) {
+      for (const server of servers) {
+        let cursor = "0";
+        do {
+          const [next, keys] = await server.scan(
+            cursor,
+            "MATCH",
+            `${runtime.keys.prefix}:*thread:*`,
+            "COUNT",
+            1000,
+          );
+          cursor = next;
+          threadKeys.push(...keys);
+        } while (cursor !== "0");
+      }
+    }
     expect(threadKeys.length).toBeGreaterThan(0);
     const withoutExpiry: string[] = [];
     for (const key of threadKeys) if ((await redis.pttl(key)) < 0) withoutExpiry.push(key);
