@@ -25,6 +25,8 @@ const run = promisify(execFile);
 let workspace: string;
 let checkout: string;
 let project: string;
+/** Importing the package by its name in the checkout right after `prepare`, before anything else built. */
+let checkoutImport: { code: number; stdout: string; stderr: string };
 
 /** What a user's CommonJS code reads when it requires the package: the error names the way out. */
 const requireAdvice = /tollgate is an ES module[\s\S]*await import\("tollgate"\)[\s\S]*"type": "module"/;
@@ -50,6 +52,12 @@ beforeAll(async () => {
       cpSync(join(repositoryRoot, entry), join(checkout, entry), { recursive: true });
   }
   symlinkSync(join(repositoryRoot, "node_modules"), join(checkout, "node_modules"), "dir");
+  // What `npm install` and `npm ci` run in a clone once the dependencies are in.
+  await run("npm", ["run", "prepare", "--silent"], { cwd: checkout, env: childEnvironment({}) });
+  checkoutImport = await node(
+    ["--input-type=module", "-e", 'const t = await import("tollgate"); console.log(typeof t.defineGateway);'],
+    checkout,
+  );
   const packed = await run("npm", ["pack", "--pack-destination", workspace, "--silent"], {
     cwd: checkout,
     env: childEnvironment({}),
@@ -81,17 +89,21 @@ function node(args: readonly string[], cwd: string, env: Record<string, string> 
 }
 
 describe("the package as a newcomer gets it", () => {
-  it("npm install in a clone builds dist (prepare), so the checkout imports itself as tollgate", async () => {
-    const result = await node(
-      [
-        "--input-type=module",
-        "-e",
-        'const t = await import("tollgate"); console.log(typeof t.defineGateway);',
-      ],
-      checkout,
-    );
-    expect(result.stderr).toBe("");
-    expect(result.stdout.trim()).toBe("function");
+  it("npm install in a clone builds dist (prepare), so the checkout imports itself as tollgate", () => {
+    expect(checkoutImport.stderr).toBe("");
+    expect(checkoutImport.stdout.trim()).toBe("function");
+  });
+
+  it("the packed package carries the compiled library with its declarations (prepack)", () => {
+    for (const file of [
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/cli/main.js",
+      "require.cjs",
+      "bin/tollgate.js",
+    ]) {
+      expect(existsSync(join(project, "node_modules", "tollgate", file)), file).toBe(true);
+    }
   });
 
   it("the bundled example imports tollgate by name and loads with plain node and tsx", async () => {
