@@ -4,8 +4,9 @@
 // of `tsc` (the same JavaScript, byte for byte: the sources are isolatedModules with
 // verbatimModuleSyntax). The declarations come from `npm run build`, which "prepack" runs for every
 // tarball (npm pack, npm publish, a git dependency), so nothing is transpiled again then.
-// It does nothing where there is nothing to compile: the Dockerfile's `npm ci` runs before src/ is
-// copied in, and an `npm ci --omit=dev` has no TypeScript (the image compiles in its own step).
+// It does nothing where there is nothing to compile, and package.json runs it only where it exists: the
+// Dockerfile's `npm ci` steps see package.json alone (the image compiles in its own step), and an
+// `npm ci --omit=dev` has no TypeScript.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
