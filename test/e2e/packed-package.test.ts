@@ -139,6 +139,22 @@ describe("the package as a newcomer gets it", () => {
     expect(result.stderr).toContain("ERR_REQUIRE_ESM");
   });
 
+  it("the CLI loading a TypeScript gateway of a CommonJS project says the same", async () => {
+    // No "type": "module" in the project: tsx compiles the file to CommonJS, so its import is a require().
+    writeFileSync(
+      join(project, "gateway.ts"),
+      'import { defineGateway } from "tollgate";\nexport default defineGateway({ tools: [] });\n',
+    );
+    const result = await node(
+      ["node_modules/tollgate/bin/tollgate.js", "worker", "--gateway", "gateway.ts"],
+      project,
+      { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", REDIS_URL: "redis://127.0.0.1:9" },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`could not load the gateway module ${join(project, "gateway.ts")}`);
+    expect(result.stderr).toMatch(requireAdvice);
+  });
+
   it("the CLI loading a CommonJS gateway names the file and the change to make", async () => {
     writeFileSync(
       join(project, "gateway.cjs"),
