@@ -52,7 +52,8 @@ Options:
   -h, --help     show this help
   -v, --version  show the version
 
-Run "tollgate <command> --help" for a command's options. Configuration comes from environment
+Run "tollgate <command> --help" for a command's options. Results print as tables on a terminal and as
+JSON when piped or redirected (--json asks for JSON anywhere). Configuration comes from environment
 variables (REDIS_URL, TOLLGATE_PREFIX, OPENAI_API_KEY, ...): see docs/CONFIGURATION.md.
 `;
 

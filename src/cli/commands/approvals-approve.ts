@@ -22,6 +22,7 @@ export const approvalsApproveCommand: ICommand = {
 Approves through POST /v1/approvals/:approvalId/approve (TOLLGATE_URL, TOLLGATE_TOKEN); the approver
 is the token's subject. An edited input is checked against the tool's schema and decided again by
 its policy.
+
 ${outputRule}
 
 Options:

@@ -13,6 +13,7 @@ export const approvalsGetCommand: ICommand = {
   help: `Usage: tollgate approvals get <approvalId>
 
 Prints GET /v1/approvals/:approvalId (TOLLGATE_URL, TOLLGATE_TOKEN).
+
 ${outputRule}
 
 Options:

@@ -34,6 +34,7 @@ export const approvalsListCommand: ICommand = {
 Prints one page of approvals and its nextCursor (GET /v1/approvals; TOLLGATE_URL, TOLLGATE_TOKEN):
 pending ones soonest expiry first, decided ones newest decision first. For a whole history, use
 \`tollgate approvals export\`.
+
 ${outputRule}
 
 Options:

@@ -16,6 +16,7 @@ export const approvalsRejectCommand: ICommand = {
 
 Rejects through POST /v1/approvals/:approvalId/reject (TOLLGATE_URL, TOLLGATE_TOKEN). The call never
 runs; the model reads the reason, or the tool's rejectionText when none is given.
+
 ${outputRule}
 
 Options:

@@ -14,6 +14,7 @@ export const runsGetCommand: ICommand = {
 
 Prints the run as GET /v1/runs/:runId returns it (TOLLGATE_URL, TOLLGATE_TOKEN): its status, the
 approvals it waits for, and its answer once it has finished.
+
 ${outputRule}
 
 Options:

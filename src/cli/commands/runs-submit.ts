@@ -31,6 +31,7 @@ export const runsSubmitCommand: ICommand = {
 
 Enqueues a run through the HTTP API (TOLLGATE_URL, TOLLGATE_TOKEN) and prints it: its runId, threadId
 and status. <input> is the user's message; "-" reads it from standard input.
+
 ${outputRule}
 
 Options:
