@@ -1,5 +1,6 @@
 /**
- * `npm run screenshots`: the console's inbox, an opened approval and the history, drawn by headless
+ * `npm run screenshots`: the console's inbox (on a laptop and on a phone), an opened approval with an
+ * edited field, and the history, drawn by headless
  * chromium from a real stack (Redis, a worker, the scripted model, the API), saved in docs/ for the
  * README. Needs what the tests need: a Redis (REDIS_URL or 127.0.0.1:6379) and /usr/bin/chromium.
  */
@@ -73,17 +74,30 @@ try {
   await session.signIn(consoleTokens.alice.token);
   await waitUntil(async () => (await page.locator(".approval-card").count()) === 3);
   await page.screenshot({ path: `${docs}console-inbox.png`, fullPage: true });
+  // On a phone, with one more arriving while the page is open: the notice sits above the list.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await parkEmail("u-dan", "Send me the tracking number", {
+    to: "dan@example.com",
+    subject: "Your parcel",
+    body: "Tracking: 00340434161094042557.",
+  });
+  await page.locator(".new-approvals").waitFor();
+  await page.screenshot({ path: `${docs}console-inbox-phone.png`, fullPage: true });
+  await page.setViewportSize({ width: 1100, height: 900 });
 
   await page.locator(`.approval-card[data-approval-id^="${refundRun}"] .tool-heading a`).click();
   await page.locator(".transcript .message-tool").waitFor();
   await page.getByLabel("amount").fill("75");
-  await page.locator("#approve-edited").waitFor();
+  // The edit is what approving would run: the page says so before the screenshot.
+  await page.locator("#approve-edited:enabled").waitFor();
   await page.screenshot({ path: `${docs}console-approval.png`, fullPage: true });
 
   await page.locator("#nav a[data-section=history]").click();
   await waitUntil(async () => (await page.locator(".history-row").count()) === 3);
   await page.screenshot({ path: `${docs}console-history.png`, fullPage: true });
-  console.log(`saved docs/console-inbox.png, docs/console-approval.png, docs/console-history.png`);
+  console.log(
+    "saved docs/console-inbox.png, docs/console-inbox-phone.png, docs/console-approval.png, docs/console-history.png",
+  );
 } finally {
   await stack.close();
 }
