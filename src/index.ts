@@ -1,6 +1,6 @@
 // The package's public surface: what a Node service imports from "tollgate". Every name is listed on
 // purpose (no `export *`), sorted by module: a new export is a decision, pinned by
-// test/unit/public-surface.test.ts and described, grouped by use, in the README's "Public exports".
+// test/unit/public-surface.test.ts and described, grouped by use, in docs/LIBRARY.md, "Public exports".
 // Processor factories, stores and the runtime stay inside: they need context only startWorker builds.
 
 export {

@@ -1,8 +1,8 @@
 /**
  * `npm run screenshots`: the console's inbox (on a laptop and on a phone), an opened approval with an
  * edited field, and the history, drawn by headless
- * chromium from a real stack (Redis, a worker, the scripted model, the API), saved in docs/ for the
- * README. Needs what the tests need: a Redis (REDIS_URL or 127.0.0.1:6379) and /usr/bin/chromium.
+ * chromium from a real stack (Redis, a worker, the scripted model, the API), saved in docs/ for
+ * docs/CONSOLE.md and the README. Needs what the tests need: a Redis (REDIS_URL or 127.0.0.1:6379) and /usr/bin/chromium.
  */
 import { fileURLToPath } from "node:url";
 import { waitUntil } from "../helpers/wait-until.js";

@@ -13,7 +13,8 @@ import { childEnvironment, repositoryRoot } from "./cli-process.js";
 
 const run = promisify(execFile);
 
-/** The README's own shell blocks: each fenced sh block right after this marker, in order. */
+/** The walkthrough's own shell blocks (docs/RUNNING.md, linked from the README): each fenced sh block right
+ * after this marker, in order. */
 const marker = "<!-- readme-test: walkthrough -->";
 
 function walkthroughBlocks(readme: string): string[] {
@@ -28,19 +29,19 @@ const prefix = uniquePrefix("readme");
 let shellGroup: number | undefined;
 
 afterAll(async () => {
-  // The README leaves the model, the worker and the API running in the background, as a reader's shell
+  // The walkthrough leaves the model, the worker and the API running in the background, as a reader's shell
   // would: they are in the shell's process group, ended together.
   if (shellGroup !== undefined) await stopGroup(shellGroup);
   await deletePrefix(prefix);
   rmSync(workspace, { recursive: true, force: true });
 }, 60_000);
 
-describe("the README's walkthrough (Running it), run as written", () => {
+describe("the walkthrough of docs/RUNNING.md (Running it), run as written", () => {
   it("asks, parks a refund for a human, approves it with an edit, and the run finishes", async () => {
-    const blocks = walkthroughBlocks(readFileSync(join(repositoryRoot, "README.md"), "utf8"));
+    const blocks = walkthroughBlocks(readFileSync(join(repositoryRoot, "docs", "RUNNING.md"), "utf8"));
     expect(blocks.length).toBeGreaterThanOrEqual(2);
     const [apiPort, modelPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
-    // The only changes: ports of our own instead of the README's 3000 and 4010 (other tests run beside
+    // The only changes: ports of our own instead of the walkthrough's 3000 and 4010 (other tests run beside
     // this one), the CSV written outside the checkout, and a last line that hands the ids to the test.
     const script = [
       "set -euo pipefail",
@@ -79,7 +80,7 @@ describe("the README's walkthrough (Running it), run as written", () => {
     const ids = /readme-test: run=(\S+) approval=(\S+) token=(\S+)/.exec(output);
     expect(ids, output).not.toBeNull();
     const [, runId = "", approvalId = "", token = ""] = ids ?? [];
-    // Not a terminal: every result is JSON, so the README's `$(...)` captures read ids.
+    // Not a terminal: every result is JSON, so the walkthrough's `$(...)` captures read ids.
     expect(runId).toMatch(/^run_/);
     // "Where is my order A-1001?" was answered after two tool calls.
     expect(output).toContain("Your headphones (A-1001) are on their way with DHL");

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import * as tollgate from "../../src/index.js";
 
 /*
- * The root module's exports, pinned: adding or removing one is a decision, made here and in the README's
- * "Public exports" together. Values are read from the module; types, which vanish at run time, from the
+ * The root module's exports, pinned: adding or removing one is a decision, made here and in
+ * docs/LIBRARY.md's "Public exports" together. Values are read from the module; types, which vanish at run time, from the
  * export lists of src/index.ts.
  */
 
