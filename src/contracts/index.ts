@@ -5,6 +5,27 @@ export {
   type TApprovalEventType,
   type TStoredApprovalEvent,
 } from "./approval-events.js";
+export { approvalListStatuses, type TApprovalListStatus } from "./approval-list-status.js";
+export {
+  approvalQuorumSchema,
+  quorumVoteSchema,
+  type TApprovalQuorum,
+  type TQuorumVote,
+} from "./approval-quorum.js";
+export {
+  approvalDecisionSchema,
+  approvalOutcomeSchema,
+  approvalRecordVersion,
+  approvalRequestSchema,
+  approvalStatusSchema,
+  approvalViewSchema,
+  type IApproval,
+  type TApprovalDecisionRecord,
+  type TApprovalOutcome,
+  type TApprovalRequest,
+  type TApprovalStatus,
+} from "./approval-record.js";
+export { approvalIdOf, callIdOf, runIdOfApprovalId } from "./call-ids.js";
 export type { IChatToolCall, TChatMessage } from "./chat.js";
 export type {
   IGatewayAskInput,
@@ -15,12 +36,14 @@ export type {
   TRunStopReason,
   TTerminalRunStatus,
 } from "./gateway-io.js";
+export { diffInputs, type IInputChange, inputChangeSchema } from "./input-diff.js";
 export type {
   IToolApprovalProfile,
   IToolErrorReport,
   IToolPolicyConfig,
   IToolRegistryConfig,
 } from "./registry-config.js";
+export { responseOf } from "./response-of.js";
 export {
   approvalDecisions,
   type IApprovalRecordOnResult,
@@ -36,7 +59,29 @@ export {
   type TRunEventInput,
   type TRunEventType,
 } from "./run-events.js";
+export {
+  approvalOnResultSchema,
+  chatMessageSchema,
+  chatToolCallSchema,
+  isTerminal,
+  plannedCallSchema,
+  runRequestSchema,
+  runStateSchema,
+  runStateVersion,
+  runStatusSchema,
+  stepStateSchema,
+  type TPlannedCall,
+  type TRunRequest,
+  type TRunState,
+  type TStepState,
+  terminalStatuses,
+  tokenUsageSchema,
+  toolResultPartSchema,
+  userContextSchema,
+} from "./run-state.js";
+export { readRunState, type TRunStateRead } from "./run-state-upgrade.js";
 export { defaultTenant, tenantNamePattern, tenantOf } from "./tenant.js";
+export type { IThreadRelease } from "./thread-release.js";
 export {
   defineTool,
   type IToolDef,

@@ -1,4 +1,4 @@
-import type { IApprovalRecordOnResult } from "../contracts/index.js";
+import type { IApprovalRecordOnResult, TPlannedCall, TRunState } from "../contracts/index.js";
 import {
   cancelledFailure,
   deniedFailure,
@@ -8,7 +8,6 @@ import {
 } from "../tools/index.js";
 import type { IApprovalOutcome, TChildOutcome } from "./child-outcome.js";
 import { resultPartOf } from "./result-part.js";
-import type { TPlannedCall, TRunState } from "./run-state.js";
 
 /**
  * Applies what the step's child jobs reported. A dispatched call settles with its tool result (a failed

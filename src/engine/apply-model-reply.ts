@@ -1,11 +1,15 @@
-import type { IChatToolCall, ITokenUsage } from "../contracts/index.js";
+import {
+  callIdOf,
+  type IChatToolCall,
+  type ITokenUsage,
+  type TPlannedCall,
+  type TRunState,
+} from "../contracts/index.js";
 import { budgetExhaustedFailure, hiddenToolFailure, unknownToolFailure } from "../tools/index.js";
-import { callIdOf } from "./call-ids.js";
 import { finishRun } from "./finish-run.js";
 import { type IRunTools, visibleToolsOf } from "./model-request.js";
 import { resultPartOf } from "./result-part.js";
 import { toolCallsLeft } from "./run-budget.js";
-import type { TPlannedCall, TRunState } from "./run-state.js";
 
 export interface IModelReplyEvent {
   text: string | null;

@@ -1,5 +1,4 @@
-import type { TChatMessage } from "../contracts/index.js";
-import { runStateVersion, type TRunRequest, type TRunState } from "./run-state.js";
+import { runStateVersion, type TChatMessage, type TRunRequest, type TRunState } from "../contracts/index.js";
 
 /** A new run, queued: its first message is the user's input. */
 export function createRunState(args: {

@@ -1,9 +1,15 @@
-import { EToolCallVerdict, type IUserContext, type TToolCallPolicyResult } from "../contracts/index.js";
+import {
+  approvalIdOf,
+  EToolCallVerdict,
+  type IUserContext,
+  type TPlannedCall,
+  type TRunState,
+  type TStepState,
+  type TToolCallPolicyResult,
+} from "../contracts/index.js";
 import { deniedFailure, type IToolCallFailure, unknownToolFailure } from "../tools/index.js";
-import { approvalIdOf } from "./call-ids.js";
 import type { IRunTools } from "./model-request.js";
 import { resultPartOf } from "./result-part.js";
-import type { TPlannedCall, TRunState, TStepState } from "./run-state.js";
 
 /**
  * The pending calls whose verdict can be decided now. A call with a static verdict never waits. A call

@@ -1,7 +1,11 @@
-import type { TTerminalRunStatus } from "../contracts/index.js";
+import {
+  isTerminal,
+  type TPlannedCall,
+  type TRunState,
+  type TTerminalRunStatus,
+} from "../contracts/index.js";
 import { cancelledFailure } from "../tools/index.js";
 import { resultPartOf } from "./result-part.js";
-import { isTerminal, type TPlannedCall, type TRunState } from "./run-state.js";
 import { settleStep } from "./settle-step.js";
 
 /** The run is over with this status. */

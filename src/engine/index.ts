@@ -2,10 +2,30 @@
 // it, and the pure helpers the producers need. The transitions and the reducers behind them are not here:
 // outside src/engine only this module may be imported (npm run check:imports), so no effect can be
 // decided outside the engine. Tests reach the internals through ./internals.ts.
-export { approvalIdOf, callIdOf, runIdOfApprovalId } from "./call-ids.js";
+//
+// The run state's shape, how to read it, the call ids and the response are defined in src/contracts (the
+// store keeps them without importing the engine); they are passed on here for the engine's other users.
+export {
+  approvalIdOf,
+  callIdOf,
+  chatMessageSchema,
+  type IThreadRelease,
+  isTerminal,
+  readRunState,
+  responseOf,
+  runRequestSchema,
+  runStateSchema,
+  runStateVersion,
+  type TPlannedCall,
+  type TRunRequest,
+  type TRunState,
+  type TRunStateRead,
+  type TStepState,
+  terminalStatuses,
+  userContextSchema,
+} from "../contracts/index.js";
 export type { IApprovalOutcome, TChildOutcome } from "./child-outcome.js";
 export { createRunState } from "./create-run.js";
-export { diffInputs, type IInputChange } from "./input-diff.js";
 export {
   endRunOutsideLoop,
   type IInterpretArgs,
@@ -19,19 +39,4 @@ export {
 export type { IModelRequestPlan, IRunTools } from "./model-request.js";
 export type { TRunAction } from "./next-action.js";
 export { argumentsValueOf, rawInputOf } from "./raw-input.js";
-export { responseOf } from "./response-of.js";
-export type { IParkSpec, IThreadRelease, IToolJobSpec, TRunEffect } from "./run-effects.js";
-export {
-  chatMessageSchema,
-  isTerminal,
-  runRequestSchema,
-  runStateSchema,
-  runStateVersion,
-  type TPlannedCall,
-  type TRunRequest,
-  type TRunState,
-  type TStepState,
-  terminalStatuses,
-  userContextSchema,
-} from "./run-state.js";
-export { readRunState, type TRunStateRead } from "./run-state-upgrade.js";
+export type { IParkSpec, IToolJobSpec, TRunEffect } from "./run-effects.js";

@@ -1,4 +1,4 @@
-import type { IToolResultPart, TChatMessage, TRunEventInput } from "../contracts/index.js";
+import type { IToolResultPart, TChatMessage, TRunEventInput, TRunState } from "../contracts/index.js";
 import type { IModelReplyEvent } from "./apply-model-reply.js";
 import type { TChildOutcome } from "./child-outcome.js";
 import { evaluateVerdicts, type TCallVerdict } from "./decide-calls.js";
@@ -12,7 +12,6 @@ import {
   type ITransition,
   type TRunEffect,
 } from "./run-effects.js";
-import type { TRunState } from "./run-state.js";
 import {
   childrenTransition,
   ensureChildrenTransition,

@@ -1,7 +1,6 @@
-import type { TAnyToolDef, TChatMessage } from "../contracts/index.js";
+import type { TAnyToolDef, TChatMessage, TRunState } from "../contracts/index.js";
 import type { ToolPolicy } from "../policy/index.js";
 import type { ToolRegistry } from "../tools/index.js";
-import type { TRunState } from "./run-state.js";
 
 export interface IRunTools {
   /** The run's own tools: the defaults narrowed by the request, joined by its additional tools. */

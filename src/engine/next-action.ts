@@ -1,6 +1,6 @@
+import { isTerminal, type TPlannedCall, type TRunState } from "../contracts/index.js";
 import { decidableCalls } from "./decide-calls.js";
 import type { IRunTools } from "./model-request.js";
-import { isTerminal, type TPlannedCall, type TRunState } from "./run-state.js";
 
 /** What the run worker does next: the engine's answer to "where are we?". */
 export type TRunAction =

@@ -1,5 +1,5 @@
+import type { TPlannedCall } from "../contracts/index.js";
 import { jsonTextNestsDeeperThan, maxArgumentsDepth } from "../tools/index.js";
-import type { TPlannedCall } from "./run-state.js";
 
 /**
  * The model's arguments as a value: `{}` for none, the text itself when it is not JSON or nests deeper

@@ -1,7 +1,11 @@
-import type { EToolCallVerdict, IApprovalRecordOnResult, IToolResultPart } from "../contracts/index.js";
+import type {
+  EToolCallVerdict,
+  IApprovalRecordOnResult,
+  IToolResultPart,
+  TPlannedCall,
+} from "../contracts/index.js";
 import type { IToolCallFailure, IToolExecution } from "../tools/index.js";
 import { rawInputOf } from "./raw-input.js";
-import type { TPlannedCall } from "./run-state.js";
 
 /** The stored result of a call from what happened to it: an execution or a failure decided before it. */
 export function resultPartOf(

@@ -1,5 +1,5 @@
+import type { TRunState } from "../contracts/index.js";
 import { gatewayToolCodes } from "../tools/index.js";
-import type { TRunState } from "./run-state.js";
 
 /**
  * A run's budgets: its tokens (prompt + completion over every model call) and its tool calls. Every call

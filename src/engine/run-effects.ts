@@ -1,5 +1,6 @@
-import type { IToolResultPart, TChatMessage, TRunEventInput } from "../contracts/index.js";
-import type { TRunState } from "./run-state.js";
+import type { IThreadRelease, IToolResultPart, TRunEventInput, TRunState } from "../contracts/index.js";
+
+export type { IThreadRelease };
 
 /** A tool call to run as a child job of the run. */
 export interface IToolJobSpec {
@@ -20,13 +21,6 @@ export interface IParkSpec {
   rawInput: unknown;
   reason?: string;
   rejectionText?: string;
-}
-
-/** The run leaves its thread: `messages` join the thread's history (none for a run that never started). */
-export interface IThreadRelease {
-  threadId: string;
-  runId: string;
-  messages: TChatMessage[];
 }
 
 /**

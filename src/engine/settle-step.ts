@@ -1,6 +1,5 @@
-import type { IChatToolCall, IToolResultPart, TChatMessage } from "../contracts/index.js";
+import type { IChatToolCall, IToolResultPart, TChatMessage, TRunState } from "../contracts/index.js";
 import { budgetSpent } from "./run-budget.js";
-import type { TRunState } from "./run-state.js";
 
 /**
  * Every call of the step has settled: the assistant message and one tool message per call join the

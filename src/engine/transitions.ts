@@ -1,8 +1,12 @@
-import type {
-  IGatewayResponse,
-  TChatMessage,
-  TRunEventInput,
-  TTerminalRunStatus,
+import {
+  type IGatewayResponse,
+  isTerminal,
+  responseOf,
+  type TChatMessage,
+  type TPlannedCall,
+  type TRunEventInput,
+  type TRunState,
+  type TTerminalRunStatus,
 } from "../contracts/index.js";
 import { applyChildResults } from "./apply-child-results.js";
 import { applyModelReply, type IModelReplyEvent } from "./apply-model-reply.js";
@@ -12,9 +16,7 @@ import { applyVerdicts, type TCallVerdict } from "./decide-calls.js";
 import { finishRun, stopRun } from "./finish-run.js";
 import type { IModelRequestPlan, IRunTools } from "./model-request.js";
 import { rawInputOf } from "./raw-input.js";
-import { responseOf } from "./response-of.js";
 import type { IParkSpec, IThreadRelease, IToolJobSpec, ITransition, TRunEffect } from "./run-effects.js";
-import { isTerminal, type TPlannedCall, type TRunState } from "./run-state.js";
 import { settleStep } from "./settle-step.js";
 
 /**

@@ -1,21 +1,8 @@
-import { tenantOf } from "../contracts/index.js";
+import { type IApproval, type TApprovalListStatus, tenantOf } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
-import type { IApproval } from "./approval-record.js";
 import type { IKeys, TApprovalIndexDimension, TApprovalIndexState } from "./keys.js";
 import { decidedTiesPerMs } from "./lua-scripts.js";
 import type { ITollgateRedis } from "./redis-client.js";
-
-/** `pending`; `decided` (any final status); or one final status. */
-export const approvalListStatuses = [
-  "pending",
-  "decided",
-  "approved",
-  "rejected",
-  "refused",
-  "expired",
-  "cancelled",
-] as const;
-export type TApprovalListStatus = (typeof approvalListStatuses)[number];
 
 export interface IApprovalQuery {
   /** @defaultValue "pending" */

@@ -1,19 +1,21 @@
 import type { z } from "zod";
-import { type TRunEventInput, tenantOf } from "../contracts/index.js";
-import { diffInputs, runIdOfApprovalId } from "../engine/index.js";
-import { approvalEventJson, approvalEventTypeOf } from "./approval-event-log.js";
-import { type IApprovalPage, type IApprovalQuery, pageApprovals } from "./approval-listing.js";
-import { parseQuorumState, quorumViewOf } from "./approval-quorum.js";
 import {
   approvalDecisionSchema,
   approvalOutcomeSchema,
   approvalRequestSchema,
   approvalStatusSchema,
+  diffInputs,
   type IApproval,
+  runIdOfApprovalId,
   type TApprovalDecisionRecord,
   type TApprovalOutcome,
   type TApprovalRequest,
-} from "./approval-record.js";
+  type TRunEventInput,
+  tenantOf,
+} from "../contracts/index.js";
+import { approvalEventJson, approvalEventTypeOf } from "./approval-event-log.js";
+import { type IApprovalPage, type IApprovalQuery, pageApprovals } from "./approval-listing.js";
+import { parseQuorumState, quorumViewOf } from "./approval-quorum.js";
 import type { IKeys } from "./keys.js";
 import type { ITollgateRedis } from "./redis-client.js";
 import { eventJson } from "./run-events.js";

@@ -1,5 +1,9 @@
-import { type IQuorumState, parseQuorumState, type TQuorumVote } from "./approval-quorum.js";
-import { approvalDecisionSchema, type TApprovalDecisionRecord } from "./approval-record.js";
+import {
+  approvalDecisionSchema,
+  type TApprovalDecisionRecord,
+  type TQuorumVote,
+} from "../contracts/index.js";
+import { type IQuorumState, parseQuorumState } from "./approval-quorum.js";
 import type { IKeys } from "./keys.js";
 import type { ITollgateRedis } from "./redis-client.js";
 

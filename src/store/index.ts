@@ -1,34 +1,29 @@
+// The stored approval's shape is defined in src/contracts; passed on here for the store's users.
+export {
+  approvalDecisionSchema,
+  approvalListStatuses,
+  approvalOutcomeSchema,
+  approvalQuorumSchema,
+  approvalRecordVersion,
+  approvalRequestSchema,
+  approvalViewSchema,
+  type IApproval,
+  type TApprovalDecisionRecord,
+  type TApprovalListStatus,
+  type TApprovalOutcome,
+  type TApprovalQuorum,
+  type TApprovalRequest,
+  type TApprovalStatus,
+  type TQuorumVote,
+} from "../contracts/index.js";
 export {
   ApprovalEventLog,
   approvalEventJson,
   approvalEventTypeOf,
   toStoredApprovalEvent,
 } from "./approval-event-log.js";
-export {
-  approvalListStatuses,
-  type IApprovalPage,
-  type IApprovalQuery,
-  type TApprovalListStatus,
-} from "./approval-listing.js";
-export {
-  approvalQuorumSchema,
-  type IQuorumState,
-  quorumViewOf,
-  type TApprovalQuorum,
-  type TQuorumVote,
-} from "./approval-quorum.js";
-export {
-  approvalDecisionSchema,
-  approvalOutcomeSchema,
-  approvalRecordVersion,
-  approvalRequestSchema,
-  approvalViewSchema,
-  type IApproval,
-  type TApprovalDecisionRecord,
-  type TApprovalOutcome,
-  type TApprovalRequest,
-  type TApprovalStatus,
-} from "./approval-record.js";
+export type { IApprovalPage, IApprovalQuery } from "./approval-listing.js";
+export { type IQuorumState, quorumViewOf } from "./approval-quorum.js";
 export { ApprovalStore, type IApprovalFilter, type IApprovalPlacement } from "./approval-store.js";
 export { ApprovalVotes, settledDecisionOf, type TVoteRequest, type TVoteResult } from "./approval-votes.js";
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";

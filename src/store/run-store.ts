@@ -1,5 +1,11 @@
-import type { IGatewayResponse, TRunEventInput } from "../contracts/index.js";
-import { type IThreadRelease, readRunState, responseOf, type TRunState } from "../engine/index.js";
+import {
+  type IGatewayResponse,
+  type IThreadRelease,
+  readRunState,
+  responseOf,
+  type TRunEventInput,
+  type TRunState,
+} from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IKeys } from "./keys.js";
 import { createRunScript } from "./lua-scripts.js";

@@ -1,5 +1,4 @@
-import { defaultTenant, type TChatMessage, tenantOf } from "../contracts/index.js";
-import { chatMessageSchema } from "../engine/index.js";
+import { chatMessageSchema, defaultTenant, type TChatMessage, tenantOf } from "../contracts/index.js";
 import type { IKeys, IThreadRef } from "./keys.js";
 import type { ITollgateRedis } from "./redis-client.js";
 

@@ -29,7 +29,7 @@ import type {
   tokenUsageSchema,
   toolResultPartSchema,
   userContextSchema,
-} from "../../src/engine/run-state.js";
+} from "../../src/contracts/run-state.js";
 import type { IEnqueuedRun, IRunView, runInputSchema } from "../../src/producer/index.js";
 import type { IApproval } from "../../src/store/index.js";
 import { expectExactlyEqual } from "./exactly-equal.js";

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
+import type { IApproval } from "../../contracts/index.js";
 import { TollgateError } from "../../errors/index.js";
 import { auditLog } from "../../observability/index.js";
 import type { GatewayClient } from "../../producer/index.js";
-import type { IApproval } from "../../store/index.js";
 import { principalOf } from "./authenticate.js";
 import {
   creationTenantOf,

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { describeFieldIssues, type IFieldIssue, TollgateError } from "../../errors/index.js";
 import { auditLog } from "../../observability/index.js";
-import { isRedisUnavailableError } from "../../store/index.js";
+import { isRedisUnavailableError } from "../../producer/index.js";
 import { principalIfAny } from "../auth/authenticate.js";
 import { errorReply, type IErrorReply } from "./error-envelope.js";
 

@@ -1,7 +1,7 @@
+import type { IApproval } from "../../contracts/index.js";
 import { TollgateError } from "../../errors/index.js";
 import { inspectApprovalLink, redeemApprovalLink } from "../../links/index.js";
 import type { TApprovalLinkRedemptionOutcome } from "../../observability/index.js";
-import type { IApproval } from "../../store/index.js";
 import { defineRoute } from "../http/route-definition.js";
 import { approvalLinkBodySchema, redeemApprovalLinkBodySchema } from "../schemas/request-schemas.js";
 import { approvalLinkViewSchema, approvalSchema } from "../schemas/response-schemas.js";

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import type { IApproval } from "../../store/index.js";
+import type { IApproval } from "../../contracts/index.js";
 import { principalOf } from "../auth/authenticate.js";
 import { allRolesOf } from "../auth/principal.js";
 import { listingScopeOf, visibleApproval } from "../auth/tenant-access.js";

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
+import type { IApproval } from "../../contracts/index.js";
 import { TollgateError } from "../../errors/index.js";
 import { auditLog } from "../../observability/index.js";
-import type { IApproval } from "../../store/index.js";
 
 /** Who decides, as the audit line names them: a token's principal, or the approver a link acts as. */
 export interface IDecider {

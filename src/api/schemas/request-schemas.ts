@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { approvalListStatuses } from "../../contracts/index.js";
 import { maxTokenLength } from "../../links/index.js";
 import {
   approveInputSchema,
@@ -6,7 +7,6 @@ import {
   runInputSchema,
   userContextInputSchema,
 } from "../../producer/run-input-schema.js";
-import { approvalListStatuses } from "../../store/index.js";
 
 /*
  * The HTTP request schemas, derived from the producer's so that the API accepts exactly what

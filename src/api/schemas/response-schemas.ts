@@ -1,8 +1,11 @@
 import { z } from "zod";
-import { EToolCallVerdict } from "../../contracts/index.js";
-import { runStateSchema } from "../../engine/index.js";
+import {
+  approvalViewSchema,
+  EToolCallVerdict,
+  runStateSchema,
+  type TRunEventType,
+} from "../../contracts/index.js";
 import { approvalLinkActions } from "../../links/index.js";
-import { approvalViewSchema, type TRunEventType } from "../../store/index.js";
 
 /*
  * Response schemas: for the OpenAPI document only (responses are serialised as they are). Built from the

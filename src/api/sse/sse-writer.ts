@@ -1,7 +1,6 @@
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
-import type { TStoredApprovalEvent } from "../../contracts/index.js";
-import type { IRunEvent } from "../../store/index.js";
+import type { TRunEvent, TStoredApprovalEvent } from "../../contracts/index.js";
 
 /** The headers of an event stream; `x-accel-buffering` stops nginx from holding events back. */
 export const eventStreamHeaders = {
@@ -12,7 +11,7 @@ export const eventStreamHeaders = {
 } as const;
 
 /** One event in the SSE wire format; `data` is one line, since JSON.stringify emits no line breaks. */
-export function formatRunEvent(event: IRunEvent): string {
+export function formatRunEvent(event: TRunEvent): string {
   const data = JSON.stringify({ id: event.id, runId: event.runId, type: event.type, data: event.data });
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${data}\n\n`;
 }

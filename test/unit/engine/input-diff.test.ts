@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffInputs } from "../../../src/engine/index.js";
+import { diffInputs } from "../../../src/contracts/index.js";
 
 describe("diffInputs: JSON-pointer changes from the original input to the edit", () => {
   it.each<[string, unknown, unknown, ReturnType<typeof diffInputs>]>([

@@ -1,10 +1,15 @@
+import { z } from "zod";
+
+/** One change of an edit, as a JSON pointer operation (original input → edited input). */
+export const inputChangeSchema = z.object({
+  op: z.enum(["add", "remove", "replace"]),
+  path: z.string(),
+  from: z.unknown().optional(),
+  value: z.unknown().optional(),
+});
+
 /** One change from an approval's original input to the approver's edit; `path` is a JSON pointer. */
-export interface IInputChange {
-  op: "add" | "remove" | "replace";
-  path: string;
-  from?: unknown;
-  value?: unknown;
-}
+export type IInputChange = z.infer<typeof inputChangeSchema>;
 
 /**
  * What an approver's edit changed, as JSON-pointer operations from the original input to the edited one

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { EToolCallVerdict } from "../contracts/index.js";
 import { type IFieldIssue, toFieldIssues } from "../errors/index.js";
 import {
   plannedCallSchema,
@@ -9,6 +8,7 @@ import {
   type TPlannedCall,
   type TRunState,
 } from "./run-state.js";
+import { EToolCallVerdict } from "./verdict.js";
 
 /**
  * Version 1 of the run state (before 0.2): planned calls kept the schema's parsed `input`, and an edit the

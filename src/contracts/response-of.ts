@@ -1,4 +1,4 @@
-import type { IGatewayResponse } from "../contracts/index.js";
+import type { IGatewayResponse } from "./gateway-io.js";
 import type { TRunState } from "./run-state.js";
 
 /** The response a caller reads: the seed's IGatewayResponse. Built only from a finished run's state. */

@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { approvalDecisions, EToolCallVerdict } from "../contracts/index.js";
-import { userContextSchema } from "../engine/index.js";
 import { approvalQuorumSchema } from "./approval-quorum.js";
+import { inputChangeSchema } from "./input-diff.js";
+import { approvalDecisions } from "./result.js";
+import { userContextSchema } from "./run-state.js";
+import { EToolCallVerdict } from "./verdict.js";
 
 export const approvalStatusSchema = z.enum(["pending", ...approvalDecisions]);
 export type TApprovalStatus = z.infer<typeof approvalStatusSchema>;
@@ -59,14 +61,6 @@ export const approvalOutcomeSchema = z.object({
   /** The tool's error code, else the kind of failure (error, timeout, invalid_input, cancelled, ...). */
   code: z.string().optional(),
   finishedAt: z.number(),
-});
-
-/** One change of an edit, as a JSON pointer operation (original input → edited input). */
-export const inputChangeSchema = z.object({
-  op: z.enum(["add", "remove", "replace"]),
-  path: z.string(),
-  from: z.unknown().optional(),
-  value: z.unknown().optional(),
 });
 
 export type TApprovalRequest = z.infer<typeof approvalRequestSchema>;

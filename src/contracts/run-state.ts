@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { approvalDecisions, EToolCallVerdict, toolCallOutcomes } from "../contracts/index.js";
+import { approvalDecisions, toolCallOutcomes } from "./result.js";
+import { EToolCallVerdict } from "./verdict.js";
 
 /**
  * The run state as stored in Redis, versioned. Readers accept this version and the one before it and
