@@ -2,11 +2,13 @@
  * Import rules. The pure core (contracts, errors, tools, policy, engine, gateway) does no I/O: it imports
  * nothing from the shell and no Redis, BullMQ, HTTP or clock-driven library. Effects are decided in the
  * engine only: outside it, code reaches the engine through src/engine/index.ts, which exports the run
- * loop and no transition. Nothing imports in a cycle.
+ * loop and no transition. Shapes shared by the API, the store and the engine live in src/contracts, so
+ * the API reaches neither the store nor the engine and the store does not reach the engine. Isolation
+ * (worker threads, child processes) is shell. Nothing imports in a cycle.
  */
 const core = "^src/(contracts|tools|policy|engine|errors|gateway)/";
 const shell =
-  "^src/(model|producer|workers|store|queue|api|observability|cli|config|runtime|notifications|links)/";
+  "^src/(model|producer|workers|store|queue|api|observability|cli|config|runtime|notifications|links|isolation)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -42,6 +44,22 @@ module.exports = {
         "Transitions and their effects are the engine's: the shell runs them through interpretRun, imported from src/engine/index.ts.",
       from: { path: "^src/", pathNot: "^src/engine/" },
       to: { path: "^src/engine/", pathNot: "^src/engine/index\\.ts$" },
+    },
+    {
+      name: "api-imports-no-store-or-engine",
+      severity: "error",
+      comment:
+        "The API validates and answers with the shapes in src/contracts and acts through src/producer: it neither reads the store nor runs the engine itself.",
+      from: { path: "^src/api/" },
+      to: { path: "^src/(store|engine)/" },
+    },
+    {
+      name: "store-imports-no-engine",
+      severity: "error",
+      comment:
+        "The store keeps what src/contracts defines; it takes no shape or transition from the engine, so the engine can change without the stored format moving.",
+      from: { path: "^src/store/" },
+      to: { path: "^src/engine/" },
     },
     {
       name: "not-to-unresolvable",
