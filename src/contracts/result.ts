@@ -17,10 +17,10 @@ export const toolCallOutcomes = [
 export type TToolCallOutcome = (typeof toolCallOutcomes)[number];
 
 /**
- * The one vocabulary of approval decisions, everywhere a decision is recorded or reported: approved (the
- * call runs, with the human's edit if any); refused (a human approved an edit that the policy then
- * denied, D109: the call never runs); rejected; expired (nobody decided within the TTL); cancelled (the
- * run was cancelled while the call waited).
+ * The one vocabulary of approval decisions, everywhere a decision is recorded or reported: approved (the call
+ * runs, with the human's edit if any); refused (a human approved an edit that the policy then denied: design
+ * decision D109, an edited input is decided again; the call never runs); rejected; expired (nobody decided
+ * within the TTL); cancelled (the run was cancelled while the call waited).
  */
 export const approvalDecisions = ["approved", "refused", "rejected", "expired", "cancelled"] as const;
 
@@ -37,7 +37,9 @@ export interface IApprovalRecordOnResult {
   decidedAt: number;
   /** The input as the human edited it (raw, before the tool's schema): it ran unless the decision is refused. */
   editedInput?: unknown;
-  /** The verdict of the policy on the edited input (D109). */
+  /**
+   * The verdict of the policy on the edited input (design decision D109: an edited input is decided again).
+   */
   verdictOnEdit?: EToolCallVerdict;
 }
 

@@ -17,7 +17,7 @@ export interface IToolVisibilityArgs {
   executed: readonly string[];
 }
 
-/** In which steps the model is offered a tool (D89). */
+/** In which steps the model is offered a tool (design decision D89: visibleWhen). */
 export type TToolVisibleWhenHandler = (args: IToolVisibilityArgs) => boolean;
 
 /** What a policy predicate decides on. */
@@ -85,13 +85,16 @@ export interface IToolDef<TInput = unknown, TOutput = unknown, TName extends str
   /** Executes the tool. Write it before `endsRun` so a predicate there sees the typed output. */
   execute(args: IToolExecuteArgs<TInput>): Promise<TOutput>;
   /**
-   * Whether a successful call ends the run (D86): `true` for every call, or a predicate on input and output.
-   * @defaultValue false
+   * Whether a successful call ends the run (design decision D86: a tool's call may end the run): `true` for
+   * every call, or a predicate on input and output. @defaultValue false
    */
   endsRun?: boolean | TToolEndsRunPredicate<TInput, TOutput>;
   /** In which steps the model is offered this tool (D89). Omitted = every step. */
   visibleWhen?: TToolVisibleWhenHandler;
-  /** Overrides IToolRegistryConfig.toolTimeoutMs for this tool (D60). */
+  /**
+   * Overrides IToolRegistryConfig.toolTimeoutMs for this tool (design decision D60: a tool's own timeout and
+   * output cap).
+   */
   timeoutMs?: number;
   /** Overrides IToolRegistryConfig.maxOutputChars for this tool (D60). */
   maxOutputChars?: number;

@@ -1,5 +1,6 @@
 /**
- * What happens to a tool call before it runs (D87): it runs, it is refused, or a human must approve it.
+ * What happens to a tool call before it runs (design decision D87: the tool's policy): it runs, it is
+ * refused, or a human must approve it.
  */
 export enum EToolCallVerdict {
   /** The call runs. The same as omitting `policy`. */

@@ -18,10 +18,11 @@ export interface IModelReplyEvent {
 }
 
 /**
- * The model answered. No tool calls, or the last step without tools: the run is finished. Otherwise the
- * calls become the step's plan, each checked in order: an unknown name, a tool hidden at this step
- * (D72), or arguments that are not JSON or fail the schema are settled at once as errors the model reads;
- * the others wait for their verdict. Calls past the run's tool-call budget are refused at once, unrun.
+ * The model answered. No tool calls, or the last step without tools: the run is finished. Otherwise the calls
+ * become the step's plan, each checked in order: an unknown name, a tool hidden at this step (design decision
+ * D72: a tool not offered at a step cannot be called), or arguments that are not JSON or fail the schema are
+ * settled at once as errors the model reads; the others wait for their verdict. Calls past the run's
+ * tool-call budget are refused at once, unrun.
  */
 export async function applyModelReply(
   state: TRunState,

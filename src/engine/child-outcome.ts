@@ -5,9 +5,9 @@ import type { IToolExecution } from "../tools/index.js";
 export interface IApprovalOutcome {
   approvalId: string;
   /**
-   * approved: runs, with `editedInput` when the human edited it; refused: approved, but the policy said
-   * DENY to the edited input (D109); rejected; expired: the TTL ran out undecided; cancelled: the run was
-   * cancelled.
+   * approved: runs, with `editedInput` when the human edited it; refused: approved, but the policy said DENY
+   * to the edited input (design decision D109: an edited input is decided again); rejected; expired: the TTL
+   * ran out undecided; cancelled: the run was cancelled.
    */
   decision: TApprovalDecision;
   approver?: string;

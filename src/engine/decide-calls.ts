@@ -12,9 +12,10 @@ import type { IRunTools } from "./model-request.js";
 import { resultPartOf } from "./result-part.js";
 
 /**
- * The pending calls whose verdict can be decided now. A call with a static verdict never waits. A call
- * whose policy is a predicate is decided only once every earlier call of the step has settled (D112), so
- * the predicate can read what those calls changed: the calls before it run as one wave first.
+ * The pending calls whose verdict can be decided now. A call with a static verdict never waits. A call whose
+ * policy is a predicate is decided only once every earlier call of the step has settled (design decision
+ * D112: predicates wait for their step), so the predicate can read what those calls changed: the calls before
+ * it run as one wave first.
  */
 export function decidableCalls(step: TStepState, tools: IRunTools): TPlannedCall[] {
   const decidable: TPlannedCall[] = [];

@@ -15,7 +15,10 @@ export interface IModelRequestPlan {
   final: boolean;
 }
 
-/** The tools the model is offered at the run's current step (D89 visibleWhen, requires, tag filters). */
+/**
+ * The tools the model is offered at the run's current step (design decision D89: visibleWhen, then requires
+ * and tag filters).
+ */
 export function visibleToolsOf(state: TRunState, tools: IRunTools): TAnyToolDef[] {
   return tools.policy.visibleTools(tools.registry.list(), {
     stepIndex: state.stepIndex,

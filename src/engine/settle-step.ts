@@ -2,11 +2,11 @@ import type { IChatToolCall, IToolResultPart, TChatMessage, TRunState } from "..
 import { budgetSpent } from "./run-budget.js";
 
 /**
- * Every call of the step has settled: the assistant message and one tool message per call join the
- * transcript (with the input that actually ran, so an edit a human made is what the model sees), the
- * executed tools are recorded for visibleWhen/requires, and the next phase is chosen: a call that ended
- * the run (D86), a spent budget (tokens or tool calls) or the step limit leads to one last model call
- * without tools.
+ * Every call of the step has settled: the assistant message and one tool message per call join the transcript
+ * (with the input that actually ran, so an edit a human made is what the model sees), the executed tools are
+ * recorded for visibleWhen/requires, and the next phase is chosen: a call that ended the run (design decision
+ * D86: a tool's call may end the run), a spent budget (tokens or tool calls) or the step limit leads to one
+ * last model call without tools.
  */
 export function settleStep(state: TRunState, now: number): TRunState {
   const step = state.step;

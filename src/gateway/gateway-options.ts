@@ -15,7 +15,10 @@ export const gatewaySettingsSchema = z.strictObject({
   instructions: z.string().optional(),
   /** Model steps with tools before the last step without tools. */
   maxSteps: z.number().int().min(1).max(100).default(8),
-  /** How long a tool call may run (D60); a tool's `timeoutMs` overrides it. */
+  /**
+   * How long a tool call may run (design decision D60: a tool's own timeout and output cap); a tool's
+   * `timeoutMs` overrides it.
+   */
   toolTimeoutMs: z.number().int().min(1).default(30_000),
   /** The most characters of a tool's output the model reads (D60). */
   maxOutputChars: z.number().int().min(100).default(20_000),

@@ -24,7 +24,10 @@ export interface IPolicyDecisionContext {
   threadId: string;
 }
 
-/** The decision on an input a human edited while approving (D109). */
+/**
+ * The decision on an input a human edited while approving (design decision D109: an edited input is decided
+ * again).
+ */
 export type TEditedInputDecision =
   | { ok: false; issues: IFieldIssue[] }
   | {
@@ -41,8 +44,9 @@ export type TEditedInputDecision =
 const editNotValidatedMessage = "The input could not be validated against the tool's schema.";
 
 /**
- * Which tools the model is offered per step (D89) and what happens to each call (D87): the tool's own
- * policy, then the profile's approvals floor. DENY wins: a call that would be refused never goes to a human.
+ * Which tools the model is offered per step (design decision D89: visibleWhen) and what happens to each call
+ * (design decision D87: the tool's policy): the tool's own policy, then the profile's approvals floor. DENY
+ * wins: a call that would be refused never goes to a human.
  */
 export class ToolPolicy {
   private readonly config: IResolvedPolicyConfig;
@@ -62,7 +66,10 @@ export class ToolPolicy {
     return tools.filter((tool) => this.isVisible(tool, args));
   }
 
-  /** What `GET /v1/tools` shows, and whether a call must wait for the earlier calls of its step (D112). */
+  /**
+   * What `GET /v1/tools` shows, and whether a call must wait for the earlier calls of its step (design
+   * decision D112: predicates wait for their step).
+   */
   policyKind(tool: TAnyToolDef): TToolPolicyKind {
     return typeof tool.policy === "function" ? "PREDICATE" : (tool.policy ?? EToolCallVerdict.ALLOW);
   }
@@ -104,8 +111,9 @@ export class ToolPolicy {
   }
 
   /**
-   * D109: an input a human edited while approving is validated against the schema, then decided again. A
-   * DENY refuses it; a NEEDS_APPROVAL runs it, because the human approved exactly that input.
+   * D109 (edited approvals): an input a human edited while approving is validated against the schema, then
+   * decided again. A DENY refuses it; a NEEDS_APPROVAL runs it, because the human approved exactly that
+   * input.
    */
   async decideEdited(
     tool: TAnyToolDef,

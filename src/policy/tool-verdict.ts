@@ -46,8 +46,9 @@ function isOptionalString(value: unknown): value is string | undefined {
 }
 
 /**
- * The tool's own verdict on a call (D87): omitted = ALLOW, a verdict for every call, or its predicate on
- * the parsed input. Fails closed: a predicate that throws or answers nonsense refuses the call.
+ * The tool's own verdict on a call (design decision D87: the tool's policy): omitted = ALLOW, a verdict for
+ * every call, or its predicate on the parsed input. Fails closed: a predicate that throws or answers nonsense
+ * refuses the call.
  */
 export async function decideByTool(
   tool: TAnyToolDef,

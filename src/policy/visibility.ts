@@ -2,9 +2,9 @@ import type { IToolVisibilityArgs, TAnyToolDef } from "../contracts/index.js";
 import type { IResolvedPolicyConfig } from "./policy-config.js";
 
 /**
- * Whether `tool` is offered at this step (D89): its visibleWhen, the configured `requires`, and the tag
- * filters must all let it through. A visibleWhen that throws or answers anything but `true` hides it: a
- * hidden tool is the safe side of a bug.
+ * Whether `tool` is offered at this step (design decision D89: visibleWhen): its visibleWhen, the configured
+ * `requires`, and the tag filters must all let it through. A visibleWhen that throws or answers anything but
+ * `true` hides it: a hidden tool is the safe side of a bug.
  */
 export function isToolVisible(
   config: IResolvedPolicyConfig,

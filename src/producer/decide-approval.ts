@@ -10,7 +10,10 @@ import { alreadyDecided, recordDecision } from "./record-decision.js";
 import { approveInputSchema, rejectInputSchema } from "./run-input-schema.js";
 
 export interface IApproveInput {
-  /** An edited input: validated against the tool's schema, then decided again by the policy (D109). */
+  /**
+   * An edited input: validated against the tool's schema, then decided again by the policy (design decision
+   * D109: an edited input is decided again).
+   */
   input?: unknown;
   /** Who decides: the API token's subject. */
   approver: string;

@@ -92,7 +92,10 @@ export function unknownToolFailure(toolName: string): IToolCallFailure {
   });
 }
 
-/** The tool exists but was not offered at this step (D72): calling it by name does not run it. */
+/**
+ * The tool exists but was not offered at this step (design decision D72: a tool not offered at a step cannot
+ * be called): calling it by name does not run it.
+ */
 export function hiddenToolFailure(toolName: string): IToolCallFailure {
   return failure({
     code: gatewayToolCodes.HIDDEN_TOOL,
@@ -178,7 +181,7 @@ export function cancelledFailure(): IToolCallFailure {
   });
 }
 
-/** The tool did not answer within its timeout (D60). */
+/** The tool did not answer within its timeout (design decision D60: a tool's own timeout and output cap). */
 export function timeoutFailure(timeoutMs: number): IToolCallFailure {
   return failure({
     code: gatewayToolCodes.TOOL_TIMEOUT,

@@ -10,8 +10,9 @@ export type TToolCallRace =
 
 /**
  * Runs `start` with a signal that is aborted at `timeoutMs` or when `callerSignal` aborts, and stops waiting
- * at that moment even when the tool ignores the signal (D60): an abort never undoes what the tool did, and
- * a tool that keeps running does so without anyone waiting for it. Never rejects.
+ * at that moment even when the tool ignores the signal (design decision D60: a tool's own timeout and output
+ * cap): an abort never undoes what the tool did, and a tool that keeps running does so without anyone waiting
+ * for it. Never rejects.
  */
 export function raceToolCall(args: {
   start: (abortSignal: AbortSignal) => Promise<unknown>;

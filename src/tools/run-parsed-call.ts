@@ -102,8 +102,8 @@ export async function runParsedCall(args: {
 }
 
 /**
- * D86, asked only after the tool returned. A predicate that throws or does not answer in time does not
- * end the run: ending it is the exception, and the error goes to onToolError.
+ * D86 (endsRun), asked only after the tool returned. A predicate that throws or does not answer in time does
+ * not end the run: ending it is the exception, and the error goes to onToolError.
  */
 async function decideEndsRun(
   tool: TAnyToolDef,

@@ -65,7 +65,10 @@ export interface IToolExecution {
   truncatedChars?: number;
   /** Time spent in the tool's execute; 0 when it never ran. */
   durationMs: number;
-  /** Whether this call ends the run (D86); only a successful call can. */
+  /**
+   * Whether this call ends the run (design decision D86: a tool's call may end the run); only a successful
+   * call can.
+   */
   endsRun: boolean;
   /** The parsed input, or the raw one when parsing never succeeded. */
   input: unknown;

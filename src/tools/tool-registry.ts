@@ -104,7 +104,10 @@ export class ToolRegistry {
     return new ToolRegistry({ ...this.config, tools: [...this.list(), ...tools] }, { clock: this.clock });
   }
 
-  /** The tool's own limits (D60) and isolation, else the registry's; the registry's for an unknown name. */
+  /**
+   * The tool's own limits (design decision D60: a tool's own timeout and output cap) and isolation, else the
+   * registry's; the registry's for an unknown name.
+   */
   limitsOf(name: string): IToolLimits {
     const tool = this.get(name);
     return {

@@ -7,7 +7,7 @@ import { script } from "../../helpers/script.js";
  * Issue 9, defect 2: `tool-call-parked` is announced only once its approval exists, so a client that
  * approves the moment it reads the event never gets TG_APPROVAL_NOT_FOUND. No retry loop here on purpose.
  */
-describe("D9.2: a parked call is announced with its approval, in one step", () => {
+describe("D9.2 (issue 9, defect 2): a parked call is announced with its approval, in one step", () => {
   let harness: IHarness;
   beforeAll(async () => {
     harness = await createHarness(testGateway, "park-announced");

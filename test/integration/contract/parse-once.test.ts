@@ -62,7 +62,7 @@ const gateway = defineGateway({
 
 const user = { userId: "u-parse-once" };
 
-describe("D9.1: inputs are parsed once, from the raw arguments", () => {
+describe("D9.1 (issue 9, defect 1): inputs are parsed once, from the raw arguments", () => {
   let harness: IHarness;
   beforeAll(async () => {
     harness = await createHarness(gateway, "parse-once");

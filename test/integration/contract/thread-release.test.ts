@@ -13,7 +13,7 @@ import { waitUntil } from "../../helpers/wait-until.js";
  * good before it started adds nothing to the thread's history and wakes the next run at once (not after
  * the thread recheck delay, here a minute).
  */
-describe("D9.3: one release from the thread, from every ending", () => {
+describe("D9.3 (issue 9, defect 3): one release from the thread, from every ending", () => {
   let harness: IHarness;
   let redis: Redis;
   beforeAll(async () => {

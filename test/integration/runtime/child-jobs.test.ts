@@ -71,7 +71,7 @@ describe("tool calls as child jobs", () => {
     expect(latestStart).toBeLessThanOrEqual(earliestEnd);
   });
 
-  it("D112: a predicate policy decides after the earlier calls of its step finished; static verdicts do not wait", async () => {
+  it("D112 (predicate waves): a predicate policy decides after the earlier calls of its step finished; static verdicts do not wait", async () => {
     const response = await harness.client.ask({
       input: script(
         {
@@ -99,7 +99,7 @@ describe("tool calls as child jobs", () => {
     expect(guardedRun.at).toBeGreaterThanOrEqual(writeEnd.at);
   });
 
-  it("D112: without the earlier write, the same predicate refuses", async () => {
+  it("D112 (predicate waves): without the earlier write, the same predicate refuses", async () => {
     const response = await harness.client.ask({
       input: script({ calls: [{ name: "guarded", input: {} }] }, { text: "done" }),
       userContext: user,

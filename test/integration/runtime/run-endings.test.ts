@@ -91,7 +91,7 @@ describe("how runs end", () => {
     },
   );
 
-  it("D89: the tools offered follow visibleWhen at each step", async () => {
+  it("D89 (visibleWhen): the tools offered follow visibleWhen at each step", async () => {
     const marker = "marker-visibility";
     await harness.client.ask({
       input: script({ calls: [{ name: "work", input: { label: "x", ms: 0 } }] }, { text: "done" }),

@@ -18,7 +18,7 @@ describe("tool results the model reads", () => {
     ledger.length = 0;
   });
 
-  it("D60: a tool that ignores its signal still yields a 504 at its timeout and the run goes on", async () => {
+  it("D60 (per-tool limits): a tool that ignores its signal still yields a 504 at its timeout and the run goes on", async () => {
     const response = await harness.client.ask({
       input: script({ calls: [{ name: "ignores_signal", input: {} }] }, { text: "went on" }),
       userContext: user,
@@ -37,7 +37,7 @@ describe("tool results the model reads", () => {
     expect(ledger.some((entry) => entry.tool === "ignores_signal" && entry.event === "end")).toBe(false);
   });
 
-  it("D60: a tool that listens sees abortSignal.aborted at its timeout", async () => {
+  it("D60 (per-tool limits): a tool that listens sees abortSignal.aborted at its timeout", async () => {
     const response = await harness.client.ask({
       input: script({ calls: [{ name: "listens_to_signal", input: {} }] }, { text: "went on" }),
       userContext: user,
@@ -48,7 +48,7 @@ describe("tool results the model reads", () => {
     );
   });
 
-  it("D72: an unknown tool, a hidden tool, non-JSON arguments and a schema failure are error results; the run continues", async () => {
+  it("D72 (hidden tools): an unknown tool, a hidden tool, non-JSON arguments and a schema failure are error results; the run continues", async () => {
     const marker = "marker-bad-calls";
     const response = await harness.client.ask({
       input: script(

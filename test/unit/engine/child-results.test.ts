@@ -231,7 +231,7 @@ describe("an approval job's report settles (or dispatches) a parked call", () =>
     ["else its reason", { reason: "Too large after the edit." }, "Too large after the edit."],
     ["else the standard text", {}, "This call is not allowed."],
   ])(
-    "refused (the edited input was DENYed, D109): denied with %s, verdict DENY, the edit as input, recorded as refused",
+    "refused (the edited input was DENYed: edited approvals, D109): denied with %s, verdict DENY, the edit as input, recorded as refused",
     async (_name, texts, userMessage) => {
       const played = await playOne(
         [call("refund", { amount: 500 })],

@@ -79,7 +79,9 @@ export const approveTool = defineTool({
   execute: async ({ input }) => ({ paid: input.amount }),
 });
 
-/** D86: every successful call ends the run. Its predicate policy lets the tables refuse or park it. */
+/**
+ * D86 (endsRun): every successful call ends the run. Its predicate policy lets the tables refuse or park it.
+ */
 export const handoverTool = defineTool({
   name: "handover",
   description: "Hands the case to a human agent.",
@@ -94,15 +96,15 @@ export const handoverTool = defineTool({
   endsRun: true,
 });
 
-/** D89: offered on the first step only. */
+/** D89 (visibleWhen): offered on the first step only. */
 export const classifyTool = makeTool("classify", { visibleWhen: ({ stepIndex }) => stepIndex === 0 });
 
-/** D89: offered once an order was looked up. */
+/** D89 (visibleWhen): offered once an order was looked up. */
 export const reportTool = makeTool("report", {
   visibleWhen: ({ executed }) => executed.includes("lookup"),
 });
 
-/** D89: a visibleWhen that throws hides the tool (the safe side of a bug). */
+/** D89 (visibleWhen): a visibleWhen that throws hides the tool (the safe side of a bug). */
 export const brokenVisibilityTool = makeTool("broken_visibility", {
   visibleWhen: () => {
     throw new Error("bug in visibleWhen");

@@ -17,8 +17,8 @@ import { defaultTools, noteTool, runToolsOf } from "./engine-tools.js";
 const { ALLOW, DENY, NEEDS_APPROVAL } = EToolCallVerdict;
 
 /**
- * D112: a call whose policy is a predicate is decided only once every earlier call of its step has
- * settled, so that the predicate reads what they changed; calls with a static verdict never wait.
+ * D112 (predicate waves): a call whose policy is a predicate is decided only once every earlier call of its
+ * step has settled, so that the predicate reads what they changed; calls with a static verdict never wait.
  *
  * Letters: A static ALLOW, D static DENY, N static NEEDS_APPROVAL, P predicate → ALLOW, Pd predicate →
  * DENY, Pn predicate → NEEDS_APPROVAL, X unknown tool, H hidden tool (both settled when planned).

@@ -33,7 +33,7 @@ const { ALLOW, DENY } = EToolCallVerdict;
 const scenarios: Array<[string, IPlayOptions]> = [
   ["an answer at once", { tools: defaultTools, replies: [answer("Hi.")], instructions: "Be brief." }],
   [
-    "waves, approvals with edits, refusals, D72 failures, a timeout, a failed job",
+    "waves, approvals with edits, refusals, D72 failures (hidden tool, bad arguments), a timeout, a failed job",
     {
       tools: defaultTools,
       history: [{ role: "user", content: "Before." }],

@@ -200,7 +200,7 @@ describe("D86 endsRun: a successful call of an endsRun tool ends the run after i
     ["rejected by the human", "ask", { "s0-c0": [approval("rejected", { approver: "bob" })] }, "rejected"],
     ["expired", "ask", { "s0-c0": [approval("expired")] }, "expired"],
     [
-      "refused on an edit (D109)",
+      "refused on an edit (design decision D109: an edited input is decided again)",
       "ask",
       { "s0-c0": [approval("refused", { verdictOnEdit: EToolCallVerdict.DENY })] },
       "denied",

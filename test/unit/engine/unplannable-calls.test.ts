@@ -6,9 +6,10 @@ import { answer, call, callTools, type IScriptedCall, playRun, rawCall, resultOf
 import { runToolsOf } from "./engine-tools.js";
 
 /**
- * D72: a call the engine can settle without asking the policy — a hidden or unknown tool, arguments that
- * are not JSON or fail the schema — is settled when the reply is applied, as an error the model reads. It
- * is never decided nor dispatched, and the other calls of its step go on as if it were not there.
+ * D72 (hidden tools): a call the engine can settle without asking the policy — a hidden or unknown tool,
+ * arguments that are not JSON or fail the schema — is settled when the reply is applied, as an error the
+ * model reads. It is never decided nor dispatched, and the other calls of its step go on as if it were not
+ * there.
  */
 interface IRow {
   name: string;
@@ -115,7 +116,7 @@ const rows: IRow[] = [
   },
 ];
 
-describe("D72: calls settled at once, never dispatched; the step's other calls unaffected", () => {
+describe("D72 (hidden tools): calls settled at once, never dispatched; the step's other calls unaffected", () => {
   it.each(rows)("$name", async ({ bad, policy, selection, expected }) => {
     const played = await playRun({
       tools: runToolsOf(undefined, policy, selection),
@@ -186,7 +187,7 @@ describe("D72: calls settled at once, never dispatched; the step's other calls u
     expect(resultOf(played, "s0-c0")).toMatchObject({ outcome: "ok", input: {} });
   });
 
-  it("D9.1: the call carries the model's arguments as sent, never the parsed input", async () => {
+  it("D9.1 (issue 9, defect 1): the call carries the model's arguments as sent, never the parsed input", async () => {
     const played = await playRun({
       tools: runToolsOf(),
       replies: [callTools([call("check", {})]), answer("Done.")],

@@ -62,7 +62,8 @@ describe("D89 visibleWhen: planModelRequest offers, per step, only the tools who
       ["note", "spy"],
       ["note", "spy"],
     ]);
-    // Asked once per plan and once more when the reply is checked against the offered tools (D72).
+    // Asked once per plan and once more when the reply is checked against the offered tools (design decision
+    // D72: a tool not offered at a step cannot be called).
     expect(seen).toEqual([
       [0, []],
       [0, []],
@@ -142,7 +143,7 @@ describe("the last model call offers no tools", () => {
       { tools: runToolsOf(), request: { maxSteps: 1 }, replies: [callTools([call("note")]), answer("Ok.")] },
     ],
     [
-      "after a call that ended the run (D86)",
+      "after a call that ended the run (design decision D86: a tool's call may end the run)",
       {
         tools: runToolsOf(),
         replies: [callTools([call("handover", { reason: "angry" })]), answer("A human takes over.")],

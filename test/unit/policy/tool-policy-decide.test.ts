@@ -26,7 +26,7 @@ const refund = (policy?: TAnyToolDef["policy"], tags: string[] = ["billing"]) =>
     execute: async () => "refunded",
   });
 
-describe("rule 3 (D87): the tool's policy", () => {
+describe("rule 3 (design decision D87): the tool's policy", () => {
   const policy = new ToolPolicy();
 
   it("omitted: every call is allowed", async () => {
@@ -147,7 +147,7 @@ describe("rule 3 (D87): the tool's policy", () => {
   });
 });
 
-describe("rule 4 (D87): after the tool's policy, the profile's approvals turn an ALLOW into NEEDS_APPROVAL", () => {
+describe("rule 4 (design decision D87): after the tool's policy, the profile's approvals turn an ALLOW into NEEDS_APPROVAL", () => {
   const policy = new ToolPolicy({
     profiles: {
       cautious: { approvals: ["refund"] },
@@ -204,7 +204,7 @@ describe("rule 4 (D87): after the tool's policy, the profile's approvals turn an
   });
 });
 
-describe("rule 5 (D87): DENY wins; a refused call never goes to a human", () => {
+describe("rule 5 (design decision D87): DENY wins; a refused call never goes to a human", () => {
   const policy = new ToolPolicy({ profiles: { cautious: { approvals: ["refund", "billing"] } } });
   it.each<[string, TAnyToolDef["policy"]]>([
     ["a DENY verdict", DENY],
@@ -217,7 +217,7 @@ describe("rule 5 (D87): DENY wins; a refused call never goes to a human", () => 
   });
 });
 
-describe("policyKind: what the tool list shows and whether a call waits for its step (D112)", () => {
+describe("policyKind: what the tool list shows and whether a call waits for its step (design decision D112: predicates wait for their step)", () => {
   it.each<[string, TAnyToolDef, string]>([
     ["omitted", echoTool(), ALLOW],
     ["a verdict", echoTool({ policy: NEEDS_APPROVAL }), NEEDS_APPROVAL],

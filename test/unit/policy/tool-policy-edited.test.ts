@@ -28,7 +28,7 @@ const byAmount = (amount: number): TToolCallPolicyResult =>
       ? { verdict: NEEDS_APPROVAL, reason: "large refund" }
       : { verdict: ALLOW };
 
-describe("rule 6 (D109): an input a human edited is decided again", () => {
+describe("rule 6 (design decision D109): an input a human edited is decided again", () => {
   const policy = new ToolPolicy();
 
   it("is validated against the schema first: a wrong edit never reaches the policy", async () => {

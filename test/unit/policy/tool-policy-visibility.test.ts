@@ -10,7 +10,7 @@ import { namedTool } from "../tools/fixtures.js";
 
 const step = (stepIndex: number, executed: string[] = []) => ({ stepIndex, executed });
 
-describe("rule 7 (D89): visibleWhen decides the steps a tool is offered in", () => {
+describe("rule 7 (design decision D89): visibleWhen decides the steps a tool is offered in", () => {
   const policy = new ToolPolicy();
   it.each<[string, TToolVisibleWhenHandler | undefined, ReturnType<typeof step>, boolean]>([
     ["omitted: every step", undefined, step(7), true],
@@ -55,7 +55,7 @@ describe("rule 7 (D89): visibleWhen decides the steps a tool is offered in", () 
   });
 });
 
-describe("rule 7 (D89): requires and visibleWhen must both pass", () => {
+describe("rule 7 (design decision D89): requires and visibleWhen must both pass", () => {
   const policy = new ToolPolicy({ requires: { refund: ["lookup_order", "verify_customer"] } });
   const refund = namedTool("refund", { visibleWhen: ({ stepIndex }) => stepIndex < 5 });
   it.each([
@@ -95,7 +95,7 @@ describe("rule 7: tag filters narrow the tools offered", () => {
   });
 });
 
-describe("D72: a hidden tool cannot be called by name", () => {
+describe("D72 (hidden tools): a hidden tool cannot be called by name", () => {
   it("the engine answers such a call with the hidden-tool result", () => {
     expect(hiddenToolFailure("refund")).toMatchObject({
       isError: true,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { outputToText, truncateForModel, truncationMarker } from "../../../src/tools/index.js";
 
-describe("rule 9 (D60): output longer than maxOutputChars is cut with a visible marker", () => {
+describe("rule 9 (design decision D60): output longer than maxOutputChars is cut with a visible marker", () => {
   it("leaves text within the limit as it is", () => {
     expect(truncateForModel("abc", 3)).toEqual({ text: "abc", truncatedChars: 0 });
   });

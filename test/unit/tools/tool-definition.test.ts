@@ -145,7 +145,7 @@ describe("list and limits", () => {
       { timeoutMs: 100, maxOutputChars: 200, maxStoredOutputBytes: 5_000, isolation: "thread" },
     ],
     [
-      "D60: the tool's overrides",
+      "D60 (per-tool limits): the tool's overrides",
       { toolTimeoutMs: 100 },
       { timeoutMs: 7, maxOutputChars: 9, maxStoredOutputBytes: 11, isolation: "process" as const },
       { timeoutMs: 7, maxOutputChars: 9, maxStoredOutputBytes: 11, isolation: "process" },

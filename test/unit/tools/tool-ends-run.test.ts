@@ -13,7 +13,7 @@ const handover = (endsRun: TAnyToolDef["endsRun"]) =>
     endsRun,
   });
 
-describe("rule 13 (D86): endsRun decides, after a successful call, whether it ends the run", () => {
+describe("rule 13 (design decision D86): endsRun decides, after a successful call, whether it ends the run", () => {
   it.each<[string, TAnyToolDef["endsRun"], string, boolean]>([
     ["omitted: never", undefined, "open", false],
     ["false: never", false, "open", false],

@@ -3,7 +3,7 @@ import type { IToolErrorReport } from "../../../src/contracts/index.js";
 import { gatewayToolCodes, ToolRegistry, truncationMarker } from "../../../src/tools/index.js";
 import { callRequest, echoTool, never, recordingClock, steppingClock } from "./fixtures.js";
 
-describe("rule 8 (D60): a call fails with 504 at its timeout, its signal is aborted, and the registry stops waiting", () => {
+describe("rule 8 (design decision D60): a call fails with 504 at its timeout, its signal is aborted, and the registry stops waiting", () => {
   it.each([
     ["the tool's timeoutMs overrides toolTimeoutMs", { timeoutMs: 20 }, 60_000, 20],
     ["toolTimeoutMs applies when the tool has none", {}, 30, 30],
@@ -142,7 +142,7 @@ describe("the caller's abort signal (run cancellation)", () => {
   });
 });
 
-describe("rule 9 (D60): longer output is truncated for the model with a visible marker; the full output stays", () => {
+describe("rule 9 (design decision D60): longer output is truncated for the model with a visible marker; the full output stays", () => {
   const longText = "x".repeat(1_000);
 
   it.each([
