@@ -69,10 +69,12 @@ export async function storeNewRun(
       if (!outcomeUnknown(error)) throw error;
       return resolveUnknown(runtime, state);
     }
-    const noScript = replies.filter(([error]) => error?.message.startsWith("NOSCRIPT")).length;
-    if (noScript > 0) forgetLoadedScripts(client);
-    // The server lost every script (a restart or failover behind the same client): nothing ran; again once.
-    if (noScript === replies.length && attempt === 1) continue;
+    if (replies.some(([error]) => isNoScript(error))) forgetLoadedScripts(client);
+    // The slot's master did not know the creation's script, so the run was not created: a restart, a
+    // SCRIPT FLUSH, or a replica promoted since the scripts were loaded on every master (SCRIPT LOAD is not
+    // replicated). Load them again and send the same MULTI: a job it added is there already, and adding
+    // an existing job id is a no-op. Past the last attempt, settle takes back what ran.
+    if (isNoScript(replies[0]?.[0] ?? null) && attempt < maxAttempts) continue;
     return settle(runtime, state, replies);
   }
 }
@@ -126,6 +128,13 @@ async function resolveUnknown(runtime: ITollgateRuntime, state: TRunState): Prom
     `Redis did not answer once run ${state.runId} was sent: it may exist. Look it up (GET /v1/runs/${state.runId}) before creating it again.`,
     { runId: state.runId },
   );
+}
+
+/** A MULTI is sent at most this often when the slot's master lacks its scripts (each time loading them). */
+const maxAttempts = 3;
+
+function isNoScript(error: Error | null): boolean {
+  return error?.message.startsWith("NOSCRIPT") === true;
 }
 
 /** ioredis' error for a command it did not send: the connection was down (no offline queue). */
