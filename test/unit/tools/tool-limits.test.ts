@@ -106,16 +106,20 @@ describe("the caller's abort signal (run cancellation)", () => {
 
   it("an already aborted signal never starts the tool", async () => {
     let started = false;
-    const registry = new ToolRegistry({
-      tools: [
-        echoTool({
-          execute: async () => {
-            started = true;
-            return "ran";
-          },
-        }),
-      ],
-    });
+    // A clock that stands still: the call takes no time, whatever millisecond the wall clock crosses.
+    const registry = new ToolRegistry(
+      {
+        tools: [
+          echoTool({
+            execute: async () => {
+              started = true;
+              return "ran";
+            },
+          }),
+        ],
+      },
+      { clock: steppingClock([1_000]) },
+    );
     const result = await registry.execute(
       callRequest("echo", { text: "x" }, { abortSignal: AbortSignal.abort() }),
     );
