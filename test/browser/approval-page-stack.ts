@@ -172,3 +172,22 @@ export async function rejectAllWaiting(stack: IConsoleStack) {
       reason: "cleared by the test",
     });
 }
+
+/**
+ * Waits until the focused element's id matches: focus often moves after a request the page makes (the
+ * next approval is looked up first), so reading it once right after a click can come too early. Polls
+ * with page.evaluate (waitForFunction would compile its check in the page, which the CSP refuses).
+ */
+export async function waitForFocus(page: Page, id: string | RegExp, timeoutMs = 10_000): Promise<void> {
+  const matches = (focused: string) => (typeof id === "string" ? focused === id : id.test(focused));
+  let focused = "";
+  await waitUntil(
+    async () => {
+      focused = await page.evaluate<string>("document.activeElement?.id ?? ''");
+      return matches(focused);
+    },
+    { timeoutMs, message: `the focus on ${String(id)} (it is on "${focused}")` },
+  ).catch(() => {
+    throw new Error(`Expected the focus on ${String(id)}; it is on "${focused}".`);
+  });
+}

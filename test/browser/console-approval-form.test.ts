@@ -9,6 +9,7 @@ import {
   pageWidths,
   parkCall,
   toolResultOf,
+  waitForFocus,
 } from "./approval-page-stack.js";
 import { type IConsoleStack, startConsoleStack } from "./console-stack.js";
 
@@ -71,9 +72,7 @@ describe.each(pageWidths)("the approval form at %i px", (width) => {
     await page.locator("#discard-edits").click();
     await expect(page.getByLabel("amount").inputValue()).resolves.toBe("180");
     // The focus goes back to the field that was edited, not to a button Enter would press.
-    await expect(page.evaluate<string>("document.activeElement.id")).resolves.toBe(
-      await page.getByLabel("amount").getAttribute("id"),
-    );
+    await waitForFocus(page, (await page.getByLabel("amount").getAttribute("id")) ?? "");
     expect((await approvalNow(stack, approvalId)).status).toBe("pending");
     await expect(page.locator("#discard-edits").isVisible()).resolves.toBe(false);
     await expect(primary().textContent()).resolves.toBe("Approve");
@@ -143,7 +142,7 @@ describe.each(pageWidths)("the approval form at %i px", (width) => {
     await expect(errorOf("chargeId").textContent()).resolves.toBe("must not be empty");
     await page.locator(".outcome .error", { hasText: "2 problems" }).waitFor();
     // The focus goes to the first field in the form's order with a problem.
-    await expect(page.evaluate<string>("document.activeElement.id")).resolves.toMatch(/-chargeId$/);
+    await waitForFocus(page, /-chargeId$/);
     await page.getByLabel("amount").fill("90");
     await expect(errorOf("amount").textContent()).resolves.toBe("");
     await expect(errorOf("chargeId").textContent()).resolves.toBe("must not be empty");

@@ -12,6 +12,7 @@ import {
   parkCall,
   rejectAllWaiting,
   toolResultOf,
+  waitForFocus,
 } from "./approval-page-stack.js";
 import { type IConsoleStack, startConsoleStack } from "./console-stack.js";
 
@@ -79,7 +80,7 @@ describe.each(pageWidths)("the approval page at %i px", (width) => {
     await expect(next.getAttribute("href")).resolves.toBe(
       `#/approvals/${encodeURIComponent(second.approvalId)}`,
     );
-    await expect(page.evaluate<string>("document.activeElement.id")).resolves.toBe("next-approval");
+    await waitForFocus(page, "next-approval");
     await page.keyboard.press("Enter");
     await page.locator(".tool-heading", { hasText: "refund" }).waitFor();
     await expect(page.locator("#reject").isVisible()).resolves.toBe(true);
@@ -88,7 +89,7 @@ describe.each(pageWidths)("the approval page at %i px", (width) => {
     await page.locator(".outcome", { hasText: "You rejected this call" }).waitFor();
     await expect(next.getAttribute("href")).resolves.toBe("#/inbox");
     await expect(next.textContent()).resolves.toMatch(/inbox/i);
-    await expect(page.evaluate<string>("document.activeElement.id")).resolves.toBe("next-approval");
+    await waitForFocus(page, "next-approval");
     expect((await toolResultOf(stack, first.runId)).input).toMatchObject({ chargeId: "ch_first" });
   });
 
@@ -159,7 +160,7 @@ describe.each(pageWidths)("the approval page at %i px", (width) => {
       await outcome()
         .locator(".notice", { hasText: "Another reviewer decided first: approved by bob" })
         .waitFor();
-      await expect(page.evaluate<string>("document.activeElement.id")).resolves.toBe("next-approval");
+      await waitForFocus(page, "next-approval");
     } finally {
       await page.unroute("**/v1/approvals/events");
       await page.reload();
