@@ -12,12 +12,13 @@ const flags = {
   port: { type: "string" },
   host: { type: "string" },
   scripts: { type: "string" },
+  "chunk-delay-ms": { type: "string" },
 } as const;
 
 export const modelServerCommand: ICommand = {
   path: "model-server",
   summary: "serve the built-in scripted model (OpenAI-compatible) for keyless use and tests",
-  help: `Usage: tollgate model-server [--port <n>] [--host <address>] [--scripts <file>]
+  help: `Usage: tollgate model-server [--port <n>] [--host <address>] [--scripts <file>] [--chunk-delay-ms <n>]
 
 Serves the scripted model: an OpenAI-compatible /v1/chat/completions endpoint. Point workers at it
 with OPENAI_BASE_URL=http://<host>:<port>/v1. A user message that is JSON with a "script" array,
@@ -25,13 +26,15 @@ with OPENAI_BASE_URL=http://<host>:<port>/v1. A user message that is JSON with a
 makes the model call those tools, then answer. With --scripts, a message without a script of its own
 gets the script of the first rule whose "match" (a regular expression, case-insensitive) finds it:
 [{"match":"where is my order A-1001","script":[...]}]. Any other message is echoed. Stops on
-SIGTERM/SIGINT.
+SIGTERM/SIGINT. With "stream": true it streams the reply in chunks of about a token (tool-call
+arguments too), --chunk-delay-ms apart (a script entry's "chunkDelayMs" overrides it).
 It keeps the latest TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS request bodies (default 1000).
 
 Options:
   --port <n>        port (default: TOLLGATE_MODEL_SERVER_PORT or 4010; 0 picks a free one)
   --host <address>  address (default: TOLLGATE_HOST or 127.0.0.1)
   --scripts <file>  scripts chosen by the message's text, e.g. examples/support-desk/model-scripts.json
+  --chunk-delay-ms <n>  pause between the chunks of a streamed reply (default 0)
   -h, --help        show this help
 `,
   async run(args, io) {
@@ -40,6 +43,13 @@ Options:
     const port =
       parsed.values.port !== undefined
         ? integerFlag(modelServerCommand, "port", parsed.values.port, { min: 0, max: 65_535 })
+        : undefined;
+    const chunkDelayMs =
+      parsed.values["chunk-delay-ms"] !== undefined
+        ? integerFlag(modelServerCommand, "chunk-delay-ms", parsed.values["chunk-delay-ms"], {
+            min: 0,
+            max: 60_000,
+          })
         : undefined;
     const env = parseEnv(io.env);
     const promptScripts =
@@ -53,6 +63,7 @@ Options:
       host: parsed.values.host ?? env.TOLLGATE_HOST,
       log: io.printLine,
       ...(promptScripts !== undefined ? { promptScripts } : {}),
+      ...(chunkDelayMs !== undefined ? { streamChunkDelayMs: chunkDelayMs } : {}),
       ...(env.TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS !== undefined
         ? { maxRecordedRequests: env.TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS }
         : {}),

@@ -1,11 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { readBody, sendJson, waitWhileClientConnected } from "./http-io.js";
 import { openAIErrorBody } from "./openai-error-body.js";
 import type { IPromptScript } from "./prompt-scripts.js";
 import { type RecordedRequests, toRecordedRequest } from "./recorded-requests.js";
-import { parseRequestBody } from "./request-body.js";
-import { decideScriptedReply } from "./script-interpreter.js";
+import { type IScriptedRequestBody, parseRequestBody } from "./request-body.js";
+import { decideScriptedReply, type TScriptReplyDecision } from "./script-interpreter.js";
+import { toChatCompletionChunks } from "./scripted-chunks.js";
 import { SCRIPTED_MODEL_NAME, toChatCompletion } from "./scripted-completion.js";
+import { type IStreamingOptions, streamChunks } from "./stream-chunks.js";
 
 /** Bodies over this are refused with 413: a conversation this large is a bug in the caller. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -19,6 +22,8 @@ export interface IScriptedModelState {
   completionCount: number;
   /** Scripts for messages that carry none, chosen by the message's text. */
   promptScripts: readonly IPromptScript[];
+  /** How a streamed reply is cut into chunks and paced. */
+  streaming: IStreamingOptions;
 }
 
 /** POST /v1/chat/completions: record the body, then answer as the script says. */
@@ -39,11 +44,6 @@ export async function handleChatCompletion(
     sendJson(response, 400, openAIErrorBody(400, parsed.message, { param: parsed.param }));
     return;
   }
-  if (parsed.body.stream) {
-    const message = "The scripted model does not stream: send stream: false or leave it out.";
-    sendJson(response, 400, openAIErrorBody(400, message, { param: "stream" }));
-    return;
-  }
   const decision = decideScriptedReply(parsed.body, state.servedErrorCounts, state.promptScripts);
   if (decision.kind === "invalid-script") {
     const message = `Invalid script in the newest user message: ${decision.message}`;
@@ -54,10 +54,30 @@ export async function handleChatCompletion(
     // Counted when chosen, not when sent: a retry arriving during this error's delay moves on.
     const key = decision.servedErrorKey;
     state.servedErrorCounts.set(key, (state.servedErrorCounts.get(key) ?? 0) + 1);
+    if (decision.cut !== undefined && parsed.body.stream) {
+      const chunks = chunksOf(decision.cut.reply, parsed.body, state);
+      if (await waitWhileClientConnected(response, decision.delayMs)) {
+        await streamChunks(response, chunks.slice(0, decision.cut.afterChunks), {
+          chunkDelayMs: decision.cut.reply.chunkDelayMs ?? state.streaming.chunkDelayMs,
+          ending: "cut",
+        });
+      }
+      return;
+    }
     if (await waitWhileClientConnected(response, decision.delayMs)) {
       const headers: Record<string, string> =
         decision.retryAfterMs === undefined ? {} : { "retry-after-ms": String(decision.retryAfterMs) };
       sendJson(response, decision.status, openAIErrorBody(decision.status, decision.message), headers);
+    }
+    return;
+  }
+  if (parsed.body.stream) {
+    const chunks = chunksOf(decision, parsed.body, state);
+    if (await waitWhileClientConnected(response, decision.delayMs)) {
+      await streamChunks(response, chunks, {
+        chunkDelayMs: decision.chunkDelayMs ?? state.streaming.chunkDelayMs,
+        ending: "done",
+      });
     }
     return;
   }
@@ -72,6 +92,23 @@ export async function handleChatCompletion(
   if (await waitWhileClientConnected(response, decision.delayMs)) {
     sendJson(response, 200, completion);
   }
+}
+
+function chunksOf(
+  decision: TScriptReplyDecision,
+  body: IScriptedRequestBody,
+  state: IScriptedModelState,
+): ChatCompletionChunk[] {
+  state.completionCount += 1;
+  return toChatCompletionChunks({
+    reply: decision.reply,
+    completionId: `chatcmpl-scripted-${state.completionCount}`,
+    model: body.model ?? SCRIPTED_MODEL_NAME,
+    createdSeconds: Math.floor(Date.now() / 1000),
+    promptCharacters: body.promptCharacters,
+    chunkCharacters: state.streaming.chunkCharacters,
+    includeUsage: body.includeUsage,
+  });
 }
 
 function parseJson(text: string): unknown {

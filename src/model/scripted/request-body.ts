@@ -11,6 +11,7 @@ const requestBodySchema = z.looseObject({
   messages: z.array(z.looseObject({ role: z.string() })),
   tools: z.array(z.unknown()).nullish(),
   stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
 });
 
 export interface IScriptedRequestBody {
@@ -18,6 +19,8 @@ export interface IScriptedRequestBody {
   messages: IConversationMessage[];
   toolsOffered: boolean;
   stream: boolean;
+  /** `stream_options.include_usage`: a streamed reply ends with a chunk carrying the usage. */
+  includeUsage: boolean;
   /** Characters of the messages as sent (not as re-serialized after parsing), for the usage. */
   promptCharacters: number;
 }
@@ -43,6 +46,7 @@ export function parseRequestBody(json: unknown): TParsedRequestBody {
       messages: parsed.data.messages,
       toolsOffered: (parsed.data.tools ?? []).length > 0,
       stream: parsed.data.stream === true,
+      includeUsage: parsed.data.stream_options?.include_usage === true,
       promptCharacters: JSON.stringify((json as { messages: unknown }).messages).length,
     },
   };

@@ -53,17 +53,30 @@ export type TScriptedReply =
   | { kind: "tool-calls"; toolCalls: IScriptedToolCall[] };
 
 export type TScriptedDecision =
-  | { kind: "reply"; reply: TScriptedReply; delayMs: number }
+  | {
+      kind: "reply";
+      reply: TScriptedReply;
+      delayMs: number;
+      /** Between the chunks of a streamed reply; undefined: the server's default. */
+      chunkDelayMs?: number;
+    }
   | {
       kind: "error";
       status: number;
       message: string;
       retryAfterMs: number | undefined;
       delayMs: number;
+      /**
+       * A streamed request gets 200 and this many chunks of `reply` (the reply that follows), then the
+       * connection is cut; a request that does not stream gets the status as usual.
+       */
+      cut?: { afterChunks: number; reply: TScriptReplyDecision };
       /** The caller counts the error as served under this key (see `decideScriptedReply`). */
       servedErrorKey: string;
     }
   | { kind: "invalid-script"; message: string };
+
+export type TScriptReplyDecision = Extract<TScriptedDecision, { kind: "reply" }>;
 
 export interface IScriptedRequest {
   messages: readonly IConversationMessage[];
@@ -123,6 +136,7 @@ export function decideScriptedReply(
   );
   if (pendingError !== undefined) {
     const { entry, entryIndex } = pendingError;
+    const following = entry.afterChunks === undefined ? undefined : replyAt(plan, position, request);
     return {
       kind: "error",
       status: entry.status,
@@ -130,12 +144,15 @@ export function decideScriptedReply(
       retryAfterMs: entry.retryAfterMs,
       delayMs: entry.delayMs ?? 0,
       servedErrorKey: servedErrorKeyOf(conversationKey, position, entryIndex),
+      ...(entry.afterChunks !== undefined && following?.kind === "reply"
+        ? { cut: { afterChunks: entry.afterChunks, reply: following } }
+        : {}),
     };
   }
   return replyAt(plan, position, request);
 }
 
-function replyAt(plan: IScriptPlan, position: number, request: IScriptedRequest): TScriptedDecision {
+function replyAt(plan: IScriptPlan, position: number, request: IScriptedRequest): TScriptReplyDecision {
   const entry = plan.replies[position];
   // Offered no tools: the run's last step, whatever the script says next; its delay still applies
   // so that a test can cancel during that step.
@@ -144,6 +161,7 @@ function replyAt(plan: IScriptPlan, position: number, request: IScriptedRequest)
       kind: "reply",
       reply: { kind: "text", text: withToolTexts(NO_TOOLS_PREFIX, request.messages) },
       delayMs: entry?.delayMs ?? 0,
+      ...chunkDelayOf(entry),
     };
   }
   if (entry === undefined) {
@@ -154,7 +172,12 @@ function replyAt(plan: IScriptPlan, position: number, request: IScriptedRequest)
     };
   }
   if ("text" in entry) {
-    return { kind: "reply", reply: { kind: "text", text: entry.text }, delayMs: entry.delayMs ?? 0 };
+    return {
+      kind: "reply",
+      reply: { kind: "text", text: entry.text },
+      delayMs: entry.delayMs ?? 0,
+      ...chunkDelayOf(entry),
+    };
   }
   const toolCalls = entry.calls.map((call, callIndex) => ({
     // Unique within the conversation: one reply per position.
@@ -162,7 +185,16 @@ function replyAt(plan: IScriptPlan, position: number, request: IScriptedRequest)
     name: call.name,
     argumentsJson: call.arguments ?? JSON.stringify(call.input ?? {}),
   }));
-  return { kind: "reply", reply: { kind: "tool-calls", toolCalls }, delayMs: entry.delayMs ?? 0 };
+  return {
+    kind: "reply",
+    reply: { kind: "tool-calls", toolCalls },
+    delayMs: entry.delayMs ?? 0,
+    ...chunkDelayOf(entry),
+  };
+}
+
+function chunkDelayOf(entry: TScriptReplyEntry | undefined): { chunkDelayMs?: number } {
+  return entry?.chunkDelayMs === undefined ? {} : { chunkDelayMs: entry.chunkDelayMs };
 }
 
 /** "[no-tools] a | b": the prefix, then the previous step's tool results; the bare prefix when none. */

@@ -18,9 +18,20 @@ const toolCallSchema = z
 
 const delayMsSchema = z.number().int().min(0).optional();
 
-const callsEntrySchema = z.strictObject({ calls: z.array(toolCallSchema).min(1), delayMs: delayMsSchema });
+/** Between the chunks of a streamed reply (the server's `streamChunkDelayMs` when left out). */
+const chunkDelayMsSchema = z.number().int().min(0).optional();
 
-const textEntrySchema = z.strictObject({ text: z.string(), delayMs: delayMsSchema });
+const callsEntrySchema = z.strictObject({
+  calls: z.array(toolCallSchema).min(1),
+  delayMs: delayMsSchema,
+  chunkDelayMs: chunkDelayMsSchema,
+});
+
+const textEntrySchema = z.strictObject({
+  text: z.string(),
+  delayMs: delayMsSchema,
+  chunkDelayMs: chunkDelayMsSchema,
+});
 
 const statusEntrySchema = z
   .strictObject({
@@ -34,6 +45,11 @@ const statusEntrySchema = z
     /** The error message in the body. */
     message: z.string().optional(),
     delayMs: delayMsSchema,
+    /**
+     * For a request that streams: answer 200, send this many chunks of the reply that follows, then
+     * cut the connection (a stream broken mid-answer). A request that does not stream gets the status.
+     */
+    afterChunks: z.number().int().min(0).optional(),
   })
   .refine((entry) => entry.repeat === undefined || entry.times === undefined, {
     message: "give either repeat or times, not both",

@@ -20,6 +20,16 @@ export interface IScriptedModelOptions {
    * matches is echoed. Checked at start: an invalid rule rejects with its index. @defaultValue []
    */
   promptScripts?: ReadonlyArray<{ match: string; script: unknown[] }>;
+  /**
+   * Characters of text or tool-call arguments per chunk of a streamed reply (`stream: true`).
+   * @defaultValue 4 (about one token, as OpenAI streams)
+   */
+  streamChunkCharacters?: number;
+  /**
+   * Pause between two chunks of a streamed reply; a script entry's `chunkDelayMs` overrides it.
+   * @defaultValue 0 (the whole reply in one write)
+   */
+  streamChunkDelayMs?: number;
 }
 
 /** A running scripted model (DESIGN §7). */
@@ -46,6 +56,10 @@ export async function startScriptedModel(options: IScriptedModelOptions = {}): P
     servedErrorCounts: new Map(),
     completionCount: 0,
     promptScripts: parsePromptScripts(options.promptScripts ?? []),
+    streaming: {
+      chunkCharacters: positiveInteger("streamChunkCharacters", options.streamChunkCharacters ?? 4, 1),
+      chunkDelayMs: positiveInteger("streamChunkDelayMs", options.streamChunkDelayMs ?? 0, 0),
+    },
   };
   const server = createServer((request, response) => {
     routeScriptedModelRequest(request, response, state).catch((error: unknown) => {
@@ -78,4 +92,11 @@ export async function startScriptedModel(options: IScriptedModelOptions = {}): P
         server.closeAllConnections();
       }),
   };
+}
+
+function positiveInteger(name: string, value: number, minimum: number): number {
+  if (!Number.isInteger(value) || value < minimum) {
+    throw new RangeError(`${name} must be an integer >= ${minimum}, got ${value}`);
+  }
+  return value;
 }

@@ -48,15 +48,6 @@ describe("scripted model server", () => {
     expect(model.requests()).toEqual([typeof body === "string" ? { unparsedBody: body } : body]);
   });
 
-  it("refuses streaming with 400", async () => {
-    const { status, json } = await postCompletion({
-      messages: [{ role: "user", content: "hi" }],
-      stream: true,
-    });
-    expect(status).toBe(400);
-    expect(json).toMatchObject({ error: { param: "stream", type: "invalid_request_error" } });
-  });
-
   it("answers an invalid script with 400 naming the entry", async () => {
     const content = JSON.stringify({ script: [{ text: "a" }, { calls: [{ input: {} }] }] });
     const { status, json } = await postCompletion({ messages: [{ role: "user", content }] });
