@@ -39,6 +39,8 @@ export interface IGatewayRunInput<TToolName extends string = string> {
   tenant?: string;
   /** Who created the run (the HTTP API sets the token's subject). */
   createdBy?: string;
+  /** One of the gateway's named models (`models`); absent: `default`. An unknown name is 422. */
+  model?: string;
 }
 
 export interface IGatewayAskInput<TToolName extends string = string> extends IGatewayRunInput<TToolName> {
@@ -89,5 +91,7 @@ export interface IGatewayResponse {
   /** Model calls made. */
   steps: number;
   usage: ITokenUsage;
+  /** Which named model answered each model call, with its tokens (absent for runs before named models). */
+  modelReplies?: Array<{ step: number; model: string; usage: ITokenUsage }>;
   error?: { code: string; message: string };
 }

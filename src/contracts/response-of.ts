@@ -14,6 +14,7 @@ export function responseOf(state: TRunState): IGatewayResponse {
     usage: state.usage,
   };
   if (state.endedByTool !== undefined) response.endedByTool = state.endedByTool;
+  if (state.modelReplies !== undefined) response.modelReplies = state.modelReplies;
   if (state.error) response.error = state.error;
   return response;
 }

@@ -2,6 +2,29 @@ import type { IGatewayResponse, ITokenUsage, TTerminalRunStatus } from "./gatewa
 import type { TApprovalDecision } from "./result.js";
 
 /**
+ * Why a model call moved to a fallback: the model answered 429 (`rate_limited`) or 5xx (`server_error`),
+ * did not answer in time (`timeout`) or could not be reached (`unreachable`); or it was not tried because
+ * it is cooling down after such a failure (`cooling_down`) or paused fleet-wide by a 429 (`paused`).
+ */
+export const modelFallbackReasons = [
+  "rate_limited",
+  "server_error",
+  "timeout",
+  "unreachable",
+  "cooling_down",
+  "paused",
+] as const;
+
+export type TModelFallbackReason = (typeof modelFallbackReasons)[number];
+
+/** One switch of a model call to the next model. */
+export interface IModelFallback {
+  from: string;
+  to: string;
+  reason: TModelFallbackReason;
+}
+
+/**
  * What each event of a run carries, by type. Events are written to the run's stream in the same atomic
  * step as the change they announce, and only once that change exists: a `tool-call-parked` event is
  * written with its approval record, so the approval it names can be decided at once.
@@ -15,8 +38,12 @@ export interface IRunEventDataByType {
     toolsOffered: string[];
     toolCalls: Array<{ id: string; name: string }>;
     usage: ITokenUsage;
+    /** The named model that answered (absent in events written before named models). */
+    model?: string;
   };
   "tool-call-dispatched": { callId: string; toolName: string };
+  /** The step's model call moved from one named model to the next of its fallbacks. */
+  "model-fallback": { step: number; from: string; to: string; reason: TModelFallbackReason };
   "tool-call-parked": {
     callId: string;
     toolName: string;
@@ -44,6 +71,7 @@ export const runEventTypes = [
   "run-started",
   "model-replied",
   "tool-call-dispatched",
+  "model-fallback",
   "tool-call-parked",
   "approval-decided",
   "step-settled",

@@ -71,6 +71,13 @@ export const toolResultPartSchema = z.object({
   endedRun: z.boolean().optional(),
 });
 
+/** One model call: its step, the named model that answered it, and its tokens. */
+export const modelReplySchema = z.object({
+  step: z.number().int().min(0),
+  model: z.string(),
+  usage: tokenUsageSchema,
+});
+
 /** The run request after validation, as the engine uses it. */
 export const runRequestSchema = z.object({
   input: z.string(),
@@ -89,6 +96,8 @@ export const runRequestSchema = z.object({
   maxTotalTokens: z.number().int().min(1).optional(),
   /** The most tool calls the model may ask for; calls past it are refused, then one last step. */
   maxToolCalls: z.number().int().min(1).optional(),
+  /** The gateway's named model the run asked for; absent: `default`. */
+  model: z.string().optional(),
 });
 
 /** One call of the current step and how far it got. */
@@ -118,6 +127,8 @@ export const plannedCallSchema = z.object({
 
 export const stepStateSchema = z.object({
   stepIndex: z.number().int().min(0),
+  /** The named model whose reply planned this step (absent in states saved before named models). */
+  model: z.string().optional(),
   /** The model's text beside its tool calls. */
   assistantText: z.string().nullable(),
   calls: z.array(plannedCallSchema),
@@ -166,6 +177,11 @@ export const runStateSchema = z.object({
     .optional(),
   finalText: z.string().optional(),
   usage: tokenUsageSchema,
+  /**
+   * Which named model answered each model call, with that call's tokens (prices are per model). Absent in
+   * states saved before named models.
+   */
+  modelReplies: z.array(modelReplySchema).optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
@@ -173,6 +189,7 @@ export type TRunState = z.infer<typeof runStateSchema>;
 export type TRunRequest = z.infer<typeof runRequestSchema>;
 export type TPlannedCall = z.infer<typeof plannedCallSchema>;
 export type TStepState = z.infer<typeof stepStateSchema>;
+export type TModelReply = z.infer<typeof modelReplySchema>;
 
 export const terminalStatuses = new Set(["completed", "failed", "cancelled", "timed_out"]);
 

@@ -15,6 +15,8 @@ export interface IModelReplyEvent {
   text: string | null;
   toolCalls: IChatToolCall[];
   usage: ITokenUsage;
+  /** The named model that answered; recorded with the step and the run's per-model usage. */
+  model?: string;
 }
 
 /**
@@ -34,6 +36,14 @@ export async function applyModelReply(
     ...state,
     modelCalls: state.modelCalls + 1,
     usage: addUsage(state.usage, reply.usage),
+    ...(reply.model !== undefined
+      ? {
+          modelReplies: [
+            ...(state.modelReplies ?? []),
+            { step: state.stepIndex, model: reply.model, usage: reply.usage },
+          ],
+        }
+      : {}),
     updatedAt: now,
   };
   if (state.phase === "final-model" || reply.toolCalls.length === 0) {
@@ -56,7 +66,12 @@ export async function applyModelReply(
     ...counted,
     status: "running",
     phase: "tools",
-    step: { stepIndex: state.stepIndex, assistantText: reply.text, calls },
+    step: {
+      stepIndex: state.stepIndex,
+      ...(reply.model !== undefined ? { model: reply.model } : {}),
+      assistantText: reply.text,
+      calls,
+    },
   };
 }
 

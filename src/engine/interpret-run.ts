@@ -1,4 +1,10 @@
-import type { IToolResultPart, TChatMessage, TRunEventInput, TRunState } from "../contracts/index.js";
+import type {
+  IModelFallback,
+  IToolResultPart,
+  TChatMessage,
+  TRunEventInput,
+  TRunState,
+} from "../contracts/index.js";
 import type { IModelReplyEvent } from "./apply-model-reply.js";
 import type { TChildOutcome } from "./child-outcome.js";
 import { evaluateVerdicts, type TCallVerdict } from "./decide-calls.js";
@@ -18,6 +24,7 @@ import {
   failTransition,
   finishedTransition,
   modelFailedTransition,
+  modelPausedTransition,
   modelReplyTransition,
   settleTransition,
   startTransition,
@@ -27,12 +34,20 @@ import {
 
 export type TStopReason = "cancelled" | "timed_out";
 
-/** The model call's outcome, as the handler reports it. */
+/**
+ * The model call's outcome, as the handler reports it. `fallbacks`: the switches from one named model to
+ * the next on the way (each becomes a `model-fallback` event saved with the outcome).
+ */
 export type TModelOutcome =
-  | { type: "replied"; reply: IModelReplyEvent }
-  | { type: "failed"; error: { code: string; message: string } }
+  | { type: "replied"; reply: IModelReplyEvent; fallbacks?: IModelFallback[] }
+  | { type: "failed"; error: { code: string; message: string }; fallbacks?: IModelFallback[] }
   /** The call was aborted (the run is being cancelled): the interpreter asks `control` what to do. */
-  | { type: "aborted" };
+  | { type: "aborted" }
+  /**
+   * Every model the call could use asked to slow down (a 429 with a delay, here or seen by another worker):
+   * the loop saves the run as it is and leaves with a `paused` outcome; the host waits `retryAfterMs`.
+   */
+  | { type: "rate-limited"; model: string; retryAfterMs: number; fallbacks?: IModelFallback[] };
 
 /** Before each action: go on, stop the run, or leave the loop with the state as it is (tests only). */
 export type TControl = "continue" | "yield" | { stop: TStopReason };
@@ -69,7 +84,9 @@ export type TInterpretOutcome =
   | { type: "finished"; state: TRunState }
   /** Waiting for child jobs: the run job released its worker. */
   | { type: "waiting"; state: TRunState }
-  | { type: "yielded"; state: TRunState };
+  | { type: "yielded"; state: TRunState }
+  /** The model is paused (rate limited): the run is saved and asks again after `retryAfterMs`. */
+  | { type: "paused"; state: TRunState; model: string; retryAfterMs: number };
 
 export interface IInterpretArgs {
   /** The state as loaded. */
@@ -161,10 +178,15 @@ export async function interpretRun(args: IInterpretArgs): Promise<TInterpretOutc
         const plan = planModelRequest(state, tools, args.instructions);
         const outcome = await callModelWhileSaving(flush(), handlers.callModel(plan));
         if (outcome.type === "aborted") continue;
+        if (outcome.type === "rate-limited") {
+          await apply(modelPausedTransition(state, outcome.fallbacks ?? []));
+          await flush();
+          return { type: "paused", state, model: outcome.model, retryAfterMs: outcome.retryAfterMs };
+        }
         const transition =
           outcome.type === "failed"
-            ? modelFailedTransition(state, outcome.error, now())
-            : await modelReplyTransition(state, outcome.reply, plan, tools, now());
+            ? modelFailedTransition(state, outcome.error, now(), outcome.fallbacks)
+            : await modelReplyTransition(state, outcome.reply, plan, tools, now(), outcome.fallbacks);
         if (await apply(transition)) return { type: "finished", state };
         break;
       }

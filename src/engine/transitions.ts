@@ -1,5 +1,6 @@
 import {
   type IGatewayResponse,
+  type IModelFallback,
   isTerminal,
   responseOf,
   type TChatMessage,
@@ -37,9 +38,11 @@ export async function modelReplyTransition(
   plan: IModelRequestPlan,
   tools: IRunTools,
   now: number,
+  fallbacks: readonly IModelFallback[] = [],
 ): Promise<ITransition> {
   const next = await applyModelReply(state, reply, tools, now);
   const events: TRunEventInput[] = [
+    ...fallbackEvents(state, fallbacks),
     {
       type: "model-replied",
       data: {
@@ -48,6 +51,7 @@ export async function modelReplyTransition(
         toolsOffered: plan.tools.map((tool) => tool.name),
         toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name })),
         usage: reply.usage,
+        ...(reply.model !== undefined ? { model: reply.model } : {}),
       },
     },
   ];
@@ -60,8 +64,26 @@ export function modelFailedTransition(
   state: TRunState,
   error: { code: string; message: string },
   now: number,
+  fallbacks: readonly IModelFallback[] = [],
 ): ITransition {
-  return ending(state, finishRun({ ...state, stopReason: "failed" }, "failed", now, error), [], []);
+  const failed = finishRun({ ...state, stopReason: "failed" }, "failed", now, error);
+  return ending(state, failed, fallbackEvents(state, fallbacks), []);
+}
+
+/**
+ * Every model the step could use is paused by a 429 (issue 22: an outcome, not an exception): the state
+ * stays as it is, the switches tried on the way are recorded, and the run waits out the pause.
+ */
+export function modelPausedTransition(state: TRunState, fallbacks: readonly IModelFallback[]): ITransition {
+  return { state, effects: [], events: fallbackEvents(state, fallbacks) };
+}
+
+/** One `model-fallback` event per switch of the step's model call. */
+function fallbackEvents(state: TRunState, fallbacks: readonly IModelFallback[]): TRunEventInput[] {
+  return fallbacks.map((fallback) => ({
+    type: "model-fallback",
+    data: { step: state.stepIndex, from: fallback.from, to: fallback.to, reason: fallback.reason },
+  }));
 }
 
 /**

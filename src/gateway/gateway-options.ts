@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { approvalsConfigSchema } from "../policy/approver-rules-config.js";
+import { namedModelsSchema } from "./model-settings.js";
 import { notificationsSchema } from "./notification-settings.js";
 
 /**
@@ -80,6 +81,12 @@ export const gatewaySettingsSchema = z.strictObject({
       temperature: z.number().min(0).max(2).optional(),
     })
     .prefault({}),
+  /**
+   * Named models a request may choose (`model: "cheap"`), each with its endpoint, key variable, timeouts,
+   * retries, what it supports and its fallbacks (docs/CONFIGURATION.md, "Named models"). `default` is
+   * always there: configured by the environment (OPENAI_BASE_URL, ...) when not written here.
+   */
+  models: namedModelsSchema,
 });
 
 export type TGatewaySettings = z.infer<typeof gatewaySettingsSchema>;

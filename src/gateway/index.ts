@@ -4,6 +4,14 @@ export {
   type TGatewaySettings,
   type TGatewaySettingsInput,
 } from "./gateway-options.js";
+export {
+  DEFAULT_MODEL,
+  modelNamesOf,
+  namedModelSchema,
+  type TModelSupports,
+  type TNamedModelSettings,
+  type TNamedModelsSettings,
+} from "./model-settings.js";
 export { escalationsOfTool, targetsOfEvent } from "./notification-matching.js";
 export {
   defaultTargetEvents,

@@ -10,6 +10,15 @@ export { isModelAbortError } from "./model-errors.js";
 export { ModelRateLimitedError, retryAfterMsOf } from "./model-rate-limited.js";
 export { type IModelReply, type IModelToolCall, toTokenUsage } from "./model-reply.js";
 export { toModelTools } from "./model-tools.js";
+export type { IModelTransport } from "./model-transport.js";
+export { classifyModelFailure, type IRetryableModelFailure } from "./routing/model-failure.js";
+export {
+  type IModelRouterOptions,
+  type IRoutedModel,
+  ModelRouter,
+  type TRouteOutcome,
+} from "./routing/model-router.js";
+export { type IRouteView, nextModel, retryDelayMs, type TRouteStep } from "./routing/route-decision.js";
 export type { IRecordedModelRequest } from "./scripted/recorded-requests.js";
 export {
   type IRunModelServerOptions,

@@ -71,6 +71,7 @@ export function createInstruments(registry: Registry, awaitScrapeTimeReads: () =
     modelPauses: counter(registry, "modelPauses"),
     modelPauseDuration: histogram(registry, "modelPauseDuration", HISTOGRAM_BUCKETS.modelPauseSeconds),
     modelPausedRuns: counter(registry, "modelPausedRuns"),
+    modelFallbacks: counter(registry, "modelFallbacks"),
     tenantRunsWaited: counter(registry, "tenantRunsWaited"),
     tenantTokens: counter(registry, "tenantTokens"),
     toolCalls: counter(registry, "toolCalls"),

@@ -91,6 +91,12 @@ export const METRICS = {
     "Run activations parked (as delayed jobs, holding no worker) because their model was paused, by model.",
     ["model"],
   ),
+  modelFallbacks: define(
+    "tollgate_model_fallbacks_total",
+    "counter",
+    "Model calls moved from one named model to the next of its fallbacks, by the two models and the reason.",
+    ["from", "to", "reason"],
+  ),
   tenantRunsWaited: define(
     "tollgate_tenant_runs_waited_total",
     "counter",

@@ -35,6 +35,9 @@ export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
     modelPausedRun(model) {
       instruments.modelPausedRuns.inc({ model });
     },
+    modelFallback({ from, to, reason }) {
+      instruments.modelFallbacks.inc({ from, to, reason });
+    },
     tenantRunWaited(tenant) {
       instruments.tenantRunsWaited.inc({ tenant });
     },

@@ -80,6 +80,8 @@ export interface ITollgateMetrics {
   modelPaused(model: string, pauseSeconds: number): void;
   /** A run activation parked itself because its model was paused. */
   modelPausedRun(model: string): void;
+  /** A model call moved to a fallback; the names are the gateway's configured models (a bounded label). */
+  modelFallback(fallback: { from: string; to: string; reason: string }): void;
   /** A run parked itself because its tenant was at its maxRunning; `tenant` is already a bounded label. */
   tenantRunWaited(tenant: string): void;
   /** Tokens of one model reply, by tenant (already a bounded label) and model. */

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { defaultTenant, tenantOf } from "../contracts/index.js";
 import { createRunState, type TRunRequest, type TRunState } from "../engine/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
-import { runToolRegistry } from "../gateway/index.js";
+import { modelNamesOf, runToolRegistry, type TNamedModelsSettings } from "../gateway/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { storeNewRun } from "../runtime/store-new-run.js";
 import type { IThreadRef } from "../store/index.js";
@@ -41,6 +41,7 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
     );
   }
   runToolRegistry(gateway, input);
+  if (input.model !== undefined) assertKnownModel(gateway.settings.models, input.model);
   const tenant = tenantOf(input);
   // Both reads leave in one write (auto-pipelined); the second is made only on a named thread.
   await Promise.all([
@@ -60,6 +61,7 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
     ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
     ...(input.tenant !== undefined ? { tenant: input.tenant } : {}),
     ...(input.createdBy !== undefined ? { createdBy: input.createdBy } : {}),
+    ...(input.model !== undefined ? { model: input.model } : {}),
     ...budgetOf(input.maxTotalTokens, gateway.settings.maxTotalTokens, "maxTotalTokens"),
     ...budgetOf(input.maxToolCalls, gateway.settings.maxToolCalls, "maxToolCalls"),
   };
@@ -149,4 +151,15 @@ function budgetOf<TKey extends "maxTotalTokens" | "maxToolCalls">(
 
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
+}
+
+/** A request naming a model the gateway lacks is refused before anything is stored, naming the known ones. */
+function assertKnownModel(models: TNamedModelsSettings, model: string): void {
+  const known = modelNamesOf(models);
+  if (known.includes(model)) return;
+  const message = `unknown model "${model}"; known: ${known.join(", ")}`;
+  throw new TollgateError("TG_INVALID_REQUEST", `Invalid run request: model: ${message}`, {
+    issues: [{ path: "model", message }],
+    knownModels: known,
+  });
 }

@@ -44,6 +44,8 @@ export const runInputSchema = z.strictObject({
   instructions: z.string().max(100_000).optional(),
   tenant: z.string().regex(tenantNamePattern, "1 to 64 letters, digits, '_', '.', '-'").optional(),
   createdBy: z.string().min(1).max(256).optional(),
+  /** One of the gateway's named models (`default` when absent); an unknown name is refused at enqueue. */
+  model: z.string().min(1).max(64).optional(),
 });
 
 export type TRunInput = z.infer<typeof runInputSchema>;

@@ -1,13 +1,13 @@
 import type { Job } from "bullmq";
 import type { IRunEffectHandlers, TChildOutcome, TModelOutcome, TStopReason } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
-import { isModelAbortError, ModelRateLimitedError } from "../model/index.js";
+import { DEFAULT_MODEL } from "../gateway/index.js";
 import { logContent } from "../observability/index.js";
 import { addToolJobs, parkCalls, toolJobRunOf } from "../runtime/child-jobs.js";
 import type { IStoredRun } from "../store/index.js";
 import { readChildOutcomes } from "./child-outcomes.js";
 import { endRun } from "./end-run.js";
-import { countUsage, pauseModel } from "./model-pacing.js";
+import { countUsage } from "./model-pacing.js";
 import { tenantOfRun } from "./run-slot.js";
 import { toModelMessages } from "./to-model-messages.js";
 import { approvalTtlMsOf, type IWorkerContext } from "./worker-context.js";
@@ -93,37 +93,47 @@ export function runEffectHandlers(args: {
     },
     async callModel(plan): Promise<TModelOutcome> {
       await beforeWrite();
-      const model = context.llm.model;
-      // Another worker saw the endpoint ask to slow down: the run parks until then (run-processor.ts).
-      const pausedMs = await context.modelPauses.remainingMs(model);
-      if (pausedMs > 0) throw new ModelRateLimitedError(model, pausedMs);
-      try {
-        const reply = await context.llm.complete({
-          messages: toModelMessages(plan.messages),
-          tools: plan.tools,
-          abortSignal: cancelSignal,
-        });
-        logContent(context.logger, { text: reply.text, toolCalls: reply.toolCalls }, "model replied");
-        const tenant = tenantOfRun(ref.current.state);
-        uncountedUsage = () => countUsage(context, tenant, model, reply.usage);
-        return {
-          type: "replied",
-          reply: { text: reply.text, toolCalls: reply.toolCalls, usage: reply.usage },
-        };
-      } catch (error) {
-        if (ModelRateLimitedError.isInstance(error)) {
-          await pauseModel(context, error);
-          throw error;
-        }
-        if (cancelSignal.aborted || isModelAbortError(error)) return { type: "aborted" };
+      const request = ref.current.state.request;
+      const name = request.model ?? DEFAULT_MODEL;
+      if (!context.models.has(name)) {
+        // Checked at enqueue; a worker whose gateway lost the model since cannot honour the run.
+        const message = `The run asks for the model "${name}", which this worker's gateway does not configure.`;
+        return { type: "failed", error: { code: "TG_MODEL_FAILED", message } };
+      }
+      const outcome = await context.models.complete(name, {
+        messages: toModelMessages(plan.messages),
+        tools: plan.tools,
+        abortSignal: cancelSignal,
+      });
+      if (outcome.type === "aborted") return outcome;
+      if (outcome.type === "rate-limited") {
+        // The run parks until the pause ends (run-processor.ts), holding no worker.
+        const { endpointModel, retryAfterMs, fallbacks } = outcome;
+        return { type: "rate-limited", model: endpointModel, retryAfterMs, fallbacks };
+      }
+      if (outcome.type === "failed") {
+        const { error, fallbacks } = outcome;
+        if (cancelSignal.aborted) return { type: "aborted" };
         context.logger.warn({ err: error }, "model request failed; the run fails");
         return {
           type: "failed",
           error: TollgateError.isInstance(error)
             ? { code: error.code, message: error.message }
             : { code: "TG_MODEL_FAILED", message: "The model request failed." },
+          fallbacks,
         };
       }
+      const { reply, model, fallbacks } = outcome;
+      logContent(context.logger, { model, text: reply.text, toolCalls: reply.toolCalls }, "model replied");
+      const tenant = tenantOfRun(ref.current.state);
+      // Usage and prices are per model: the model that answered, by the name its endpoint knows.
+      const endpointModel = context.models.endpointModelOf(model);
+      uncountedUsage = () => countUsage(context, tenant, endpointModel, reply.usage);
+      return {
+        type: "replied",
+        reply: { text: reply.text, toolCalls: reply.toolCalls, usage: reply.usage, model },
+        fallbacks,
+      };
     },
     readChildren() {
       const prefetched = prefetchedChildren;

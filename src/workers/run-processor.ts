@@ -2,7 +2,6 @@ import { DelayedError, type Job, WaitingChildrenError } from "bullmq";
 import type { TChatMessage } from "../contracts/index.js";
 import { interpretRun, isTerminal } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
-import { ModelRateLimitedError } from "../model/index.js";
 import { jobLogger } from "../observability/index.js";
 import { runJobNames, runJobSchema } from "../queue/index.js";
 import { requestCancel } from "../runtime/request-cancel.js";
@@ -83,14 +82,15 @@ export function createRunProcessor(workerContext: IWorkerContext) {
         },
       });
       if (outcome.type === "waiting") throw new WaitingChildrenError();
+      if (outcome.type === "paused") {
+        // The model is paused fleet-wide: the run (saved before the call) waits as a delayed job, holding
+        // no worker, and asks the model again when the pause ends.
+        context.metrics?.modelPausedRun(outcome.model);
+        const retryAfterMs = Math.min(outcome.retryAfterMs, maxModelPauseMs);
+        await job.moveToDelayed(context.runtime.now() + retryAfterMs, token);
+        throw new DelayedError();
+      }
       return { runId, status: outcome.state.status };
-    } catch (error) {
-      if (!ModelRateLimitedError.isInstance(error)) throw error;
-      // The model is paused fleet-wide: the run (saved before the call) waits as a delayed job, holding
-      // no worker, and asks the model again when the pause ends.
-      context.metrics?.modelPausedRun(error.model);
-      await job.moveToDelayed(context.runtime.now() + Math.min(error.retryAfterMs, maxModelPauseMs), token);
-      throw new DelayedError();
     } finally {
       cancellation.release();
     }

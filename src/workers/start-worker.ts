@@ -5,7 +5,7 @@ import { endRunOutsideLoop } from "../engine/index.js";
 import { assertKnownKeys } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
 import { assertLinkSecretFor } from "../links/index.js";
-import { type ILLMClientConfig, LLMClient } from "../model/index.js";
+import type { ILLMClientConfig } from "../model/index.js";
 import { startNotifications } from "../notifications/start-notifications.js";
 import {
   createLogger,
@@ -23,6 +23,7 @@ import { checkRedisServer } from "../runtime/redis-server-check.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { createApprovalProcessor } from "./approval-processor.js";
 import { ActiveJobs, shutdownWithHandBack } from "./hand-back-shutdown.js";
+import { createModelRouter } from "./model-routing.js";
 import { scheduleReconciler } from "./reconcile-runs.js";
 import { endingHandlers } from "./run-effect-handlers.js";
 import { createRunProcessor } from "./run-processor.js";
@@ -124,32 +125,18 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
         prefix: partitions.options.prefix,
       })
     : undefined;
-  const modelName = options.model?.model ?? options.gateway.settings.model.name;
-  const llm = new LLMClient(
-    {
-      ...options.model,
-      model: modelName,
-      ...(options.gateway.settings.model.temperature !== undefined && options.model?.temperature === undefined
-        ? { temperature: options.gateway.settings.model.temperature }
-        : {}),
-      onRequestFinished: (event) =>
-        metrics?.modelRequest({
-          model: event.model,
-          outcome: event.outcome === "aborted" ? "cancelled" : event.outcome,
-          durationSeconds: event.durationMs / 1000,
-          ...(event.status !== undefined ? { status: event.status } : {}),
-          ...(event.usage ? { usage: event.usage } : {}),
-        }),
-    },
-    // A 429 with retry-after pauses the model fleet-wide and parks the run (model-pacing.ts).
-    { pauseOnRateLimit: true },
-  );
   const cancelBus = await CancelBus.start(
     runtime,
     servedRuntimes.map((partition) => partition.keys.cancelChannel()),
   );
   // Model pauses are the deployment's: one watch, whatever the partitions served.
   const modelPauses = await ModelPauseWatch.start(runtime);
+  const models = createModelRouter({
+    gateway: options.gateway,
+    overrides: options.model,
+    pacing: { runtime, modelPauses, metrics, logger },
+    metrics,
+  });
   const concurrency = options.concurrency ?? 8;
   const served = options.queues ?? allQueueNames;
   const isolation = served.includes(queueNames.tools)
@@ -174,7 +161,7 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
   for (const partitionRuntime of servedRuntimes) {
     const context: IWorkerContext = {
       runtime: partitionRuntime,
-      llm,
+      models,
       cancelBus,
       modelPauses,
       logger,

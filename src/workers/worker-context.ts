@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { IRunTools } from "../engine/index.js";
 import { runToolRegistry } from "../gateway/index.js";
-import type { LLMClient } from "../model/index.js";
+import type { ModelRouter } from "../model/index.js";
 import type { TollgateMetrics } from "../observability/index.js";
 import type { CancelBus } from "../runtime/cancel-bus.js";
 import type { ModelPauseWatch } from "../runtime/model-pause-watch.js";
@@ -10,7 +10,8 @@ import type { ITollgateRuntime } from "../runtime/runtime.js";
 /** What every processor of a worker process shares. */
 export interface IWorkerContext {
   runtime: ITollgateRuntime;
-  llm: LLMClient;
+  /** The gateway's named models behind their one retry loop (fallbacks, cooldowns, pauses). */
+  models: ModelRouter;
   cancelBus: CancelBus;
   /** The fleet's model pauses, kept current by their announcements (no read per model call). */
   modelPauses: ModelPauseWatch;

@@ -31,6 +31,9 @@ export const gatewayResponseSchema = z.object({
   stopReason: runStateSchema.shape.stopReason.unwrap(),
   steps: z.number().int(),
   usage: runStateSchema.shape.usage,
+  modelReplies: runStateSchema.shape.modelReplies.describe(
+    "Which named model answered each model call, with its tokens.",
+  ),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
@@ -129,6 +132,7 @@ const runEventTypes = {
   "run-started": true,
   "model-replied": true,
   "tool-call-dispatched": true,
+  "model-fallback": true,
   "tool-call-parked": true,
   "approval-decided": true,
   "step-settled": true,
