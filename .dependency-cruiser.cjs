@@ -1,12 +1,12 @@
 /**
- * Import rules. The pure core (contracts, errors, tools, policy, engine, gateway) does no I/O: it imports
+ * Import rules. The pure core (contracts, errors, tools, policy, engine, gateway, output) does no I/O: it imports
  * nothing from the shell and no Redis, BullMQ, HTTP or clock-driven library. Effects are decided in the
  * engine only: outside it, code reaches the engine through src/engine/index.ts, which exports the run
  * loop and no transition. Shapes shared by the API, the store and the engine live in src/contracts, so
  * the API reaches neither the store nor the engine and the store does not reach the engine. Isolation
  * (worker threads, child processes) is shell. Nothing imports in a cycle.
  */
-const core = "^src/(contracts|tools|policy|engine|errors|gateway)/";
+const core = "^src/(contracts|tools|policy|engine|errors|gateway|output)/";
 const shell =
   "^src/(model|producer|workers|store|queue|api|observability|cli|config|runtime|notifications|links|isolation)/";
 
@@ -34,7 +34,8 @@ module.exports = {
       from: { path: core },
       to: {
         dependencyTypes: ["npm", "npm-dev", "npm-optional", "npm-peer", "core"],
-        pathNot: "node_modules/(zod|dyna-error)/",
+        // Pure libraries: schemas and errors; ajv compiles and runs JSON Schemas in memory (no schema is fetched).
+        pathNot: "node_modules/(zod|dyna-error|ajv|ajv-formats)/",
       },
     },
     {

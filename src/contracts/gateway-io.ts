@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { IToolResultPart } from "./result.js";
 import type { IUserContext } from "./user-context.js";
 
@@ -41,7 +42,31 @@ export interface IGatewayRunInput<TToolName extends string = string> {
   createdBy?: string;
   /** One of the gateway's named models (`models`); absent: `default`. An unknown name is 422. */
   model?: string;
+  /**
+   * A structured answer: the model is asked for JSON matching `schema` (JSON Schema, 2020-12 dialect, root
+   * `type: "object"`), and the response carries it, parsed and validated, as `output`. The gateway's
+   * `output` when absent. `name` (letters, digits, `_`, `-`; default "output") is what the model is told.
+   */
+  output?: { schema: Record<string, unknown>; name?: string };
 }
+
+/** What the library accepts as a structured answer's schema: zod (converted with z.toJSONSchema) or JSON Schema. */
+export type TOutputSchemaInput = z.ZodType | Record<string, unknown>;
+
+/** A structured answer asked for through the library. */
+export interface IOutputRequest<TSchema extends TOutputSchemaInput = TOutputSchemaInput> {
+  schema: TSchema;
+  name?: string;
+}
+
+/** The type of `output` a schema gives: zod's output type, `unknown` for JSON Schema. */
+export type TOutputOf<TSchema> = TSchema extends z.ZodType ? z.output<TSchema> : unknown;
+
+/** A run request as the library takes it: `output.schema` may be a zod schema. */
+export type TClientRunInput<
+  TToolName extends string = string,
+  TSchema extends TOutputSchemaInput = TOutputSchemaInput,
+> = Omit<IGatewayRunInput<TToolName>, "output"> & { output?: IOutputRequest<TSchema> };
 
 export interface IGatewayAskInput<TToolName extends string = string> extends IGatewayRunInput<TToolName> {
   /** Aborting cancels the run. */
@@ -49,6 +74,12 @@ export interface IGatewayAskInput<TToolName extends string = string> extends IGa
   /** The run is cancelled as `timed_out` when it has not finished by then. */
   timeoutMs?: number;
 }
+
+/** `ask`'s request as the library takes it: `output.schema` may be a zod schema. */
+export type TClientAskInput<
+  TToolName extends string = string,
+  TSchema extends TOutputSchemaInput = TOutputSchemaInput,
+> = Omit<IGatewayAskInput<TToolName>, "output"> & { output?: IOutputRequest<TSchema> };
 
 export type TRunStatus =
   | "queued"
@@ -78,12 +109,18 @@ export interface ITokenUsage {
   totalTokens: number;
 }
 
-export interface IGatewayResponse {
+/** `TOutput`: the structured answer's type, when the request's schema gives one (`output` in the library). */
+export interface IGatewayResponse<TOutput = unknown> {
   runId: string;
   threadId: string;
   status: TTerminalRunStatus;
   /** The model's final answer. */
   text: string;
+  /**
+   * The final answer parsed and validated against the run's output schema: present when the run asked for
+   * a structured answer and completed with one (not when a tool ended it).
+   */
+  output?: TOutput;
   toolResults: IToolResultPart[];
   /** The tool whose call ended the run (endsRun). */
   endedByTool?: string;
@@ -93,5 +130,6 @@ export interface IGatewayResponse {
   usage: ITokenUsage;
   /** Which named model answered each model call, with its tokens (absent for runs before named models). */
   modelReplies?: Array<{ step: number; model: string; usage: ITokenUsage }>;
-  error?: { code: string; message: string };
+  /** Why the run failed; `details` as the code's documentation says (TG_OUTPUT_INVALID: the schema's errors). */
+  error?: { code: string; message: string; details?: Record<string, unknown> };
 }

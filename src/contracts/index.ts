@@ -31,12 +31,23 @@ export type {
   IGatewayAskInput,
   IGatewayResponse,
   IGatewayRunInput,
+  IOutputRequest,
   ITokenUsage,
+  TClientAskInput,
+  TClientRunInput,
+  TOutputOf,
+  TOutputSchemaInput,
   TRunStatus,
   TRunStopReason,
   TTerminalRunStatus,
 } from "./gateway-io.js";
 export { diffInputs, type IInputChange, inputChangeSchema } from "./input-diff.js";
+export {
+  outputIssueSchema,
+  outputSpecSchema,
+  type TOutputIssue,
+  type TOutputSpec,
+} from "./output-spec.js";
 export type {
   IToolApprovalProfile,
   IToolErrorReport,

@@ -13,6 +13,7 @@ export function responseOf(state: TRunState): IGatewayResponse {
     steps: state.modelCalls,
     usage: state.usage,
   };
+  if (state.output !== undefined) response.output = state.output;
   if (state.endedByTool !== undefined) response.endedByTool = state.endedByTool;
   if (state.modelReplies !== undefined) response.modelReplies = state.modelReplies;
   if (state.error) response.error = state.error;

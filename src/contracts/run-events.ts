@@ -40,6 +40,8 @@ export interface IRunEventDataByType {
     usage: ITokenUsage;
     /** The named model that answered (absent in events written before named models). */
     model?: string;
+    /** A run that asked for a structured answer: what this answer led to (valid, retry, invalid, truncated). */
+    output?: "valid" | "retry" | "invalid" | "truncated";
   };
   "tool-call-dispatched": { callId: string; toolName: string };
   /** The step's model call moved from one named model to the next of its fallbacks. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { outputSpecSchema } from "./output-spec.js";
 import { approvalDecisions, toolCallOutcomes } from "./result.js";
 import { EToolCallVerdict } from "./verdict.js";
 
@@ -98,6 +99,8 @@ export const runRequestSchema = z.object({
   maxToolCalls: z.number().int().min(1).optional(),
   /** The gateway's named model the run asked for; absent: `default`. */
   model: z.string().optional(),
+  /** The structured answer asked for (the request's, else the gateway's default); free text when absent. */
+  output: outputSpecSchema.optional(),
 });
 
 /** One call of the current step and how far it got. */
@@ -176,13 +179,19 @@ export const runStateSchema = z.object({
     .enum(["answered", "ended_by_tool", "max_steps", "budget_exhausted", "cancelled", "timed_out", "failed"])
     .optional(),
   finalText: z.string().optional(),
+  /** The final answer parsed and validated against `request.output`'s schema. */
+  output: z.unknown().optional(),
+  /** Answers that failed `request.output`'s schema and were sent back to the model with their errors. */
+  outputRetries: z.number().int().min(0).optional(),
   usage: tokenUsageSchema,
   /**
    * Which named model answered each model call, with that call's tokens (prices are per model). Absent in
    * states saved before named models.
    */
   modelReplies: z.array(modelReplySchema).optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  error: z
+    .object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() })
+    .optional(),
 });
 
 export type TRunState = z.infer<typeof runStateSchema>;

@@ -8,6 +8,7 @@ import {
 import { budgetExhaustedFailure, hiddenToolFailure, unknownToolFailure } from "../tools/index.js";
 import { finishRun } from "./finish-run.js";
 import { type IRunTools, visibleToolsOf } from "./model-request.js";
+import { outputCorrectionMessage, type TOutputDecision } from "./output-decision.js";
 import { resultPartOf } from "./result-part.js";
 import { toolCallsLeft } from "./run-budget.js";
 
@@ -17,6 +18,13 @@ export interface IModelReplyEvent {
   usage: ITokenUsage;
   /** The named model that answered; recorded with the step and the run's per-model usage. */
   model?: string;
+  /** "stop", "tool_calls", "length", ... as the endpoint said: "length" cuts a structured answer. */
+  finishReason?: string | null;
+}
+
+/** Whether this reply is the run's answer: no tool calls, or the last step (whose tool calls are ignored). */
+export function isFinalReply(state: TRunState, reply: IModelReplyEvent): boolean {
+  return state.phase === "final-model" || reply.toolCalls.length === 0;
 }
 
 /**
@@ -24,13 +32,15 @@ export interface IModelReplyEvent {
  * become the step's plan, each checked in order: an unknown name, a tool hidden at this step (design decision
  * D72: a tool not offered at a step cannot be called), or arguments that are not JSON or fail the schema are
  * settled at once as errors the model reads; the others wait for their verdict. Calls past the run's
- * tool-call budget are refused at once, unrun.
+ * tool-call budget are refused at once, unrun. A run that asked for a structured answer ends as
+ * `outputDecision` says (output-decision.ts).
  */
 export async function applyModelReply(
   state: TRunState,
   reply: IModelReplyEvent,
   tools: IRunTools,
   now: number,
+  outputDecision?: TOutputDecision,
 ): Promise<TRunState> {
   const counted: TRunState = {
     ...state,
@@ -46,7 +56,7 @@ export async function applyModelReply(
       : {}),
     updatedAt: now,
   };
-  if (state.phase === "final-model" || reply.toolCalls.length === 0) {
+  if (isFinalReply(state, reply)) {
     const text = reply.text ?? "";
     const answered: TRunState = {
       ...counted,
@@ -54,7 +64,7 @@ export async function applyModelReply(
       finalText: text,
       stopReason: counted.stopReason ?? "answered",
     };
-    return finishRun(answered, "completed", now);
+    return outputDecision ? withOutput(answered, outputDecision, now) : finishRun(answered, "completed", now);
   }
   const visibleNames = new Set(visibleToolsOf(state, tools).map((tool) => tool.name));
   const callsLeft = toolCallsLeft(state);
@@ -73,6 +83,40 @@ export async function applyModelReply(
       calls,
     },
   };
+}
+
+/** The answer of a run that asked for a structured one, as the decision says. */
+function withOutput(answered: TRunState, decision: TOutputDecision, now: number): TRunState {
+  switch (decision.type) {
+    case "valid":
+      return finishRun({ ...answered, output: decision.value }, "completed", now);
+    case "retry": {
+      // Asked again at the same step: the answer and the issues stay in the transcript the model reads.
+      const { finalText: _notFinal, stopReason, ...rest } = answered;
+      const retried: TRunState = {
+        ...rest,
+        status: "running",
+        messages: [...answered.messages, outputCorrectionMessage(decision.issues)],
+        outputRetries: (answered.outputRetries ?? 0) + 1,
+      };
+      // "answered" was this reply's; a reason set before it (max_steps, budget_exhausted) stays.
+      if (stopReason !== undefined && stopReason !== "answered") retried.stopReason = stopReason;
+      return retried;
+    }
+    case "invalid":
+      return finishRun({ ...answered, stopReason: "failed" }, "failed", now, {
+        code: "TG_OUTPUT_INVALID",
+        message: `The answer does not match the output schema after ${answered.outputRetries ?? 0} retry: ${decision.issues.map((issue) => `${issue.path || "the answer"} ${issue.message}`).join("; ")}`,
+        details: { issues: decision.issues },
+      });
+    case "truncated":
+      return finishRun({ ...answered, stopReason: "failed" }, "failed", now, {
+        code: "TG_OUTPUT_TRUNCATED",
+        message:
+          "The model endpoint cut the answer at its token limit (finish_reason: length) before the JSON ended.",
+        details: { finishReason: "length" },
+      });
+  }
 }
 
 async function planCall(

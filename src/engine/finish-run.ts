@@ -13,7 +13,7 @@ export function finishRun(
   state: TRunState,
   status: TTerminalRunStatus,
   now: number,
-  error?: { code: string; message: string },
+  error?: { code: string; message: string; details?: Record<string, unknown> },
 ): TRunState {
   const finished: TRunState = { ...state, status, phase: "finished", finishedAt: now, updatedAt: now };
   if (error) finished.error = error;

@@ -1,7 +1,7 @@
 // The engine's transitions and reducers, for the engine's own unit tests. Code outside src/engine never
 // imports this module (npm run check:imports): it runs the engine through interpretRun.
 export { applyChildResults } from "./apply-child-results.js";
-export { applyModelReply, type IModelReplyEvent } from "./apply-model-reply.js";
+export { applyModelReply, type IModelReplyEvent, isFinalReply } from "./apply-model-reply.js";
 export { startRun } from "./create-run.js";
 export {
   applyVerdicts,
@@ -15,6 +15,7 @@ export { finishRun, stopRun } from "./finish-run.js";
 export * from "./index.js";
 export { planModelRequest, visibleToolsOf } from "./model-request.js";
 export { nextAction } from "./next-action.js";
+export { decideOutput, outputCorrectionMessage, type TOutputDecision } from "./output-decision.js";
 export { resultPartOf } from "./result-part.js";
 export { effectOrder, type ITransition } from "./run-effects.js";
 export { settleStep } from "./settle-step.js";

@@ -5,6 +5,7 @@ import type {
   TRunEventInput,
   TRunState,
 } from "../contracts/index.js";
+import type { IOutputChecker } from "../output/index.js";
 import type { IModelReplyEvent } from "./apply-model-reply.js";
 import type { TChildOutcome } from "./child-outcome.js";
 import { evaluateVerdicts, type TCallVerdict } from "./decide-calls.js";
@@ -103,6 +104,8 @@ export interface IInterpretArgs {
   now: () => number;
   instructions?: string | undefined;
   approvalTtlMsOf: (toolName: string) => number;
+  /** Checks final answers against the run's output schema; given when the run asked for one. */
+  outputChecker?: IOutputChecker | undefined;
 }
 
 /**
@@ -186,7 +189,10 @@ export async function interpretRun(args: IInterpretArgs): Promise<TInterpretOutc
         const transition =
           outcome.type === "failed"
             ? modelFailedTransition(state, outcome.error, now(), outcome.fallbacks)
-            : await modelReplyTransition(state, outcome.reply, plan, tools, now(), outcome.fallbacks);
+            : await modelReplyTransition(state, outcome.reply, plan, tools, now(), {
+                fallbacks: outcome.fallbacks,
+                outputChecker: args.outputChecker,
+              });
         if (await apply(transition)) return { type: "finished", state };
         break;
       }

@@ -1,4 +1,4 @@
-import type { TAnyToolDef, TChatMessage, TRunState } from "../contracts/index.js";
+import type { TAnyToolDef, TChatMessage, TOutputSpec, TRunState } from "../contracts/index.js";
 import type { ToolPolicy } from "../policy/index.js";
 import type { ToolRegistry } from "../tools/index.js";
 
@@ -13,6 +13,8 @@ export interface IModelRequestPlan {
   /** The tools offered at this step; none on the last step after endsRun or maxSteps. */
   tools: TAnyToolDef[];
   final: boolean;
+  /** The structured answer asked for: every call of the run asks for it, as any reply may be the answer. */
+  output?: TOutputSpec;
 }
 
 /**
@@ -38,5 +40,6 @@ export function planModelRequest(
     messages: [...system, ...state.history, ...state.messages],
     tools: final ? [] : visibleToolsOf(state, tools),
     final,
+    ...(state.request.output ? { output: state.request.output } : {}),
   };
 }

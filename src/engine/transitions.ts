@@ -9,13 +9,15 @@ import {
   type TRunState,
   type TTerminalRunStatus,
 } from "../contracts/index.js";
+import type { IOutputChecker } from "../output/index.js";
 import { applyChildResults } from "./apply-child-results.js";
-import { applyModelReply, type IModelReplyEvent } from "./apply-model-reply.js";
+import { applyModelReply, type IModelReplyEvent, isFinalReply } from "./apply-model-reply.js";
 import type { TChildOutcome } from "./child-outcome.js";
 import { startRun } from "./create-run.js";
 import { applyVerdicts, type TCallVerdict } from "./decide-calls.js";
 import { finishRun, stopRun } from "./finish-run.js";
 import type { IModelRequestPlan, IRunTools } from "./model-request.js";
+import { decideOutput } from "./output-decision.js";
 import { rawInputOf } from "./raw-input.js";
 import type { IParkSpec, IThreadRelease, IToolJobSpec, ITransition, TRunEffect } from "./run-effects.js";
 import { settleStep } from "./settle-step.js";
@@ -31,18 +33,25 @@ export function startTransition(state: TRunState, history: TChatMessage[], now: 
   return { state: startRun(state, history, now), effects: [], events: [{ type: "run-started", data: {} }] };
 }
 
-/** The model answered: a final answer finishes the run; tool calls become the step's plan. */
+/**
+ * The model answered: a final answer finishes the run (a structured one once `outputChecker` accepts it, or
+ * it is asked again); tool calls become the step's plan.
+ */
 export async function modelReplyTransition(
   state: TRunState,
   reply: IModelReplyEvent,
   plan: IModelRequestPlan,
   tools: IRunTools,
   now: number,
-  fallbacks: readonly IModelFallback[] = [],
+  extra: { fallbacks?: readonly IModelFallback[]; outputChecker?: IOutputChecker | undefined } = {},
 ): Promise<ITransition> {
-  const next = await applyModelReply(state, reply, tools, now);
+  const outputDecision =
+    extra.outputChecker && state.request.output && isFinalReply(state, reply)
+      ? decideOutput(reply, extra.outputChecker, state.outputRetries ?? 0)
+      : undefined;
+  const next = await applyModelReply(state, reply, tools, now, outputDecision);
   const events: TRunEventInput[] = [
-    ...fallbackEvents(state, fallbacks),
+    ...fallbackEvents(state, extra.fallbacks ?? []),
     {
       type: "model-replied",
       data: {
@@ -52,6 +61,7 @@ export async function modelReplyTransition(
         toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name })),
         usage: reply.usage,
         ...(reply.model !== undefined ? { model: reply.model } : {}),
+        ...(outputDecision ? { output: outputDecision.type } : {}),
       },
     },
   ];

@@ -73,6 +73,16 @@ export const errorCatalogue = {
     summary: "Another worker saved the run since this one read it; the stale activation stops.",
   },
   TG_MODEL_FAILED: { status: 502, summary: "The model endpoint kept failing after its retries." },
+  TG_OUTPUT_INVALID: {
+    status: 502,
+    summary:
+      "The model's answer failed the run's output schema, again after one retry that showed it the errors; `details.issues` lists them.",
+  },
+  TG_OUTPUT_TRUNCATED: {
+    status: 502,
+    summary:
+      'The model endpoint cut the structured answer at its token limit (`finish_reason: "length"`); not retried.',
+  },
   TG_RUN_FAILED: { status: 500, summary: "The run failed for an infrastructure reason." },
   TG_THREAD_BUSY: {
     status: 409,

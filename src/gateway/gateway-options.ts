@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { TOutputSchemaInput } from "../contracts/index.js";
+import { outputSpecOf } from "../output/index.js";
 import { approvalsConfigSchema } from "../policy/approver-rules-config.js";
 import { namedModelsSchema } from "./model-settings.js";
 import { notificationsSchema } from "./notification-settings.js";
@@ -74,6 +76,25 @@ export const gatewaySettingsSchema = z.strictObject({
    * links (docs/NOTIFICATIONS.md). None when absent.
    */
   notifications: notificationsSchema.optional(),
+  /**
+   * The structured answer of every run whose request asks for none (docs/API.md, "Structured answers"): a
+   * zod schema or JSON Schema (root `type: "object"`) and the name the model is told. Free text when absent.
+   */
+  output: z
+    .strictObject({
+      schema: z.custom<TOutputSchemaInput>(
+        (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+        { message: "must be a zod schema or a JSON Schema object" },
+      ),
+      name: z.string().optional(),
+    })
+    .transform((request, context) => {
+      const result = outputSpecOf(request);
+      if (result.ok) return result.spec;
+      context.addIssue({ code: "custom", path: [result.problem.path], message: result.problem.message });
+      return z.NEVER;
+    })
+    .optional(),
   /** The model used when the environment names none. */
   model: z
     .strictObject({

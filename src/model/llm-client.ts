@@ -64,6 +64,8 @@ export interface IModelCompleteRequest {
   tools: readonly TAnyToolDef[];
   /** Aborting rejects with the SDK's APIUserAbortError at once (see `isModelAbortError`). */
   abortSignal?: AbortSignal;
+  /** Sent as `response_format` when given: a structured answer (json_schema or json_object). */
+  responseFormat?: ChatCompletionCreateParamsNonStreaming["response_format"];
 }
 
 /**
@@ -176,6 +178,7 @@ export class LLMClient {
       messages: request.messages,
       // An empty `tools` array is rejected by some endpoints and means "no tools" to none of them.
       ...(request.tools.length > 0 ? { tools: toModelTools(request.tools) } : {}),
+      ...(request.responseFormat ? { response_format: request.responseFormat } : {}),
       ...(this.#config.temperature !== undefined ? { temperature: this.#config.temperature } : {}),
     };
   }

@@ -6,6 +6,7 @@ import { modelNamesOf, runToolRegistry, type TNamedModelsSettings } from "../gat
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { storeNewRun } from "../runtime/store-new-run.js";
 import type { IThreadRef } from "../store/index.js";
+import { outputOfRequest } from "./output-of-request.js";
 import { randomId } from "./random-id.js";
 import { runInputSchema } from "./run-input-schema.js";
 
@@ -42,6 +43,7 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
   }
   runToolRegistry(gateway, input);
   if (input.model !== undefined) assertKnownModel(gateway.settings.models, input.model);
+  const output = outputOfRequest(input.output, gateway.settings.output);
   const tenant = tenantOf(input);
   // Both reads leave in one write (auto-pipelined); the second is made only on a named thread.
   await Promise.all([
@@ -64,6 +66,7 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
     ...(input.model !== undefined ? { model: input.model } : {}),
     ...budgetOf(input.maxTotalTokens, gateway.settings.maxTotalTokens, "maxTotalTokens"),
     ...budgetOf(input.maxToolCalls, gateway.settings.maxToolCalls, "maxToolCalls"),
+    ...(output ? { output } : {}),
   };
   // Ids name the partition (nothing in the unpartitioned layout): any process finds them without a lookup.
   const { partition } = runtime;

@@ -1,9 +1,11 @@
 import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
 import {
   defaultTenant,
-  type IGatewayAskInput,
   type IGatewayResponse,
-  type IGatewayRunInput,
+  type TClientAskInput,
+  type TClientRunInput,
+  type TOutputOf,
+  type TOutputSchemaInput,
   type TStoredApprovalEvent,
 } from "../contracts/index.js";
 import { isTerminal, responseOf, type TRunState } from "../engine/index.js";
@@ -32,6 +34,7 @@ import { withQuorumProgress } from "./approver-access.js";
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
 import { pageApprovals } from "./list-approvals.js";
+import { withJsonOutputSchema } from "./output-of-request.js";
 import { type IRunEventsOptions, openRunEvents } from "./run-event-reader.js";
 import { partitionForRun } from "./run-partition.js";
 import { type IRunTranscript, transcriptOf } from "./run-transcript.js";
@@ -189,17 +192,24 @@ export class GatewayClient<TToolName extends string = string> {
     return this.partitions.forThread(thread);
   }
 
-  /** Enqueues a run; resolves once it is stored and queued (it is never lost after that). */
-  async run(input: IGatewayRunInput<TToolName>): Promise<IEnqueuedRun> {
+  /**
+   * Enqueues a run; resolves once it is stored and queued (it is never lost after that). A zod
+   * `output.schema` is converted to JSON Schema here (z.toJSONSchema), as the run stores it.
+   */
+  async run(input: TClientRunInput<TToolName>): Promise<IEnqueuedRun> {
     await this.runtime.ready();
-    return enqueueRun(await partitionForRun(this.partitions, input), input);
+    const jsonInput = withJsonOutputSchema(input);
+    return enqueueRun(await partitionForRun(this.partitions, jsonInput), jsonInput);
   }
 
   /**
    * Enqueues a run and waits for its response. `timeoutMs` becomes the run's deadline (it ends as
-   * timed_out); aborting `abortSignal` cancels the run. Either way the response says so.
+   * timed_out); aborting `abortSignal` cancels the run. Either way the response says so. With a zod
+   * `output.schema`, the response's `output` has the schema's type (validated against its JSON Schema form).
    */
-  async ask(input: IGatewayAskInput<TToolName>): Promise<IGatewayResponse> {
+  async ask<TSchema extends TOutputSchemaInput = TOutputSchemaInput>(
+    input: TClientAskInput<TToolName, TSchema>,
+  ): Promise<IGatewayResponse<TOutputOf<TSchema>>> {
     const { abortSignal, ...runInput } = input;
     if (abortSignal?.aborted)
       throw new TollgateError("TG_INVALID_REQUEST", "The abort signal was already aborted.");
@@ -207,12 +217,14 @@ export class GatewayClient<TToolName extends string = string> {
     await this.runtime.ready();
     await this.finishedRuns.ready();
     const { runId, created } = await this.run(runInput);
-    return waitForRun(this.runtimeOf(runId), this.finishedRuns, runId, {
+    const response = waitForRun(this.runtimeOf(runId), this.finishedRuns, runId, {
       // A retried request with the same idempotency key found its run: that one may have finished already.
       createdAfterSubscribe: created,
       ...(abortSignal ? { abortSignal } : {}),
       ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
     });
+    // The output passed the schema's JSON Schema form in the worker.
+    return response as Promise<IGatewayResponse<TOutputOf<TSchema>>>;
   }
 
   /** Waits for a run already enqueued. */

@@ -46,6 +46,15 @@ export const runInputSchema = z.strictObject({
   createdBy: z.string().min(1).max(256).optional(),
   /** One of the gateway's named models (`default` when absent); an unknown name is refused at enqueue. */
   model: z.string().min(1).max(64).optional(),
+  output: z
+    .strictObject({
+      schema: boundedJsonRecord.describe(
+        'JSON Schema (2020-12 dialect) of the answer; its root must be `type: "object"`. Compiled at enqueue: one that does not compile is 422.',
+      ),
+      name: z.string().optional().describe("What the model is told the answer is; default `output`."),
+    })
+    .optional()
+    .describe("Ask for a structured answer: the response's `output` is the answer, parsed and validated."),
 });
 
 export type TRunInput = z.infer<typeof runInputSchema>;

@@ -3,6 +3,7 @@ import type { IRunEffectHandlers, TChildOutcome, TModelOutcome, TStopReason } fr
 import { TollgateError } from "../errors/index.js";
 import { DEFAULT_MODEL } from "../gateway/index.js";
 import { logContent } from "../observability/index.js";
+import { outputRequestFormatOf } from "../output/index.js";
 import { addToolJobs, parkCalls, toolJobRunOf } from "../runtime/child-jobs.js";
 import type { IStoredRun } from "../store/index.js";
 import { readChildOutcomes } from "./child-outcomes.js";
@@ -10,7 +11,7 @@ import { endRun } from "./end-run.js";
 import { countUsage } from "./model-pacing.js";
 import { tenantOfRun } from "./run-slot.js";
 import { toModelMessages } from "./to-model-messages.js";
-import { approvalTtlMsOf, type IWorkerContext } from "./worker-context.js";
+import { approvalTtlMsOf, type IWorkerContext, outputSupportOf } from "./worker-context.js";
 
 /** The run as this activation last saved it: the handlers move it forward as they save. */
 export interface IStoredRunRef {
@@ -100,10 +101,17 @@ export function runEffectHandlers(args: {
         const message = `The run asks for the model "${name}", which this worker's gateway does not configure.`;
         return { type: "failed", error: { code: "TG_MODEL_FAILED", message } };
       }
+      // A structured answer is asked as the chosen model supports it; its fallbacks get the same request.
+      const format = plan.output
+        ? outputRequestFormatOf(plan.output, outputSupportOf(context, name))
+        : undefined;
+      const messages = toModelMessages(plan.messages);
+      if (format?.instruction !== undefined) messages.push({ role: "system", content: format.instruction });
       const outcome = await context.models.complete(name, {
-        messages: toModelMessages(plan.messages),
+        messages,
         tools: plan.tools,
         abortSignal: cancelSignal,
+        ...(format ? { responseFormat: format.responseFormat } : {}),
       });
       if (outcome.type === "aborted") return outcome;
       if (outcome.type === "rate-limited") {
@@ -131,7 +139,13 @@ export function runEffectHandlers(args: {
       uncountedUsage = () => countUsage(context, tenant, endpointModel, reply.usage);
       return {
         type: "replied",
-        reply: { text: reply.text, toolCalls: reply.toolCalls, usage: reply.usage, model },
+        reply: {
+          text: reply.text,
+          toolCalls: reply.toolCalls,
+          usage: reply.usage,
+          model,
+          finishReason: reply.finishReason,
+        },
         fallbacks,
       };
     },

@@ -3,6 +3,7 @@ import type { TChatMessage } from "../contracts/index.js";
 import { interpretRun, isTerminal } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import { jobLogger } from "../observability/index.js";
+import { outputCheckerOf } from "../output/index.js";
 import { runJobNames, runJobSchema } from "../queue/index.js";
 import { requestCancel } from "../runtime/request-cancel.js";
 import { threadOfRun } from "../store/index.js";
@@ -75,6 +76,7 @@ export function createRunProcessor(workerContext: IWorkerContext) {
         now: () => context.runtime.now(),
         instructions: state.request.instructions ?? context.runtime.gateway.settings.instructions,
         approvalTtlMsOf: (name) => approvalTtlMsOf(context, name),
+        outputChecker: state.request.output ? outputCheckerOf(state.request.output) : undefined,
         onStarted: () => {
           context.metrics?.runStarted();
           context.metrics?.runQueueWait(Math.max(0, context.runtime.now() - state.createdAt) / 1000);

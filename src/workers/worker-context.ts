@@ -3,6 +3,7 @@ import type { IRunTools } from "../engine/index.js";
 import { runToolRegistry } from "../gateway/index.js";
 import type { ModelRouter } from "../model/index.js";
 import type { TollgateMetrics } from "../observability/index.js";
+import type { IOutputSupport } from "../output/index.js";
 import type { CancelBus } from "../runtime/cancel-bus.js";
 import type { ModelPauseWatch } from "../runtime/model-pause-watch.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
@@ -35,3 +36,11 @@ export function approvalTtlMsOf(context: IWorkerContext, toolName: string): numb
   const tool = context.runtime.gateway.catalogue.get(toolName);
   return tool?.approvalTtlMs ?? context.runtime.gateway.settings.approvalTtlMs;
 }
+
+/** What a named model supports of structured answers; a model the gateway does not write (`default`): all. */
+export function outputSupportOf(context: IWorkerContext, modelName: string): IOutputSupport {
+  const settings = context.runtime.gateway.settings.models;
+  return Object.hasOwn(settings, modelName) ? (settings[modelName]?.supports ?? allSupported) : allSupported;
+}
+
+const allSupported: IOutputSupport = { jsonSchema: true, strictSchemas: true };

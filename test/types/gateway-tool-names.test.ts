@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { defineTool, type IGatewayRunInput, type TAnyToolDef } from "../../src/contracts/index.js";
+import { defineTool, type TAnyToolDef, type TClientRunInput } from "../../src/contracts/index.js";
 import { defineGateway, type IGateway } from "../../src/gateway/index.js";
 import { GatewayClient } from "../../src/producer/index.js";
 
@@ -70,7 +70,7 @@ describe("tool names travel as literal types from defineGateway to GatewayClient
     const build = () => new GatewayClient({ gateway });
     expectTypeOf(build).returns.toEqualTypeOf<GatewayClient<TSupportToolName>>();
     expectTypeOf<Parameters<GatewayClient<TSupportToolName>["run"]>[0]>().toEqualTypeOf<
-      IGatewayRunInput<TSupportToolName>
+      TClientRunInput<TSupportToolName>
     >();
   });
 

@@ -26,6 +26,10 @@ export const gatewayResponseSchema = z.object({
   threadId: z.string(),
   status: z.enum(["completed", "failed", "cancelled", "timed_out"]),
   text: z.string().describe("The model's final answer."),
+  output: z
+    .unknown()
+    .optional()
+    .describe("The structured answer, parsed and validated against the request's `output.schema`."),
   toolResults: z.array(runStateSchema.shape.toolResults.element),
   endedByTool: z.string().optional(),
   stopReason: runStateSchema.shape.stopReason.unwrap(),
@@ -34,7 +38,16 @@ export const gatewayResponseSchema = z.object({
   modelReplies: runStateSchema.shape.modelReplies.describe(
     "Which named model answered each model call, with its tokens.",
   ),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  error: z
+    .object({
+      code: z.string(),
+      message: z.string(),
+      details: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe("As the code's documentation says (TG_OUTPUT_INVALID: the schema's `issues`)."),
+    })
+    .optional(),
 });
 
 export const approvalSchema = approvalViewSchema;

@@ -1,4 +1,5 @@
 import type {
+  ChatCompletionCreateParams,
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
@@ -12,6 +13,8 @@ export interface IRecordedModelRequest {
   model?: string;
   messages?: ChatCompletionMessageParam[];
   tools?: ChatCompletionFunctionTool[];
+  /** What a structured answer asked for (json_schema or json_object): recorded so tests assert it. */
+  response_format?: ChatCompletionCreateParams["response_format"];
   [field: string]: unknown;
 }
 

@@ -49,7 +49,7 @@ export interface IScriptedToolCall {
 }
 
 export type TScriptedReply =
-  | { kind: "text"; text: string }
+  | { kind: "text"; text: string; finishReason?: "stop" | "length" | "content_filter" }
   | { kind: "tool-calls"; toolCalls: IScriptedToolCall[] };
 
 export type TScriptedDecision =
@@ -172,12 +172,9 @@ function replyAt(plan: IScriptPlan, position: number, request: IScriptedRequest)
     };
   }
   if ("text" in entry) {
-    return {
-      kind: "reply",
-      reply: { kind: "text", text: entry.text },
-      delayMs: entry.delayMs ?? 0,
-      ...chunkDelayOf(entry),
-    };
+    const reply: TScriptedReply = { kind: "text", text: entry.text };
+    if (entry.finishReason !== undefined) reply.finishReason = entry.finishReason;
+    return { kind: "reply", reply, delayMs: entry.delayMs ?? 0, ...chunkDelayOf(entry) };
   }
   const toolCalls = entry.calls.map((call, callIndex) => ({
     // Unique within the conversation: one reply per position.

@@ -29,6 +29,11 @@ const callsEntrySchema = z.strictObject({
 
 const textEntrySchema = z.strictObject({
   text: z.string(),
+  /**
+   * The reply's `finish_reason`: "length" plays an answer cut at the endpoint's token limit.
+   * @defaultValue "stop"
+   */
+  finishReason: z.enum(["stop", "length", "content_filter"]).optional(),
   delayMs: delayMsSchema,
   chunkDelayMs: chunkDelayMsSchema,
 });

@@ -54,7 +54,7 @@ export function toChatCompletionChunks(details: IChunkDetails): ChatCompletionCh
       }
     }
   }
-  chunks.push(chunk({}, reply.kind === "text" ? "stop" : "tool_calls"));
+  chunks.push(chunk({}, reply.kind === "text" ? (reply.finishReason ?? "stop") : "tool_calls"));
   if (details.includeUsage) {
     const promptTokens = estimateTokens(details.promptCharacters);
     const completionTokens = estimateTokens(completionCharacters);

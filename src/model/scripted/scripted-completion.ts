@@ -34,7 +34,7 @@ export function toChatCompletion(details: {
       {
         index: 0,
         logprobs: null,
-        finish_reason: reply.kind === "text" ? "stop" : "tool_calls",
+        finish_reason: reply.kind === "text" ? (reply.finishReason ?? "stop") : "tool_calls",
         message:
           reply.kind === "text"
             ? { role: "assistant", content: reply.text, refusal: null }

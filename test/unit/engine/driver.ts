@@ -24,6 +24,7 @@ import {
   type TRunState,
   toolGone,
 } from "../../../src/engine/internals.js";
+import { outputCheckerOf } from "../../../src/output/index.js";
 import { type IToolCallFailure, type IToolExecution, outputToText } from "../../../src/tools/index.js";
 
 /**
@@ -54,6 +55,8 @@ export interface IScriptedReply {
   text: string | null;
   calls: IScriptedCall[];
   usage: ITokenUsage;
+  /** The endpoint's finish_reason; "length" cuts the answer. */
+  finishReason?: string;
 }
 
 /** A call with its input as JSON. */
@@ -77,6 +80,11 @@ export function callTools(
 /** A text answer. */
 export function answer(text: string | null, usage: ITokenUsage = defaultUsage): IScriptedReply {
   return { text, calls: [], usage };
+}
+
+/** A text answer the endpoint cut at its token limit (finish_reason "length"). */
+export function answerCut(text: string): IScriptedReply {
+  return { text, calls: [], usage: defaultUsage, finishReason: "length" };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -338,6 +346,8 @@ export async function playRun(options: IPlayOptions): Promise<IPlayed> {
     now,
     instructions: options.instructions,
     approvalTtlMsOf: ttlOf,
+    // As the run worker does: a checker only for a run that asked for a structured answer.
+    outputChecker: created.request.output ? outputCheckerOf(created.request.output) : undefined,
   });
   seen(outcome.state);
   return { ...played, state: outcome.state, response: responseOf(outcome.state) };
@@ -359,6 +369,7 @@ function replyEvent(reply: IScriptedReply, modelCall: number): IModelReplyEvent 
   return {
     text: reply.text,
     usage: reply.usage,
+    ...(reply.finishReason !== undefined ? { finishReason: reply.finishReason } : {}),
     toolCalls: reply.calls.map((scripted, index) => ({
       id: scripted.id ?? `call_${modelCall}_${index}`,
       name: scripted.name,
