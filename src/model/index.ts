@@ -11,6 +11,8 @@ export { ModelRateLimitedError, retryAfterMsOf } from "./model-rate-limited.js";
 export { type IModelReply, type IModelToolCall, toTokenUsage } from "./model-reply.js";
 export { toModelTools } from "./model-tools.js";
 export type { IModelTransport } from "./model-transport.js";
+export { ResponsesClient } from "./responses-client.js";
+export { responseToModelReply, toResponsesBody, toResponsesInput } from "./responses-wire.js";
 export { classifyModelFailure, type IRetryableModelFailure } from "./routing/model-failure.js";
 export {
   type IModelRouterOptions,

@@ -5,6 +5,7 @@ import {
   type IModelTransport,
   LLMClient,
   ModelRouter,
+  ResponsesClient,
 } from "../model/index.js";
 import type { TollgateMetrics } from "../observability/index.js";
 import { type IModelPauseContext, pauseModel } from "./model-pacing.js";
@@ -51,5 +52,5 @@ function transportOf(
 ): IModelTransport {
   // No retries below the router: its loop decides between another attempt and a fallback.
   const config = { ...model.endpoint, maxRetries: 0, onRequestFinished };
-  return new LLMClient(config);
+  return model.api === "responses" ? new ResponsesClient(config) : new LLMClient(config);
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { handleChatCompletion, type IScriptedModelState } from "./chat-completions-route.js";
 import { sendJson } from "./http-io.js";
 import { openAIErrorBody } from "./openai-error-body.js";
+import { handleResponses } from "./responses-route.js";
 import { SCRIPTED_MODEL_NAME } from "./scripted-completion.js";
 
 /** The scripted model's router: the OpenAI routes it serves and the test-only `/__…` routes. */
@@ -15,6 +16,8 @@ export async function routeScriptedModelRequest(
   switch (route) {
     case "POST /v1/chat/completions":
       return handleChatCompletion(request, response, state);
+    case "POST /v1/responses":
+      return handleResponses(request, response, state);
     case "GET /v1/models":
       return sendJson(response, 200, {
         object: "list",

@@ -1,0 +1,127 @@
+import OpenAI, { APIConnectionTimeoutError } from "openai";
+import { TollgateError } from "../errors/index.js";
+import { raceWithAbort } from "./abort-race.js";
+import type { IModelCompleteRequest } from "./llm-client.js";
+import {
+  type ILLMClientConfig,
+  type IModelRequestFinishedEvent,
+  type IResolvedLLMClientConfig,
+  resolveLLMClientConfig,
+} from "./llm-client-config.js";
+import { OPENAI_BASE_URL, PLACEHOLDER_API_KEY } from "./model-defaults.js";
+import { isModelAbortError, toModelFailedError } from "./model-errors.js";
+import type { IModelReply } from "./model-reply.js";
+import type { IModelTransport } from "./model-transport.js";
+import { responseToModelReply, toResponsesBody } from "./responses-wire.js";
+
+/** See LLMClient: the SDK does not say how many requests a call made, so the client's fetch counts them. */
+const callAttemptsKey = Symbol("tollgate.responsesCallAttempts");
+
+interface ICallAttempts {
+  count: number;
+  lastStatus?: number;
+}
+
+type TCallInit = RequestInit & { [callAttemptsKey]?: ICallAttempts };
+
+/**
+ * One model endpoint through OpenAI's Responses API (`client.responses.create`), behind the same
+ * transport interface as the Chat Completions LLMClient: the same configuration, tools, tool calls, usage,
+ * errors (TG_MODEL_FAILED, the SDK's abort error) and `onRequestFinished` events. Nothing is stored at
+ * the provider (`store: false`): Tollgate sends the whole transcript each step, as with Chat Completions.
+ */
+export class ResponsesClient implements IModelTransport {
+  readonly #config: IResolvedLLMClientConfig;
+  readonly #now: () => number;
+  readonly #client: OpenAI;
+
+  constructor(config: ILLMClientConfig, options: { now?: () => number; fetch?: typeof fetch } = {}) {
+    this.#config = resolveLLMClientConfig(config);
+    this.#now = options.now ?? (() => performance.now());
+    const baseFetch = options.fetch ?? globalThis.fetch;
+    const countingFetch: typeof fetch = async (input, init) => {
+      const call = (init as TCallInit | undefined)?.[callAttemptsKey];
+      if (call === undefined) return baseFetch(input, init);
+      call.count += 1;
+      const { [callAttemptsKey]: _call, ...rest } = init as TCallInit;
+      const response = await baseFetch(input, rest);
+      call.lastStatus = response.status;
+      return response;
+    };
+    // Every option the SDK would otherwise read from the environment is given explicitly.
+    this.#client = new OpenAI({
+      apiKey: this.#config.apiKey ?? PLACEHOLDER_API_KEY,
+      baseURL: this.#config.baseURL ?? OPENAI_BASE_URL,
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      timeout: this.#config.requestTimeoutMs,
+      maxRetries: this.#config.maxRetries,
+      fetch: countingFetch,
+      logLevel: "off",
+    });
+  }
+
+  get model(): string {
+    return this.#config.model;
+  }
+
+  async complete(request: IModelCompleteRequest): Promise<IModelReply> {
+    const body = toResponsesBody({
+      model: this.#config.model,
+      messages: request.messages,
+      tools: request.tools,
+      temperature: this.#config.temperature,
+    });
+    const startedAt = this.#now();
+    const call: ICallAttempts = { count: 0 };
+    const signal = request.abortSignal;
+    try {
+      const fetchOptions = { [callAttemptsKey]: call } as OpenAI.RequestOptions["fetchOptions"];
+      const { data, response } = await raceWithAbort(
+        this.#client.responses.create(body, { signal, fetchOptions }).withResponse(),
+        signal,
+      );
+      const durationMs = this.#now() - startedAt;
+      const reply = responseToModelReply(data, { requestedModel: this.#config.model, durationMs });
+      this.#report({
+        outcome: "ok",
+        durationMs,
+        status: response.status,
+        usage: reply.usage,
+        attempts: call.count,
+      });
+      return reply;
+    } catch (error) {
+      const durationMs = this.#now() - startedAt;
+      const attempts = call.count;
+      const status = call.lastStatus;
+      if (isModelAbortError(error)) {
+        this.#report({ outcome: "aborted", durationMs, status, attempts });
+        throw error;
+      }
+      const outcome = error instanceof APIConnectionTimeoutError ? "timeout" : "error";
+      this.#report({ outcome, durationMs, status, attempts });
+      if (TollgateError.isInstance(error)) throw error;
+      throw toModelFailedError(error, {
+        baseURL: this.#client.baseURL,
+        model: this.#config.model,
+        attempts,
+        requestTimeoutMs: this.#config.requestTimeoutMs,
+      });
+    }
+  }
+
+  #report(
+    event: Omit<IModelRequestFinishedEvent, "model" | "status"> & { status: number | undefined },
+  ): void {
+    const hook = this.#config.onRequestFinished;
+    if (hook === undefined) return;
+    const { status, ...rest } = event;
+    try {
+      hook({ model: this.#config.model, ...rest, ...(status !== undefined ? { status } : {}) });
+    } catch {
+      // A metrics hook must never turn a model reply into a failure.
+    }
+  }
+}
