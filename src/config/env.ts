@@ -151,6 +151,8 @@ export const envSchema = z
     TOLLGATE_MODEL_TIMEOUT_MS: integerText.pipe(z.number().int().min(1)).optional(),
     /** Retries of a failed model request (429, 5xx, connection). @defaultValue 3 */
     TOLLGATE_MODEL_MAX_RETRIES: integerText.pipe(z.number().int().min(0).max(20)).optional(),
+    /** Stream model replies (`stream: true`); false for an endpoint that cannot. @defaultValue true */
+    TOLLGATE_MODEL_STREAMING: booleanText.optional(),
     /** pino log level. @defaultValue "info" */
     LOG_LEVEL: z.enum(logLevels).default("info"),
     /** Port of `tollgate api`. @defaultValue 3000 */
@@ -203,6 +205,8 @@ export const envSchema = z
     TOLLGATE_APPROVAL_RETENTION_MS: runtimeInteger("approvalRetentionMs"),
     /** Events kept per run. @defaultValue 10000 */
     TOLLGATE_EVENTS_MAX_LENGTH: runtimeInteger("eventsMaxLength"),
+    /** `text-delta` writes a run may make (its streamed text's allowance). @defaultValue 10000 */
+    TOLLGATE_TEXT_DELTAS_MAX_PER_RUN: runtimeInteger("textDeltasMaxPerRun"),
     /** Entries kept on the stream of approval events. @defaultValue 100000 */
     TOLLGATE_APPROVAL_EVENTS_MAX_LENGTH: runtimeInteger("approvalEventsMaxLength"),
     /** Messages of a thread kept as history. @defaultValue 200 */

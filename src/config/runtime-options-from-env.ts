@@ -27,6 +27,7 @@ const runtimeOptionVariables = {
   reconcileIntervalMs: "TOLLGATE_RECONCILE_INTERVAL_MS",
   reconcileAfterMs: "TOLLGATE_RECONCILE_AFTER_MS",
   eventsMaxLength: "TOLLGATE_EVENTS_MAX_LENGTH",
+  textDeltasMaxPerRun: "TOLLGATE_TEXT_DELTAS_MAX_PER_RUN",
   approvalEventsMaxLength: "TOLLGATE_APPROVAL_EVENTS_MAX_LENGTH",
   maxHistoryMessages: "TOLLGATE_MAX_HISTORY_MESSAGES",
   threadRecheckMs: "TOLLGATE_THREAD_RECHECK_MS",

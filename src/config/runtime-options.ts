@@ -113,8 +113,14 @@ export const runtimeOptionsSchema = z
       .int()
       .min(1_000)
       .default(90 * 24 * 60 * 60 * 1000),
-    /** Events kept per run. */
+    /** Events kept per run (lifecycle events: streamed text has its own allowance, below). */
     eventsMaxLength: z.number().int().min(100).default(10_000),
+    /**
+     * `text-delta` writes a run may make, across all its steps; past it, the run's text is no longer
+     * streamed (the response still has it all). The run's stream is trimmed at eventsMaxLength plus this,
+     * so a long answer never pushes lifecycle events out.
+     */
+    textDeltasMaxPerRun: z.number().int().min(0).default(10_000),
     /**
      * Entries kept on the stream of approval events (one stream for every approval under the prefix),
      * trimmed approximately: a follower that was away longer resumes from the oldest kept.

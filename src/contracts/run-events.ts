@@ -43,9 +43,27 @@ export interface IRunEventDataByType {
     /** A run that asked for a structured answer: what this answer led to (valid, retry, invalid, truncated). */
     output?: "valid" | "retry" | "invalid" | "truncated";
   };
+  /**
+   * Text of a streamed model reply, as it is written: batched (the first piece of a step at once, then at
+   * most one write per 50 ms or per 1 KB). Readers join a step's pieces in order; `step-retracted` drops them.
+   */
+  "text-delta": { step: number; text: string };
+  /**
+   * The step's text so far is void: the step is run again (after a crash, or a model request retried
+   * after part of its answer went out). Written before the new attempt's first delta.
+   */
+  "step-retracted": { step: number };
   "tool-call-dispatched": { callId: string; toolName: string };
   /** The step's model call moved from one named model to the next of its fallbacks. */
   "model-fallback": { step: number; from: string; to: string; reason: TModelFallbackReason };
+  /** A tool call ended (its job finished): ok, or how it failed (`errorCode`, when the tool gave one). */
+  "tool-call-settled": {
+    callId: string;
+    toolName: string;
+    ok: boolean;
+    durationMs: number;
+    errorCode?: string;
+  };
   "tool-call-parked": {
     callId: string;
     toolName: string;
@@ -72,8 +90,11 @@ export const runEventTypes = [
   "run-queued",
   "run-started",
   "model-replied",
+  "text-delta",
+  "step-retracted",
   "tool-call-dispatched",
   "model-fallback",
+  "tool-call-settled",
   "tool-call-parked",
   "approval-decided",
   "step-settled",

@@ -15,6 +15,8 @@ export interface IModelRequestPlan {
   final: boolean;
   /** The structured answer asked for: every call of the run asks for it, as any reply may be the answer. */
   output?: TOutputSpec;
+  /** The step this call is for (`model-replied`'s and `text-delta`'s `step`). */
+  step: number;
 }
 
 /**
@@ -41,5 +43,6 @@ export function planModelRequest(
     tools: final ? [] : visibleToolsOf(state, tools),
     final,
     ...(state.request.output ? { output: state.request.output } : {}),
+    step: state.stepIndex,
   };
 }

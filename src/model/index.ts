@@ -37,3 +37,4 @@ export {
   type IScriptedModelOptions,
   startScriptedModel,
 } from "./scripted/scripted-model-server.js";
+export { assembleCompletion, type IModelStreamListener } from "./stream-assembly.js";

@@ -43,6 +43,12 @@ export interface ILLMClientConfig {
   maxRetries?: number;
   /** Sent only when set; the endpoint's default otherwise. */
   temperature?: number;
+  /**
+   * Stream replies (`stream: true`, usage included): `complete` hands text to its listener as it
+   * arrives. False for an endpoint that cannot stream: one answer per request, as before.
+   * @defaultValue true
+   */
+  streaming?: boolean;
   /** Called once per `complete` call. A hook that throws is ignored: metrics never fail a run. */
   onRequestFinished?: (event: IModelRequestFinishedEvent) => void;
 }
@@ -55,6 +61,7 @@ export interface IResolvedLLMClientConfig {
   readonly requestTimeoutMs: number;
   readonly maxRetries: number;
   readonly temperature: number | undefined;
+  readonly streaming: boolean;
   readonly onRequestFinished: ((event: IModelRequestFinishedEvent) => void) | undefined;
 }
 
@@ -66,6 +73,7 @@ const configSchema = z.strictObject({
   requestTimeoutMs: z.number().int().positive().default(DEFAULT_MODEL_REQUEST_TIMEOUT_MS),
   maxRetries: z.number().int().min(0).default(DEFAULT_MODEL_MAX_RETRIES),
   temperature: z.number().min(0).max(2).optional(),
+  streaming: z.boolean().default(true),
   onRequestFinished: z
     .custom<(event: IModelRequestFinishedEvent) => void>((value) => typeof value === "function", {
       message: "must be a function",
@@ -89,6 +97,7 @@ export function resolveLLMClientConfig(config: ILLMClientConfig): IResolvedLLMCl
     requestTimeoutMs: parsed.data.requestTimeoutMs,
     maxRetries: parsed.data.maxRetries,
     temperature: parsed.data.temperature,
+    streaming: parsed.data.streaming,
     onRequestFinished: parsed.data.onRequestFinished,
   });
 }

@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionTimeoutError } from "openai";
 import type {
+  ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
@@ -18,6 +19,7 @@ import { isModelAbortError, toModelFailedError } from "./model-errors.js";
 import { ModelRateLimitedError, retryAfterMsOf } from "./model-rate-limited.js";
 import { type IModelReply, toModelReply } from "./model-reply.js";
 import { toModelTools } from "./model-tools.js";
+import { assembleCompletion, type IModelStreamListener } from "./stream-assembly.js";
 
 /** Injected so that tests control time and transport. */
 export interface ILLMClientOptions {
@@ -66,6 +68,8 @@ export interface IModelCompleteRequest {
   abortSignal?: AbortSignal;
   /** Sent as `response_format` when given: a structured answer (json_schema or json_object). */
   responseFormat?: ChatCompletionCreateParamsNonStreaming["response_format"];
+  /** Hears the reply's text as it streams (when the client streams; otherwise never called). */
+  stream?: IModelStreamListener;
 }
 
 /**
@@ -134,10 +138,12 @@ export class LLMClient {
     try {
       // The call's attempts ride along in the fetch options the SDK hands to fetch at each attempt.
       const fetchOptions = { [callAttemptsKey]: call } as OpenAI.RequestOptions["fetchOptions"];
-      const { data, response } = await raceWithAbort(
-        this.#client.chat.completions.create(body, { signal, fetchOptions }).withResponse(),
-        signal,
-      );
+      const { data, response } = this.#config.streaming
+        ? await this.#streamed(body, { signal, fetchOptions }, request.stream)
+        : await raceWithAbort(
+            this.#client.chat.completions.create(body, { signal, fetchOptions }).withResponse(),
+            signal,
+          );
       const attempts = attemptsOf();
       const durationMs = this.#now() - startedAt;
       const reply = toModelReply(data, { requestedModel: this.#config.model, durationMs });
@@ -169,6 +175,36 @@ export class LLMClient {
       throw failure;
     } finally {
       linked?.release();
+    }
+  }
+
+  /**
+   * The reply streamed, assembled into the completion it amounts to. The SDK retries a request that
+   * fails before its response; one that breaks mid-stream is sent again here, within the same number
+   * of retries, after telling the listener that the text so far is void.
+   */
+  async #streamed(
+    body: ChatCompletionCreateParamsNonStreaming,
+    options: { signal: AbortSignal | undefined; fetchOptions: OpenAI.RequestOptions["fetchOptions"] },
+    listener: IModelStreamListener | undefined,
+  ): Promise<{ data: ChatCompletion; response: Response }> {
+    const onText = listener ? (piece: string) => listener.text(piece) : undefined;
+    for (let restarts = 0; ; restarts++) {
+      listener?.attemptStarted();
+      const { data: chunks, response } = await raceWithAbort(
+        this.#client.chat.completions
+          .create({ ...body, stream: true, stream_options: { include_usage: true } }, options)
+          .withResponse(),
+        options.signal,
+      );
+      try {
+        return { data: await raceWithAbort(assembleCompletion(chunks, onText), options.signal), response };
+      } catch (error) {
+        if (isModelAbortError(error) || options.signal?.aborted || restarts >= this.#config.maxRetries) {
+          chunks.controller.abort();
+          throw error;
+        }
+      }
     }
   }
 

@@ -25,6 +25,7 @@ import {
   redisTargetFrom,
   type TConnectionRole,
   TenantLimits,
+  TextDeltaLog,
   ThreadStore,
   type TRedisTarget,
   UsageStore,
@@ -56,6 +57,8 @@ export interface ITollgateRuntime {
   readonly queues: IQueues;
   readonly runs: RunStore;
   readonly events: EventStore;
+  /** A run's streamed text (`text-delta`, `step-retracted`), in its event stream. */
+  readonly textDeltas: TextDeltaLog;
   readonly threads: ThreadStore;
   readonly approvals: ApprovalStore;
   /** A quorum's votes on approvals (approver rules with `quorum` above 1). */
@@ -177,18 +180,19 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     queues,
     runs: new RunStore(redis, keys, {
       retentionMs: options.retentionMs,
-      eventsMaxLength: options.eventsMaxLength,
+      eventsMaxLength: runStreamMaxLength(options),
       maxHistoryMessages: options.maxHistoryMessages,
       threadRetentionMs: options.threadRetentionMs,
       now,
     }),
     events: new EventStore(redis, keys),
+    textDeltas: new TextDeltaLog(redis, keys, { maxPerRun: options.textDeltasMaxPerRun, now }),
     threads: new ThreadStore(redis, keys, {
       maxHistoryMessages: options.maxHistoryMessages,
       threadRetentionMs: options.threadRetentionMs,
     }),
     approvals: new ApprovalStore(redis, keys, {
-      eventsMaxLength: options.eventsMaxLength,
+      eventsMaxLength: runStreamMaxLength(options),
       approvalEventsMaxLength: options.approvalEventsMaxLength,
       approvalRetentionMs: options.approvalRetentionMs,
       now,
@@ -221,4 +225,15 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
       if (ownsConnections) await Promise.allSettled([redis.quit(), queueConnection.quit()]);
     },
   };
+}
+
+/**
+ * What a run's event stream is trimmed at: its lifecycle events' allowance plus its streamed text's,
+ * counted apart (the text's writes stop at theirs), so text never pushes a lifecycle event out.
+ */
+export function runStreamMaxLength(options: {
+  eventsMaxLength: number;
+  textDeltasMaxPerRun: number;
+}): number {
+  return options.eventsMaxLength + options.textDeltasMaxPerRun;
 }

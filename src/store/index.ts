@@ -79,5 +79,6 @@ export {
 } from "./run-store.js";
 export { compareStreamIds, parseStreamId } from "./stream-ids.js";
 export { defaultTenant, TenantLimits } from "./tenant-limits.js";
+export { TextDeltaLog, type TTextDeltaAppend } from "./text-delta-log.js";
 export { ThreadStore, threadOfRun } from "./thread-store.js";
 export { type IUsageCount, UsageStore, usageDayOf } from "./usage-store.js";

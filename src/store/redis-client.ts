@@ -18,6 +18,7 @@ import {
 } from "./lua-scripts.js";
 import { remainingRedisBudgetMs } from "./redis-budget.js";
 import type { TRedisTarget } from "./redis-target.js";
+import { appendTextDeltaScript } from "./text-delta-script.js";
 
 /**
  * ioredis with Tollgate's scripts defined on it. On a Redis Cluster the object is ioredis's `Cluster`,
@@ -27,6 +28,7 @@ import type { TRedisTarget } from "./redis-target.js";
  */
 export interface ITollgateRedis extends Redis {
   tgSaveRun(runKey: string, eventsKey: string, ...args: string[]): Promise<number>;
+  tgAppendTextDelta(runKey: string, eventsKey: string, ...args: string[]): Promise<number>;
   tgFinishRun(
     runKey: string,
     eventsKey: string,
@@ -140,6 +142,7 @@ export function defineScripts(redis: Redis): ITollgateRedis {
   const withScripts = redis as ITollgateRedis;
   if (typeof withScripts.tgSaveRun === "function") return withScripts;
   defineLuaCommand(redis, "tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
+  defineLuaCommand(redis, "tgAppendTextDelta", { numberOfKeys: 2, lua: appendTextDeltaScript });
   defineLuaCommand(redis, "tgFinishRun", { numberOfKeys: 6, lua: finishRunScript });
   defineLuaCommand(redis, "tgKeepOutputApart", { numberOfKeys: 2, lua: keepOutputApartScript });
   defineLuaCommand(redis, "tgRequestCancel", { numberOfKeys: 2, lua: requestCancelScript });

@@ -54,6 +54,8 @@ export function resolveNamedModels(
         ...(baseURL !== undefined ? { baseURL } : {}),
         ...(apiKey !== undefined ? { apiKey } : {}),
         ...(temperature !== undefined ? { temperature } : {}),
+        // TOLLGATE_MODEL_STREAMING=false turns it off for the default model; `supports` for each.
+        streaming: (isDefault ? overrides.streaming : undefined) ?? model.supports.streaming,
       },
       maxRetries: (isDefault ? overrides.maxRetries : undefined) ?? model.maxRetries,
       cooldownMs: model.cooldownMs,

@@ -10,6 +10,7 @@ import { readChildOutcomes } from "./child-outcomes.js";
 import { endRun } from "./end-run.js";
 import { countUsage } from "./model-pacing.js";
 import { tenantOfRun } from "./run-slot.js";
+import { TextDeltaBatcher } from "./text-delta-batcher.js";
 import { toModelMessages } from "./to-model-messages.js";
 import { approvalTtlMsOf, type IWorkerContext, outputSupportOf } from "./worker-context.js";
 
@@ -107,12 +108,27 @@ export function runEffectHandlers(args: {
         : undefined;
       const messages = toModelMessages(plan.messages);
       if (format?.instruction !== undefined) messages.push({ role: "system", content: format.instruction });
-      const outcome = await context.models.complete(name, {
-        messages,
-        tools: plan.tools,
-        abortSignal: cancelSignal,
-        ...(format ? { responseFormat: format.responseFormat } : {}),
+      const deltas = new TextDeltaBatcher({
+        log: runtime.textDeltas,
+        runId: ref.current.state.runId,
+        step: plan.step,
+        mayRepeatStep: job.attemptsMade > 0 || job.stalledCounter > 0,
+        onWriteError: (error) =>
+          context.logger.warn({ err: error }, "streamed text not written to the events"),
       });
+      let outcome: Awaited<ReturnType<typeof context.models.complete>>;
+      try {
+        outcome = await context.models.complete(name, {
+          messages,
+          tools: plan.tools,
+          abortSignal: cancelSignal,
+          stream: deltas,
+          ...(format ? { responseFormat: format.responseFormat } : {}),
+        });
+      } finally {
+        // The text is in the events before the checkpoint that records the reply.
+        await deltas.close();
+      }
       if (outcome.type === "aborted") return outcome;
       if (outcome.type === "rate-limited") {
         // The run parks until the pause ends (run-processor.ts), holding no worker.

@@ -66,17 +66,21 @@ export function createToolProcessor(workerContext: IWorkerContext, runIsolated?:
         scheduleToStartSeconds: Math.max(0, startedAt - data.scheduledAt) / 1000,
         executionSeconds: execution.durationMs / 1000,
       });
+      // Sent now, awaited with the rest: a follower hears the call end before the run moves on.
+      const settled = announceSettled(context, data, execution);
       if (data.approvalId !== undefined) await recordOutcome(context, data.approvalId, execution, finishedAt);
       logContent(logger, execution.text, "tool result the model reads");
       logger.info(
         { outcome: execution.outcome, durationMs: execution.durationMs, attempt: job.attemptsMade + 1 },
         "tool call finished",
       );
+      const stored = await storeLargeOutputApart(context, data, execution);
+      await settled;
       return {
         schemaVersion: 1,
         callId: data.callId,
         // The parsed input may hold values JSON cannot keep (a Date): the run records the input as sent.
-        execution: { ...(await storeLargeOutputApart(context, data, execution)), input: data.rawInput },
+        execution: { ...stored, input: data.rawInput },
         scheduledAt: data.scheduledAt,
         startedAt,
         finishedAt,
@@ -126,5 +130,33 @@ async function recordOutcome(
     });
   } catch (error) {
     context.logger.warn({ err: error, approvalId }, "the approved call's outcome was not recorded");
+  }
+}
+
+/**
+ * `tool-call-settled` on the run's events. A failed write is logged, never the job's failure: a retry
+ * would run the tool again for an event (the run's response has the call's outcome either way).
+ */
+async function announceSettled(
+  context: IWorkerContext,
+  data: { runId: string; callId: string; toolName: string },
+  execution: IToolExecution,
+): Promise<void> {
+  const ok = execution.outcome === "ok";
+  const errorCode =
+    execution.errorCode !== undefined ? String(execution.errorCode) : ok ? undefined : execution.outcome;
+  try {
+    await context.runtime.runs.appendEvent(data.runId, {
+      type: "tool-call-settled",
+      data: {
+        callId: data.callId,
+        toolName: data.toolName,
+        ok,
+        durationMs: Math.round(execution.durationMs),
+        ...(errorCode !== undefined ? { errorCode } : {}),
+      },
+    });
+  } catch (error) {
+    context.logger.warn({ err: error }, "tool-call-settled not written to the run's events");
   }
 }

@@ -102,8 +102,14 @@ function eventDetail(type: string, data: unknown): string {
       return event.data.toolCalls.length > 0
         ? `step ${event.data.step}: calls ${event.data.toolCalls.map((call) => call.name).join(", ")}`
         : `step ${event.data.step}: ${event.data.final ? "final answer" : "answer"}`;
+    case "text-delta":
+      return `step ${event.data.step}: ${cell(event.data.text, 80)}`;
+    case "step-retracted":
+      return `step ${event.data.step}: its text so far is void (the step runs again)`;
     case "tool-call-dispatched":
       return `${event.data.toolName} (${event.data.callId})`;
+    case "tool-call-settled":
+      return `${event.data.toolName} (${event.data.callId}) ${event.data.ok ? "ok" : `failed${event.data.errorCode ? ` ${event.data.errorCode}` : ""}`} in ${event.data.durationMs} ms`;
     case "tool-call-parked":
       return `${event.data.toolName} waits for approval ${event.data.approvalId}${event.data.reason ? `: ${event.data.reason}` : ""}`;
     case "approval-decided":

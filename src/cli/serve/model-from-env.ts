@@ -14,6 +14,7 @@ export function modelFromEnv(env: TEnv): Partial<ILLMClientConfig> {
       ? { requestTimeoutMs: env.TOLLGATE_MODEL_TIMEOUT_MS }
       : {}),
     ...(env.TOLLGATE_MODEL_MAX_RETRIES !== undefined ? { maxRetries: env.TOLLGATE_MODEL_MAX_RETRIES } : {}),
+    ...(env.TOLLGATE_MODEL_STREAMING !== undefined ? { streaming: env.TOLLGATE_MODEL_STREAMING } : {}),
     ...(env.OPENAI_BASE_URL !== undefined ? { baseURL: env.OPENAI_BASE_URL } : {}),
   };
   if (env.OPENAI_API_KEY !== undefined) return { ...common, apiKey: env.OPENAI_API_KEY };
