@@ -1,4 +1,4 @@
-import OpenAI, { APIConnectionTimeoutError } from "openai";
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
@@ -200,9 +200,16 @@ export class LLMClient {
       try {
         return { data: await raceWithAbort(assembleCompletion(chunks, onText), options.signal), response };
       } catch (error) {
-        if (isModelAbortError(error) || options.signal?.aborted || restarts >= this.#config.maxRetries) {
+        if (isModelAbortError(error) || options.signal?.aborted) {
           chunks.controller.abort();
           throw error;
+        }
+        if (restarts >= this.#config.maxRetries) {
+          chunks.controller.abort();
+          // A connection that broke mid-answer, as the SDK names one that broke before it: retryable.
+          throw error instanceof APIError
+            ? error
+            : new APIConnectionError({ message: "The stream broke mid-answer.", cause: error as Error });
         }
       }
     }
