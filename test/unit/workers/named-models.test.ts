@@ -34,7 +34,21 @@ describe("named models as a worker resolves them", () => {
   it("without environment settings, default is the gateway's model.name with its temperature", () => {
     const gateway = gatewayWith({ model: { name: "gpt-gateway", temperature: 0.2 } });
     const [model] = resolveNamedModels(gateway.settings, {}, {});
-    expect(model?.endpoint).toEqual({ model: "gpt-gateway", requestTimeoutMs: 60_000, temperature: 0.2 });
+    expect(model?.endpoint).toEqual({
+      model: "gpt-gateway",
+      requestTimeoutMs: 60_000,
+      temperature: 0.2,
+      streaming: true,
+    });
+  });
+
+  it("streams as supports.streaming says; TOLLGATE_MODEL_STREAMING=false turns it off for default", () => {
+    const gateway = gatewayWith({ models: { plain: { supports: { streaming: false } } } });
+    const env = parseEnv({ OPENAI_BASE_URL: "http://127.0.0.1:4010/v1", TOLLGATE_MODEL_STREAMING: "false" });
+    const [defaultModel, plain] = resolveNamedModels(gateway.settings, modelFromEnv(env), {});
+    expect(defaultModel?.endpoint.streaming).toBe(false);
+    expect(plain?.endpoint.streaming).toBe(false);
+    expect(resolveNamedModels(gateway.settings, {}, {})[0]?.endpoint.streaming).toBe(true);
   });
 
   it("a named model reads its key from the variable it names, never from the configuration", () => {
