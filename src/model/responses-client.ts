@@ -72,6 +72,7 @@ export class ResponsesClient implements IModelTransport {
       messages: request.messages,
       tools: request.tools,
       temperature: this.#config.temperature,
+      ...(request.responseFormat ? { responseFormat: request.responseFormat } : {}),
     });
     const startedAt = this.#now();
     const call: ICallAttempts = { count: 0 };

@@ -3,10 +3,12 @@ import type {
   FunctionTool,
   Response,
   ResponseCreateParamsNonStreaming,
+  ResponseFormatTextConfig,
   ResponseInputItem,
 } from "openai/resources/responses/responses";
 import type { TAnyToolDef } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
+import type { IModelCompleteRequest } from "./llm-client.js";
 import type { IModelReply, IModelToolCall } from "./model-reply.js";
 import { toModelTools } from "./model-tools.js";
 
@@ -66,6 +68,8 @@ export function toResponsesBody(args: {
   messages: readonly ChatCompletionMessageParam[];
   tools: readonly TAnyToolDef[];
   temperature: number | undefined;
+  /** A structured answer, as Chat Completions' `response_format`: sent as `text.format`. */
+  responseFormat?: IModelCompleteRequest["responseFormat"];
 }): ResponseCreateParamsNonStreaming {
   return {
     model: args.model,
@@ -74,7 +78,17 @@ export function toResponsesBody(args: {
     store: false,
     ...(args.tools.length > 0 ? { tools: toResponsesTools(args.tools) } : {}),
     ...(args.temperature !== undefined ? { temperature: args.temperature } : {}),
+    ...(args.responseFormat ? { text: { format: toResponsesTextFormat(args.responseFormat) } } : {}),
   };
+}
+
+/** Chat Completions' `response_format` in the Responses API's words (`text.format`). */
+function toResponsesTextFormat(
+  format: NonNullable<IModelCompleteRequest["responseFormat"]>,
+): ResponseFormatTextConfig {
+  if (format.type !== "json_schema") return { type: format.type };
+  const { name, schema, strict } = format.json_schema;
+  return { type: "json_schema", name, schema: schema ?? {}, ...(strict != null ? { strict } : {}) };
 }
 
 /** A response as an IModelReply: its text, its function calls, its usage and why it ended. */

@@ -35,18 +35,26 @@ export function toScriptedResponse(details: {
     reply.kind === "text"
       ? reply.text.length
       : reply.toolCalls.reduce((sum, call) => sum + call.name.length + call.argumentsJson.length, 0);
+  // A scripted finish_reason other than "stop" is a response the endpoint ended early, in Responses' words.
+  const cut =
+    reply.kind === "text" && reply.finishReason !== undefined && reply.finishReason !== "stop"
+      ? {
+          reason:
+            reply.finishReason === "length" ? ("max_output_tokens" as const) : ("content_filter" as const),
+        }
+      : undefined;
   const inputTokens = estimateTokens(details.promptCharacters);
   const outputTokens = estimateTokens(completionCharacters);
   return {
     id: responseId,
     object: "response",
     created_at: details.createdSeconds,
-    status: "completed",
+    status: cut ? "incomplete" : "completed",
     model: details.model,
     output,
     output_text: reply.kind === "text" ? reply.text : "",
     error: null,
-    incomplete_details: null,
+    incomplete_details: cut ?? null,
     instructions: null,
     metadata: null,
     parallel_tool_calls: true,
