@@ -35,6 +35,8 @@ export const approvalEventSchema = z.looseObject({
   status: z.string().optional(),
   approver: z.string().optional(),
   expiresAt: z.number().optional(),
+  /** On `approval-decided` of a rejection with a named option: the option's name. */
+  rejectOption: z.string().optional(),
 });
 
 export type TApprovalEvent = z.infer<typeof approvalEventSchema>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { approvalQuorumSchema } from "./approval-quorum.js";
 import { inputChangeSchema } from "./input-diff.js";
+import { chosenRejectOptionSchema, rejectOptionSchema } from "./reject-options.js";
 import { approvalDecisions } from "./result.js";
 import { userContextSchema } from "./run-state.js";
 import { EToolCallVerdict } from "./verdict.js";
@@ -38,6 +39,14 @@ export const approvalRequestSchema = z.object({
   tenant: z.string().optional(),
   /** Who created the run that parked this call. */
   createdBy: z.string().optional(),
+  /**
+   * SHA-256 (hex) of the canonical JSON of `input`, written when the call parks: a decision that sends
+   * another hash was made on a screen that showed another input, and is refused (TG_APPROVAL_STALE).
+   * Absent on records written before it existed (the view computes it).
+   */
+  inputHash: z.string().optional(),
+  /** The named ways to reject this call (the tool's, else the gateway's), as offered when it parked. */
+  rejectOptions: z.array(rejectOptionSchema).optional(),
 });
 
 export const approvalDecisionSchema = z.object({
@@ -50,6 +59,8 @@ export const approvalDecisionSchema = z.object({
   verdictOnEdit: z.enum(EToolCallVerdict).optional(),
   rejectionText: z.string().optional(),
   reason: z.string().optional(),
+  /** The named reject option the approver chose: the model read its promptFill (then `comment`, if any). */
+  rejectOption: chosenRejectOptionSchema.optional(),
 });
 
 /** How the approved call ended, written on the record when its tool job finished. */
@@ -61,14 +72,37 @@ export const approvalOutcomeSchema = z.object({
   /** The tool's error code, else the kind of failure (error, timeout, invalid_input, cancelled, ...). */
   code: z.string().optional(),
   finishedAt: z.number(),
+  /** The input `execute` received, after the tool's schema parsed the approved one (as JSON). */
+  executedInput: z.unknown().optional(),
 });
 
 export type TApprovalRequest = z.infer<typeof approvalRequestSchema>;
 export type TApprovalOutcome = z.infer<typeof approvalOutcomeSchema>;
 export type TApprovalDecisionRecord = z.infer<typeof approvalDecisionSchema>;
 
+/**
+ * The three inputs of an approval side by side: what the model proposed, what the approver approved
+ * (their edit, else the proposal; while a quorum is pending, the edit its counted votes approve), and
+ * what the tool's `execute` received once the call ran (after the tool's schema).
+ */
+export const approvalInputsSchema = z.object({
+  proposed: z.unknown(),
+  approved: z.unknown().optional(),
+  executed: z.unknown().optional(),
+});
+
+export type TApprovalInputs = z.infer<typeof approvalInputsSchema>;
+
 /** An approval as read (`GET /v1/approvals/:id`, listings, the export). */
 export const approvalViewSchema = approvalRequestSchema.extend({
+  /**
+   * SHA-256 (hex) of the canonical JSON of the input a decision acts on now: `input`, or while a quorum is
+   * pending the edit its counted votes approve. A decision may send it back (`inputHash`): another value
+   * is refused with TG_APPROVAL_STALE. The store always sets it (optional for views built elsewhere).
+   */
+  inputHash: z.string().optional(),
+  /** Proposed, approved and executed input, side by side (the store always sets it). */
+  inputs: approvalInputsSchema.optional(),
   status: approvalStatusSchema,
   decision: approvalDecisionSchema.optional(),
   /** What the edit changed, original input → edited input (derived when read, not stored). */

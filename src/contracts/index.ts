@@ -14,6 +14,7 @@ export {
 } from "./approval-quorum.js";
 export {
   approvalDecisionSchema,
+  approvalInputsSchema,
   approvalOutcomeSchema,
   approvalRecordVersion,
   approvalRequestSchema,
@@ -21,11 +22,13 @@ export {
   approvalViewSchema,
   type IApproval,
   type TApprovalDecisionRecord,
+  type TApprovalInputs,
   type TApprovalOutcome,
   type TApprovalRequest,
   type TApprovalStatus,
 } from "./approval-record.js";
 export { approvalIdOf, callIdOf, runIdOfApprovalId } from "./call-ids.js";
+export { canonicalJson } from "./canonical-json.js";
 export type { IChatToolCall, TChatMessage } from "./chat.js";
 export type {
   IGatewayAskInput,
@@ -54,6 +57,15 @@ export type {
   IToolPolicyConfig,
   IToolRegistryConfig,
 } from "./registry-config.js";
+export {
+  chosenRejectOptionSchema,
+  rejectionTextOf,
+  rejectOptionNamePattern,
+  rejectOptionSchema,
+  rejectOptionsSchema,
+  type TChosenRejectOption,
+  type TRejectOption,
+} from "./reject-options.js";
 export { responseOf } from "./response-of.js";
 export {
   approvalDecisions,

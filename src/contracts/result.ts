@@ -41,6 +41,8 @@ export interface IApprovalRecordOnResult {
    * The verdict of the policy on the edited input (design decision D109: an edited input is decided again).
    */
   verdictOnEdit?: EToolCallVerdict;
+  /** The name of the reject option the approver chose (the model read its promptFill). */
+  rejectOption?: string;
 }
 
 /** One tool call of a run, as stored with the response. */

@@ -49,6 +49,7 @@ export const approvalOnResultSchema = z.object({
   decidedAt: z.number(),
   editedInput: z.unknown().optional(),
   verdictOnEdit: verdictSchema.optional(),
+  rejectOption: z.string().optional(),
 });
 
 export const toolResultPartSchema = z.object({

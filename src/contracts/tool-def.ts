@@ -1,4 +1,5 @@
 import type { ZodType } from "zod";
+import type { TRejectOption } from "./reject-options.js";
 import type { IUserContext } from "./user-context.js";
 import type { EToolCallVerdict, TToolCallPolicyResult } from "./verdict.js";
 
@@ -82,6 +83,12 @@ export interface IToolDef<TInput = unknown, TOutput = unknown, TName extends str
    * Overrides the gateway's approval TTL for this tool: how long a parked call waits for a human.
    */
   approvalTtlMs?: number;
+  /**
+   * Named ways to reject this tool's parked calls (HumanLayer's shape): one button in the console and one
+   * signed link per option; the model reads the chosen option's `promptFill`. Overrides the gateway's
+   * `rejectOptions` for this tool. Names are unique, lower-case.
+   */
+  rejectOptions?: readonly TRejectOption[];
   /** Executes the tool. Write it before `endsRun` so a predicate there sees the typed output. */
   execute(args: IToolExecuteArgs<TInput>): Promise<TOutput>;
   /**

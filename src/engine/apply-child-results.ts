@@ -1,4 +1,9 @@
-import type { IApprovalRecordOnResult, TPlannedCall, TRunState } from "../contracts/index.js";
+import {
+  type IApprovalRecordOnResult,
+  rejectionTextOf,
+  type TPlannedCall,
+  type TRunState,
+} from "../contracts/index.js";
 import {
   cancelledFailure,
   deniedFailure,
@@ -83,7 +88,10 @@ function settleParked(
     approval.decision === "refused"
       ? deniedFailure({ verdict: approval.verdictOnEdit ?? call.verdict!, ...texts(approval) })
       : approval.decision === "rejected"
-        ? rejectedFailure({ reason: approval.comment, rejectionText: call.rejectionText })
+        ? rejectedFailure({
+            reason: rejectionTextOf(approval.rejectOption, approval.comment),
+            rejectionText: call.rejectionText,
+          })
         : approval.decision === "expired"
           ? expiredFailure(approvalTtlMsOf(call.toolName))
           : cancelledFailure();
@@ -122,6 +130,7 @@ function approvalRecord(approval: IApprovalOutcome): IApprovalRecordOnResult | u
   if (approval.comment !== undefined) record.comment = approval.comment;
   if (approval.editedInput !== undefined) record.editedInput = approval.editedInput;
   if (approval.verdictOnEdit !== undefined) record.verdictOnEdit = approval.verdictOnEdit;
+  if (approval.rejectOption !== undefined) record.rejectOption = approval.rejectOption.name;
   return record;
 }
 

@@ -1,4 +1,4 @@
-import type { EToolCallVerdict, TApprovalDecision } from "../contracts/index.js";
+import type { EToolCallVerdict, TApprovalDecision, TChosenRejectOption } from "../contracts/index.js";
 import type { IToolExecution } from "../tools/index.js";
 
 /** What a human's decision (or its absence) did to a parked call, as the approval job reports it. */
@@ -19,6 +19,8 @@ export interface IApprovalOutcome {
   /** The policy's texts on a refused edit, or the parked call's rejectionText. */
   rejectionText?: string;
   reason?: string;
+  /** The named reject option chosen: the model reads its promptFill, then `comment`. */
+  rejectOption?: TChosenRejectOption;
 }
 
 /** A finished child job of the run, as the run worker reads it back. */

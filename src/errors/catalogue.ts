@@ -43,6 +43,11 @@ export const errorCatalogue = {
     status: 409,
     summary: "The approval was already decided, expired, or its run ended.",
   },
+  TG_APPROVAL_STALE: {
+    status: 409,
+    summary:
+      "The decision was made on a screen that showed another input than the approval's now (its inputHash differs).",
+  },
   TG_APPROVAL_ALREADY_VOTED: {
     status: 409,
     summary: "This approver's vote already counts toward the approval's quorum; another approver must vote.",

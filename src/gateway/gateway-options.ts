@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { TOutputSchemaInput } from "../contracts/index.js";
+import { rejectOptionsSchema, type TOutputSchemaInput } from "../contracts/index.js";
 import { outputSpecOf } from "../output/index.js";
 import { approvalsConfigSchema } from "../policy/approver-rules-config.js";
 import { namedModelsSchema } from "./model-settings.js";
@@ -46,6 +46,12 @@ export const gatewaySettingsSchema = z.strictObject({
     .int()
     .min(1)
     .default(24 * 60 * 60 * 1000),
+  /**
+   * Named ways to reject a parked call, for every tool that declares none of its own (HumanLayer's
+   * shape): `[{ name, title, description?, promptFill }]`. The approver picks one (a console button, a
+   * signed link, `option` in the API); the model reads its `promptFill`. None when absent.
+   */
+  rejectOptions: rejectOptionsSchema.optional(),
   /**
    * A run's token budget (prompt + completion over its model calls); a request may ask for less, never
    * more. Once spent, the run gets one last step without tools and stops as `budget_exhausted`.

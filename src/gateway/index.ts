@@ -20,5 +20,6 @@ export {
   type TNotificationSettings,
   type TNotificationTarget,
 } from "./notification-settings.js";
+export { rejectOptionsOf } from "./reject-options-of.js";
 export { type IRunToolSelection, runToolRegistry } from "./run-tools.js";
 export { type IUsageCost, usageCostOf } from "./usage-cost.js";

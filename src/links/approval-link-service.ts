@@ -20,6 +20,13 @@ export interface IApprovalLinkView {
   /** Whether this link (or its approve/reject twin) was redeemed already. */
   used: boolean;
   approval: IApproval;
+  /** A reject link of a named option: the option, as the approval offers it (the model reads its promptFill). */
+  rejectOption?: { name: string; title: string; description?: string };
+  /**
+   * SHA-256 of the input the link's message showed; when it is not the approval's `inputHash` any more,
+   * redeeming is refused (TG_APPROVAL_STALE) and the page says so.
+   */
+  inputHash?: string;
 }
 
 export type TDecisionWrapper = (
@@ -45,7 +52,24 @@ export async function inspectApprovalLink(client: GatewayClient, token: string):
     client.approvals.get(claims.approvalId),
     isLinkUsed(runtime, claims),
   ]);
-  return { action: claims.action, approver: claims.approver, expiresAt: claims.expiresAt, used, approval };
+  const option = approval.rejectOptions?.find((candidate) => candidate.name === claims.rejectOption);
+  return {
+    action: claims.action,
+    approver: claims.approver,
+    expiresAt: claims.expiresAt,
+    used,
+    approval,
+    ...(option !== undefined
+      ? {
+          rejectOption: {
+            name: option.name,
+            title: option.title,
+            ...(option.description !== undefined ? { description: option.description } : {}),
+          },
+        }
+      : {}),
+    ...(claims.inputHash !== undefined ? { inputHash: claims.inputHash } : {}),
+  };
 }
 
 /**
@@ -67,7 +91,11 @@ export async function redeemApprovalLink(
       approvalId: claims.approvalId,
     });
   }
-  const approver = { approver: claims.approver, approverRoles };
+  const approver = {
+    approver: claims.approver,
+    approverRoles,
+    ...(claims.inputHash !== undefined ? { inputHash: claims.inputHash } : {}),
+  };
   try {
     return await around({ claims, tenant }, () =>
       claims.action === "approve"
@@ -78,6 +106,7 @@ export async function redeemApprovalLink(
         : client.approvals.reject(claims.approvalId, {
             ...approver,
             ...(comment !== undefined ? { reason: comment } : {}),
+            ...(claims.rejectOption !== undefined ? { option: claims.rejectOption } : {}),
           }),
     );
   } catch (error) {

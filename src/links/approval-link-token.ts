@@ -19,9 +19,18 @@ export interface IApprovalLinkClaims {
    * message share it, so either one spends both.
    */
   nonce: string;
+  /** A reject link of a named option: the option's name (the model reads its promptFill). */
+  rejectOption?: string;
+  /**
+   * SHA-256 (hex) of the input the message showed: the decision is refused (TG_APPROVAL_STALE) when the
+   * approval acts on another input by the time the link is used.
+   */
+  inputHash?: string;
 }
 
-const formatVersion = 1;
+/** Version 2 adds the reject option and the input hash; version 1 tokens (15 minutes at most) still read. */
+const formatVersion = 2;
+const hashBytes = 32;
 const nonceBytes = 12;
 const macBytes = 32;
 /** A field's length is one byte: an approval id, a target name or a subject of at most 255 bytes. */
@@ -45,12 +54,18 @@ export function signApprovalLink(claims: IApprovalLinkClaims, secret: string): s
   header.writeUInt8(formatVersion, 0);
   header.writeUInt8(approvalLinkActions.indexOf(claims.action) + 1, 1);
   header.writeUIntBE(claims.expiresAt, 2, 6);
+  if (claims.inputHash !== undefined && !/^[0-9a-f]{64}$/.test(claims.inputHash))
+    throw new RangeError("A link's input hash is a SHA-256 in hex.");
   const payload = Buffer.concat([
     header,
     nonce,
     field(claims.approvalId, "approval id"),
     field(claims.target, "target"),
     field(claims.approver, "approver"),
+    optionalField(claims.rejectOption, "reject option"),
+    claims.inputHash === undefined
+      ? Buffer.from([0])
+      : Buffer.concat([Buffer.from([hashBytes]), Buffer.from(claims.inputHash, "hex")]),
   ]);
   return Buffer.concat([payload, macOf(payload, secret)]).toString("base64url");
 }
@@ -84,22 +99,33 @@ export function invalidLink(
 }
 
 function readClaims(payload: Buffer): IApprovalLinkClaims | undefined {
-  if (payload.readUInt8(0) !== formatVersion) return undefined;
+  const version = payload.readUInt8(0);
+  if (version !== 1 && version !== formatVersion) return undefined;
   const action = approvalLinkActions[payload.readUInt8(1) - 1];
   if (action === undefined) return undefined;
   const expiresAt = payload.readUIntBE(2, 6);
   const nonce = payload.subarray(8, 8 + nonceBytes).toString("base64url");
-  const fields: string[] = [];
+  const fields: Buffer[] = [];
   let offset = 8 + nonceBytes;
-  for (let index = 0; index < 3; index += 1) {
+  for (let index = 0; index < (version === 1 ? 3 : 5); index += 1) {
     const length = payload[offset];
     if (length === undefined || offset + 1 + length > payload.length) return undefined;
-    fields.push(payload.subarray(offset + 1, offset + 1 + length).toString("utf8"));
+    fields.push(payload.subarray(offset + 1, offset + 1 + length));
     offset += 1 + length;
   }
-  const [approvalId = "", target = "", approver = ""] = fields;
+  const [approvalId = "", target = "", approver = ""] = fields
+    .slice(0, 3)
+    .map((bytes) => bytes.toString("utf8"));
   if (offset !== payload.length || approvalId === "" || target === "" || approver === "") return undefined;
-  return { approvalId, target, approver, action, expiresAt, nonce };
+  const claims: IApprovalLinkClaims = { approvalId, target, approver, action, expiresAt, nonce };
+  const [option, hash] = fields.slice(3);
+  if (option !== undefined && option.length > 0) claims.rejectOption = option.toString("utf8");
+  if (hash !== undefined && hash.length > 0) {
+    if (hash.length !== hashBytes) return undefined;
+    claims.inputHash = hash.toString("hex");
+  }
+  if (claims.rejectOption !== undefined && action !== "reject") return undefined;
+  return claims;
 }
 
 function field(text: string, name: string): Buffer {
@@ -107,6 +133,11 @@ function field(text: string, name: string): Buffer {
   if (bytes.length === 0 || bytes.length > maxFieldBytes)
     throw new RangeError(`A link's ${name} is 1 to ${maxFieldBytes} bytes.`);
   return Buffer.concat([Buffer.from([bytes.length]), bytes]);
+}
+
+/** A field that may be empty (length 0). */
+function optionalField(text: string | undefined, name: string): Buffer {
+  return text === undefined || text === "" ? Buffer.from([0]) : field(text, name);
 }
 
 function macOf(payload: Buffer, secret: string): Buffer {

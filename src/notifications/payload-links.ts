@@ -2,7 +2,7 @@ import type { TApprovalEventType } from "../contracts/index.js";
 import type { TNotificationTarget } from "../gateway/index.js";
 import { mintApprovalLinks } from "../links/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
-import type { IApproval } from "../store/index.js";
+import { type IApproval, inputHashOf } from "../store/index.js";
 import type { TDeliveryJob } from "./notification-jobs.js";
 import { type TWebhookPayload, webhookPayloadSchema } from "./webhook-payload.js";
 
@@ -50,6 +50,10 @@ export function payloadForTarget(
     approvalId: approval.approvalId,
     approvalExpiresAt: approval.expiresAt,
     now,
+    // Bound to the input the message shows (`data.approval.input`): used after an edit changed what a
+    // decision approves (a quorum's), a link is refused as stale instead of approving what was not shown.
+    inputHash: inputHashOf(approval.input),
+    ...(approval.rejectOptions !== undefined ? { rejectOptions: approval.rejectOptions } : {}),
   });
   return links ? { ...payload, data: { ...payload.data, links } } : payload;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { approvalEventTypes, type TStoredApprovalEvent } from "../contracts/index.js";
-import type { IApproval } from "../store/index.js";
+import { type IApproval, inputHashOf } from "../store/index.js";
 
 /**
  * The body of every webhook delivery, in the Standard Webhooks shape (`type`, `timestamp`, `data`). The
@@ -21,6 +21,8 @@ export const webhookPayloadSchema = z.object({
     status: z.string().optional(),
     approver: z.string().optional(),
     expiresAt: z.number().optional(),
+    /** On `approval-decided` of a rejection with a named option: the option's name. */
+    rejectOption: z.string().optional(),
     /** For `approval-escalated`: the target it was escalated to and after how long. */
     escalation: z.object({ target: z.string(), afterMs: z.number() }).optional(),
     /**
@@ -32,8 +34,13 @@ export const webhookPayloadSchema = z.object({
       .object({
         /** `<consoleUrl>#/link/<token>`: approve as `approver`. */
         approve: z.string(),
-        /** `<consoleUrl>#/link/<token>`: reject as `approver`. */
+        /** `<consoleUrl>#/link/<token>`: reject (with a free reason) as `approver`. */
         reject: z.string(),
+        /**
+         * One link per named reject option of the approval, by option name: reject with that option as
+         * `approver`. All the links of one message share one use.
+         */
+        rejectOptions: z.array(z.object({ name: z.string(), title: z.string(), url: z.string() })).optional(),
         /** Epoch milliseconds after which both are refused (never after the approval's expiry). */
         expiresAt: z.number(),
         /** The subject the links act as (the target's `links.approver.subject`). */
@@ -49,12 +56,20 @@ export const webhookPayloadSchema = z.object({
         createdBy: z.string().optional(),
         requestedAt: z.number(),
         expiresAt: z.number(),
+        /** SHA-256 of the input shown here (canonical JSON): the links are bound to it. */
+        inputHash: z.string().optional(),
+        /** The approval's named reject options: `{ name, title, description? }` (promptFill is for the model). */
+        rejectOptions: z
+          .array(z.object({ name: z.string(), title: z.string(), description: z.string().optional() }))
+          .optional(),
         decision: z
           .object({
             decision: z.string(),
             approver: z.string().optional(),
             comment: z.string().optional(),
             decidedAt: z.number(),
+            /** The reject option chosen, by name. */
+            rejectOption: z.string().optional(),
           })
           .optional(),
       })
@@ -82,6 +97,7 @@ export function webhookPayloadOf(
       ...(event.status !== undefined ? { status: event.status } : {}),
       ...(event.approver !== undefined ? { approver: event.approver } : {}),
       ...(event.expiresAt !== undefined ? { expiresAt: event.expiresAt } : {}),
+      ...(event.rejectOption !== undefined ? { rejectOption: event.rejectOption } : {}),
       ...(escalation ? { escalation } : {}),
       ...(approval ? { approval: approvalSummaryOf(approval) } : {}),
     },
@@ -102,6 +118,16 @@ function approvalSummaryOf(approval: IApproval): NonNullable<TWebhookPayload["da
     ...(approval.reason !== undefined ? { reason: approval.reason } : {}),
     ...(approval.userContext.userId !== undefined ? { userId: approval.userContext.userId } : {}),
     ...(approval.createdBy !== undefined ? { createdBy: approval.createdBy } : {}),
+    inputHash: inputHashOf(approval.input),
+    ...(approval.rejectOptions !== undefined
+      ? {
+          rejectOptions: approval.rejectOptions.map(({ name, title, description }) => ({
+            name,
+            title,
+            ...(description !== undefined ? { description } : {}),
+          })),
+        }
+      : {}),
     ...(decision
       ? {
           decision: {
@@ -109,6 +135,7 @@ function approvalSummaryOf(approval: IApproval): NonNullable<TWebhookPayload["da
             decidedAt: decision.decidedAt,
             ...(decision.approver !== undefined ? { approver: decision.approver } : {}),
             ...(decision.comment !== undefined ? { comment: decision.comment } : {}),
+            ...(decision.rejectOption !== undefined ? { rejectOption: decision.rejectOption.name } : {}),
           },
         }
       : {}),

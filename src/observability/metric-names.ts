@@ -178,7 +178,7 @@ export const METRICS = {
   approvalLinkRedemptions: define(
     "tollgate_approval_link_redemptions_total",
     "counter",
-    "Redemptions of signed one-time approval links, by outcome: approved, rejected, voted (one vote of a quorum), decided (the approval was decided or gone), forbidden (an approver rule or an earlier vote), used, expired, invalid, error.",
+    "Redemptions of signed one-time approval links, by outcome: approved, rejected, voted (one vote of a quorum), decided (the approval was decided or gone), forbidden (an approver rule or an earlier vote), stale (the approval acts on another input than the link's message showed), used, expired, invalid, error.",
     ["outcome"],
   ),
   queueJobs: define(

@@ -55,6 +55,7 @@ export type TApprovalLinkRedemptionOutcome =
   | "voted"
   | "decided"
   | "forbidden"
+  | "stale"
   | "used"
   | "expired"
   | "invalid"

@@ -1,4 +1,4 @@
-import { EToolCallVerdict } from "../contracts/index.js";
+import { EToolCallVerdict, type TChosenRejectOption } from "../contracts/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import type { IApproval, TApprovalDecisionRecord } from "../store/index.js";
@@ -20,14 +20,23 @@ export interface IApproveInput {
   /** The approver's roles, API and custom, for approver rules that name roles (the API passes the token's). */
   approverRoles?: string[];
   comment?: string;
+  /**
+   * The approval's `inputHash` as the approver's screen read it: another value than the approval's now
+   * is refused with TG_APPROVAL_STALE. Omitted: not checked.
+   */
+  inputHash?: string;
 }
 
 export interface IRejectInput {
-  /** What the model reads; else the policy's rejectionText; else a standard text. */
+  /** What the model reads (after the option's promptFill); else the policy's rejectionText; else a standard text. */
   reason?: string;
+  /** One of the approval's `rejectOptions` by name: the model reads its promptFill (then the reason). */
+  option?: string;
   approver: string;
   /** As for approve. */
   approverRoles?: string[];
+  /** As for approve. */
+  inputHash?: string;
 }
 
 /**
@@ -43,7 +52,7 @@ export async function approve(
   rawInput: IApproveInput,
 ): Promise<IApproval> {
   const input = parseOrThrow(approveInputSchema, rawInput);
-  const approval = await pendingApproval(runtime, approvalId);
+  const approval = await pendingApproval(runtime, approvalId, input.inputHash);
   const quorum = assertMayDecide(runtime, approval, {
     subject: input.approver,
     roles: input.approverRoles ?? [],
@@ -124,7 +133,8 @@ export async function reject(
   rawInput: IRejectInput,
 ): Promise<IApproval> {
   const input = parseOrThrow(rejectInputSchema, rawInput);
-  const approval = await pendingApproval(runtime, approvalId);
+  const approval = await pendingApproval(runtime, approvalId, input.inputHash);
+  const option = input.option === undefined ? undefined : chosenOption(approval, input.option);
   const quorum = assertMayDecide(runtime, approval, {
     subject: input.approver,
     roles: input.approverRoles ?? [],
@@ -137,9 +147,26 @@ export async function reject(
       approver: input.approver,
       decidedAt: runtime.now(),
       ...(input.reason !== undefined ? { comment: input.reason } : {}),
+      ...(option !== undefined ? { rejectOption: option } : {}),
     },
     quorum,
   );
+}
+
+/** The named option, as the approval offered it when it parked; 422 naming the known ones otherwise. */
+function chosenOption(approval: IApproval, name: string): TChosenRejectOption {
+  const options = approval.rejectOptions ?? [];
+  const found = options.find((option) => option.name === name);
+  if (found) return { name: found.name, title: found.title, promptFill: found.promptFill };
+  const known = options.map((option) => `"${option.name}"`).join(", ");
+  const message =
+    options.length === 0
+      ? `Approval ${approval.approvalId} (tool "${approval.toolName}") offers no reject options; send a reason only.`
+      : `Approval ${approval.approvalId} (tool "${approval.toolName}") has no reject option "${name}"; known options: ${known}.`;
+  throw new TollgateError("TG_INVALID_REQUEST", `Invalid request: option: ${message}`, {
+    issues: [{ path: "option", message }],
+    options: options.map((option) => option.name),
+  });
 }
 
 /** One approver decides alone; under a quorum the decision is a vote (a reject still ends it at once). */
@@ -153,12 +180,26 @@ function settle(
   return castVote(runtime, approval, decision, quorum);
 }
 
-async function pendingApproval(runtime: ITollgateRuntime, approvalId: string): Promise<IApproval> {
+async function pendingApproval(
+  runtime: ITollgateRuntime,
+  approvalId: string,
+  shownInputHash: string | undefined,
+): Promise<IApproval> {
   const approval = await runtime.approvals.get(approvalId);
   if (!approval)
     throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`, { approvalId });
   if (approval.status !== "pending") throw alreadyDecided(approvalId, approval.status);
   if (approval.expiresAt <= runtime.now()) throw alreadyDecided(approvalId, "expired");
+  // The input a pending approval acts on changes only under a quorum (an edit vote), so the check on
+  // this read holds unless a vote lands in the same instant; the vote script serialises the rest.
+  if (shownInputHash !== undefined && shownInputHash !== approval.inputHash) {
+    throw new TollgateError(
+      "TG_APPROVAL_STALE",
+      `Approval ${approvalId} now acts on another input than the one this decision was made on ` +
+        "(an approver edited it since): review the current input and decide again.",
+      { approvalId, inputHash: approval.inputHash, sentInputHash: shownInputHash },
+    );
+  }
   return approval;
 }
 

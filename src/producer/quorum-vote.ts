@@ -3,6 +3,7 @@ import type { ITollgateRuntime } from "../runtime/runtime.js";
 import {
   type IApproval,
   type IQuorumState,
+  pendingWithQuorum,
   quorumViewOf,
   settledDecisionOf,
   type TApprovalDecisionRecord,
@@ -52,7 +53,7 @@ export async function castVote(
         { approvalId, required: result.state.required, approvals: result.state.votes.length },
       );
     case "partial":
-      return { ...approval, quorum: quorumViewOf(result.state) };
+      return pendingWithQuorum(approval, quorumViewOf(result.state));
     case "complete":
       return settleQuorum(runtime, approval, result.state);
     case "settled":

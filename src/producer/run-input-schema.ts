@@ -62,15 +62,27 @@ export type TRunInput = z.infer<typeof runInputSchema>;
 /** The approver's roles (API and custom), as approver rules match them. */
 const approverRolesSchema = z.array(z.string().min(1).max(64)).max(100).optional();
 
+/**
+ * The `inputHash` a decision may send back: the approval's, as the screen that showed its input read it.
+ * Another value is refused with TG_APPROVAL_STALE (the approver saw another input).
+ */
+export const inputHashSchema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, "the approval's inputHash: 64 lower-case hex digits (SHA-256)");
+
 export const approveInputSchema = z.strictObject({
   input: z.unknown().optional(),
   approver: z.string().min(1).max(256),
   approverRoles: approverRolesSchema,
   comment: z.string().max(10_000).optional(),
+  inputHash: inputHashSchema.optional(),
 });
 
 export const rejectInputSchema = z.strictObject({
   reason: z.string().max(10_000).optional(),
+  /** One of the approval's `rejectOptions`, by name: the model reads its promptFill, then the reason. */
+  option: z.string().min(1).max(64).optional(),
   approver: z.string().min(1).max(256),
   approverRoles: approverRolesSchema,
+  inputHash: inputHashSchema.optional(),
 });

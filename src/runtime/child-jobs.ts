@@ -1,5 +1,6 @@
 import type { JobsOptions } from "bullmq";
 import type { IParkSpec, IToolJobSpec, TRunState } from "../engine/index.js";
+import { rejectOptionsOf } from "../gateway/index.js";
 import { queueNames, type TApprovalJob, type TToolJobInput } from "../queue/index.js";
 import { approvalRecordVersion, type IApproval } from "../store/index.js";
 import { promoteJob } from "./promote-job.js";
@@ -111,6 +112,7 @@ export async function parkCalls(
     const ttlMs = approvalTtlMsOf(call.toolName);
     const requestedAt = runtime.now();
     const expiresAt = requestedAt + ttlMs;
+    const rejectOptions = rejectOptionsOf(runtime.gateway, call.toolName);
     await runtime.approvals.create(
       {
         schemaVersion: approvalRecordVersion,
@@ -129,6 +131,7 @@ export async function parkCalls(
         ...(state.request.createdBy !== undefined ? { createdBy: state.request.createdBy } : {}),
         ...(call.reason !== undefined ? { reason: call.reason } : {}),
         ...(call.rejectionText !== undefined ? { rejectionText: call.rejectionText } : {}),
+        ...(rejectOptions !== undefined ? { rejectOptions } : {}),
       },
       {
         type: "tool-call-parked",

@@ -9,6 +9,7 @@ import {
   runIdOfApprovalId,
   type TApprovalDecisionRecord,
   type TApprovalOutcome,
+  type TApprovalQuorum,
   type TApprovalRequest,
   type TRunEventInput,
   tenantOf,
@@ -16,6 +17,7 @@ import {
 import { approvalEventJson, approvalEventTypeOf } from "./approval-event-log.js";
 import { type IApprovalPage, type IApprovalQuery, pageApprovals } from "./approval-listing.js";
 import { parseQuorumState, quorumViewOf } from "./approval-quorum.js";
+import { inputHashOf } from "./input-hash.js";
 import type { IKeys } from "./keys.js";
 import type { ITollgateRedis } from "./redis-client.js";
 import { eventJson } from "./run-events.js";
@@ -65,7 +67,8 @@ export class ApprovalStore {
       this.keys.runEvents(request.runId),
       this.keys.approvalEvents(),
       ...this.pendingIndexes(request.runId, tenant, request.userContext.userId, request.toolName),
-      JSON.stringify(request),
+      // Bound when it parks: the hash of the exact input every approver is shown (see inputHashOf).
+      JSON.stringify({ ...request, inputHash: request.inputHash ?? inputHashOf(request.input) }),
       String(request.expiresAt),
       request.approvalId,
       eventJson(announce, this.options.now()),
@@ -157,6 +160,7 @@ export class ApprovalStore {
         at: decision.decidedAt,
         status: decision.decision,
         ...(decision.approver !== undefined ? { approver: decision.approver } : {}),
+        ...(decision.rejectOption !== undefined ? { rejectOption: decision.rejectOption.name } : {}),
       }),
       String(this.options.approvalEventsMaxLength),
       String(decision.decidedAt),
@@ -226,16 +230,57 @@ export class ApprovalStore {
   }
 }
 
+/**
+ * A pending approval with a quorum's progress after a vote: an edit vote changes the input a decision
+ * acts on, so its `inputHash` and `inputs.approved` follow.
+ */
+export function pendingWithQuorum(approval: IApproval, quorum: TApprovalQuorum): IApproval {
+  const edit = quorum.approvals[0]?.editedInput;
+  const proposed = approval.inputs?.proposed ?? approval.input;
+  return {
+    ...approval,
+    quorum,
+    inputHash: edit === undefined ? inputHashOf(proposed) : inputHashOf(edit),
+    inputs: { proposed, ...(edit !== undefined ? { approved: edit } : {}) },
+  };
+}
+
 function parseApproval(fields: Record<string, string>): IApproval {
   const request = approvalRequestSchema.parse(JSON.parse(fields.record ?? "{}"));
-  const approval: IApproval = { ...request, status: approvalStatusSchema.parse(fields.status) };
-  if (fields.decision) {
-    approval.decision = approvalDecisionSchema.parse(JSON.parse(fields.decision));
-    if (approval.decision.editedInput !== undefined) {
-      approval.diff = diffInputs(request.input, approval.decision.editedInput);
-    }
+  const quorum = fields.quorum ? quorumViewOf(parseQuorumState(fields.quorum)) : undefined;
+  const decision = fields.decision ? approvalDecisionSchema.parse(JSON.parse(fields.decision)) : undefined;
+  const outcome = fields.outcome ? approvalOutcomeSchema.parse(JSON.parse(fields.outcome)) : undefined;
+  const status = approvalStatusSchema.parse(fields.status);
+  // What a decision acts on now: the decided edit; while a quorum is pending, the edit its votes approve.
+  const approvedEdit =
+    decision !== undefined
+      ? decision.editedInput
+      : status === "pending"
+        ? quorum?.approvals[0]?.editedInput
+        : undefined;
+  const presented = status === "pending" && approvedEdit !== undefined ? approvedEdit : request.input;
+  const approval: IApproval = {
+    ...request,
+    status,
+    inputHash:
+      presented === request.input && request.inputHash !== undefined
+        ? request.inputHash
+        : inputHashOf(presented),
+    inputs: {
+      proposed: request.input,
+      ...(approvedEdit !== undefined
+        ? { approved: approvedEdit }
+        : decision?.decision === "approved"
+          ? { approved: request.input }
+          : {}),
+      ...(outcome?.executedInput !== undefined ? { executed: outcome.executedInput } : {}),
+    },
+  };
+  if (decision) {
+    approval.decision = decision;
+    if (decision.editedInput !== undefined) approval.diff = diffInputs(request.input, decision.editedInput);
   }
-  if (fields.outcome) approval.outcome = approvalOutcomeSchema.parse(JSON.parse(fields.outcome));
-  if (fields.quorum) approval.quorum = quorumViewOf(parseQuorumState(fields.quorum));
+  if (outcome) approval.outcome = outcome;
+  if (quorum) approval.quorum = quorum;
   return approval;
 }

@@ -24,10 +24,16 @@ export {
 } from "./approval-event-log.js";
 export type { IApprovalPage, IApprovalQuery } from "./approval-listing.js";
 export { type IQuorumState, quorumViewOf } from "./approval-quorum.js";
-export { ApprovalStore, type IApprovalFilter, type IApprovalPlacement } from "./approval-store.js";
+export {
+  ApprovalStore,
+  type IApprovalFilter,
+  type IApprovalPlacement,
+  pendingWithQuorum,
+} from "./approval-store.js";
 export { ApprovalVotes, settledDecisionOf, type TVoteRequest, type TVoteResult } from "./approval-votes.js";
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
 export { clusterSlotCount, hashSlotOf } from "./hash-slot.js";
+export { inputHashOf } from "./input-hash.js";
 export {
   type IKeys,
   type IThreadRef,

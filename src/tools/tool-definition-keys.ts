@@ -13,6 +13,7 @@ const toolDefinitionKeyset = {
   tags: true,
   policy: true,
   approvalTtlMs: true,
+  rejectOptions: true,
   execute: true,
   endsRun: true,
   visibleWhen: true,

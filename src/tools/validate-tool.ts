@@ -1,4 +1,9 @@
-import { EToolCallVerdict, type TAnyToolDef, type TToolIsolation } from "../contracts/index.js";
+import {
+  EToolCallVerdict,
+  rejectOptionsSchema,
+  type TAnyToolDef,
+  type TToolIsolation,
+} from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
 
 /** snake_case: lower-case words of letters and digits joined by single underscores. */
@@ -65,6 +70,13 @@ function findDefinitionProblem(tool: TAnyToolDef): string | undefined {
   }
   if (tool.isolation !== undefined && !isIsolation(tool.isolation)) {
     return "isolation must be inline, thread or process";
+  }
+  if (tool.rejectOptions !== undefined) {
+    const parsed = rejectOptionsSchema.safeParse(tool.rejectOptions);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return `rejectOptions${issue?.path.map((key) => `.${String(key)}`).join("") ?? ""}: ${issue?.message ?? "invalid"}`;
+    }
   }
   for (const limit of ["timeoutMs", "maxOutputChars", "approvalTtlMs", "maxStoredOutputBytes"] as const) {
     if (tool[limit] !== undefined && !isPositiveLimit(tool[limit])) {

@@ -118,5 +118,6 @@ function outcomeOf(approval: IApproval): IApprovalOutcome {
   if (decision.verdictOnEdit !== undefined) outcome.verdictOnEdit = decision.verdictOnEdit;
   if (decision.rejectionText !== undefined) outcome.rejectionText = decision.rejectionText;
   if (decision.reason !== undefined) outcome.reason = decision.reason;
+  if (decision.rejectOption !== undefined) outcome.rejectOption = decision.rejectOption;
   return outcome;
 }

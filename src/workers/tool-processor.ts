@@ -121,10 +121,12 @@ async function recordOutcome(
   const ok = execution.outcome === "ok";
   const code =
     execution.errorCode !== undefined ? String(execution.errorCode) : ok ? undefined : execution.outcome;
+  const executedInput = executedInputOf(execution);
   try {
     await context.runtime.approvals.recordOutcome(approvalId, {
       ok,
       finishedAt,
+      ...(executedInput !== undefined ? { executedInput } : {}),
       ...(execution.status !== undefined ? { status: execution.status } : {}),
       ...(code !== undefined ? { code } : {}),
     });
@@ -158,5 +160,22 @@ async function announceSettled(
     });
   } catch (error) {
     context.logger.warn({ err: error }, "tool-call-settled not written to the run's events");
+  }
+}
+
+/** Outcomes whose `execute` was called: the input it received is the parsed one. */
+const executedOutcomes: ReadonlySet<string> = new Set(["ok", "error", "timeout"]);
+
+/**
+ * The input `execute` received (after the tool's schema: defaults filled, unknown keys stripped), as JSON,
+ * for the approval's three inputs; undefined when execute never ran or JSON cannot hold the value.
+ */
+function executedInputOf(execution: IToolExecution): unknown {
+  if (!executedOutcomes.has(execution.outcome)) return undefined;
+  try {
+    const json = JSON.stringify(execution.input);
+    return json === undefined ? undefined : JSON.parse(json);
+  } catch {
+    return undefined;
   }
 }

@@ -47,8 +47,10 @@ export const redeemApprovalLinkRoute = defineRoute(
       "Spends the link (it and its approve/reject twin work once: 409 TG_LINK_USED after) and decides " +
       "exactly as `POST /v1/approvals/{approvalId}/approve` or `/reject` would for a token of the link's " +
       "approver and roles: the approver rules (403 TG_FORBIDDEN naming the rule), the requester check, " +
-      "and quorum votes (200 with `status: pending` until the vote that completes it). An approval " +
-      "decided meanwhile is 409 TG_APPROVAL_DECIDED; the inspect route then shows who decided.",
+      "and quorum votes (200 with `status: pending` until the vote that completes it). A reject link of a " +
+      "named option rejects with that option. An approval decided meanwhile is 409 TG_APPROVAL_DECIDED " +
+      "(the inspect route then shows who decided); one that acts on another input than the link's " +
+      "message showed (an edit since) is 409 TG_APPROVAL_STALE.",
     tag: "approvals",
     access: "public",
     schemas: { body: redeemApprovalLinkBodySchema },
@@ -64,6 +66,7 @@ export const redeemApprovalLinkRoute = defineRoute(
       "TG_APPROVAL_NOT_FOUND",
       "TG_APPROVAL_DECIDED",
       "TG_APPROVAL_ALREADY_VOTED",
+      "TG_APPROVAL_STALE",
       "TG_FORBIDDEN",
       "TG_REDIS_UNAVAILABLE",
     ],
@@ -106,6 +109,7 @@ const refusals: Partial<Record<string, TApprovalLinkRedemptionOutcome>> = {
   TG_APPROVAL_NOT_FOUND: "decided",
   TG_FORBIDDEN: "forbidden",
   TG_APPROVAL_ALREADY_VOTED: "forbidden",
+  TG_APPROVAL_STALE: "stale",
 };
 
 function refusalOf(error: unknown): TApprovalLinkRedemptionOutcome {

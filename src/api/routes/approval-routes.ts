@@ -86,7 +86,8 @@ export const approveRoute = defineRoute(
       "naming the rule; the run's creator or user never decides it unless the gateway allows it). Under " +
       "a quorum, an approval is one vote: 200 with `status: pending` and the updated `quorum` until the " +
       "vote that completes it; an edit starts the count again; 409 TG_APPROVAL_ALREADY_VOTED for a voter " +
-      "already counted.",
+      "already counted. `inputHash` (the approval's, as the screen that showed it read it) binds the " +
+      "decision to that input: 409 TG_APPROVAL_STALE when the approval acts on another input now.",
     tag: "approvals",
     access: "approvals:decide",
     schemas: { params: approvalParamsSchema, body: approveBodySchema },
@@ -101,6 +102,7 @@ export const approveRoute = defineRoute(
       "TG_APPROVAL_NOT_FOUND",
       "TG_APPROVAL_DECIDED",
       "TG_APPROVAL_ALREADY_VOTED",
+      "TG_APPROVAL_STALE",
       "TG_APPROVAL_INVALID_EDIT",
       "TG_UNKNOWN_TOOL",
       "TG_REDIS_UNAVAILABLE",
@@ -122,16 +124,26 @@ export const rejectRoute = defineRoute(
     method: "POST",
     url: "/v1/approvals/:approvalId/reject",
     operationId: "reject",
-    summary: "Reject a parked call; the model reads the reason",
+    summary:
+      "Reject a parked call, optionally with a named option; the model reads its promptFill and the reason",
     description:
       "The approver recorded is the token's subject; the gateway's approver rules apply (403 " +
-      "TG_FORBIDDEN naming the rule). Under a quorum, one reject rejects, whatever the votes so far.",
+      "TG_FORBIDDEN naming the rule). Under a quorum, one reject rejects, whatever the votes so far. " +
+      "`option` names one of the approval's `rejectOptions` (the tool's, else the gateway's): the model " +
+      "reads its promptFill, then the reason; an unknown name is 422 TG_INVALID_REQUEST naming the known " +
+      "ones. `inputHash` binds the decision to the input shown (409 TG_APPROVAL_STALE otherwise).",
     tag: "approvals",
     access: "approvals:decide",
     schemas: { params: approvalParamsSchema, body: rejectBodySchema },
     bodyRequired: false,
     responses: { 200: { description: "The decided approval.", schema: approvalSchema } },
-    errors: ["TG_APPROVAL_NOT_FOUND", "TG_APPROVAL_DECIDED", "TG_REDIS_UNAVAILABLE"],
+    errors: [
+      "TG_APPROVAL_NOT_FOUND",
+      "TG_APPROVAL_DECIDED",
+      "TG_APPROVAL_STALE",
+      "TG_FORBIDDEN",
+      "TG_REDIS_UNAVAILABLE",
+    ],
   },
   async (request, _reply, { client }) =>
     audited(request, "approval.reject", async () => {

@@ -59,6 +59,16 @@ export const approvalLinkViewSchema = z.object({
   expiresAt: z.number().describe("Epoch milliseconds after which the link is refused."),
   used: z.boolean().describe("Whether this link, or its approve/reject twin, was redeemed already."),
   approval: approvalSchema,
+  rejectOption: z
+    .object({ name: z.string(), title: z.string(), description: z.string().optional() })
+    .optional()
+    .describe("A reject link of a named option: the option (the model reads its promptFill)."),
+  inputHash: z
+    .string()
+    .optional()
+    .describe(
+      "SHA-256 of the input the link's message showed; another than `approval.inputHash` means redeeming is refused (TG_APPROVAL_STALE).",
+    ),
 });
 
 export const runViewSchema = z.object({

@@ -11,13 +11,14 @@ import { parseCommandArgs } from "../parse-command-args.js";
 const flags = {
   input: { type: "string" },
   comment: { type: "string" },
+  "input-hash": { type: "string" },
   ...outputFlags,
 } as const;
 
 export const approvalsApproveCommand: ICommand = {
   path: "approvals approve",
   summary: "approve a parked tool call, optionally with an edited input",
-  help: `Usage: tollgate approvals approve [--input <json>] [--comment <text>] <approvalId>
+  help: `Usage: tollgate approvals approve [--input <json>] [--comment <text>] [--input-hash <sha256>] <approvalId>
 
 Approves through POST /v1/approvals/:approvalId/approve (TOLLGATE_URL, TOLLGATE_TOKEN); the approver
 is the token's subject. An edited input is checked against the tool's schema and decided again by
@@ -29,6 +30,7 @@ Options:
   --input <json>            the edited input that runs instead of the model's, e.g. '{"amount":120}'
                             (the whole input, not a patch)
   --comment <text>          kept with the decision
+  --input-hash <sha256>     the approval's inputHash as you reviewed it: refused if its input changed since
 ${outputHelp}
   -h, --help                show this help
 `,
@@ -45,6 +47,7 @@ ${outputHelp}
       body.input = jsonFlag(approvalsApproveCommand, "input", parsed.values.input);
     }
     if (parsed.values.comment !== undefined) body.comment = parsed.values.comment;
+    if (parsed.values["input-hash"] !== undefined) body.inputHash = parsed.values["input-hash"];
     const approval = await apiClientFromEnv(parseEnv(io.env)).request<IApproval>({
       method: "POST",
       path: `/v1/approvals/${encodeURIComponent(approvalId)}/approve`,

@@ -7,20 +7,28 @@ import { formatApproval } from "../output/approval-views.js";
 import { outputFlags, outputFormatOf, outputHelp, outputRule } from "../output/output-format.js";
 import { parseCommandArgs } from "../parse-command-args.js";
 
-const flags = { reason: { type: "string" }, ...outputFlags } as const;
+const flags = {
+  reason: { type: "string" },
+  option: { type: "string" },
+  "input-hash": { type: "string" },
+  ...outputFlags,
+} as const;
 
 export const approvalsRejectCommand: ICommand = {
   path: "approvals reject",
   summary: "reject a parked tool call; the model reads the reason",
-  help: `Usage: tollgate approvals reject [--reason <text>] <approvalId>
+  help: `Usage: tollgate approvals reject [--option <name>] [--reason <text>] [--input-hash <sha256>] <approvalId>
 
 Rejects through POST /v1/approvals/:approvalId/reject (TOLLGATE_URL, TOLLGATE_TOKEN). The call never
-runs; the model reads the reason, or the tool's rejectionText when none is given.
+runs; the model reads the option's promptFill (then the reason), else the reason, else the tool's
+rejectionText. \`approvals get\` lists the approval's reject options.
 
 ${outputRule}
 
 Options:
-  --reason <text>           what the model reads
+  --option <name>           one of the approval's reject options (an unknown one is refused, naming them)
+  --reason <text>           what the model reads (after the option's promptFill)
+  --input-hash <sha256>     the approval's inputHash as you reviewed it: refused if its input changed since
 ${outputHelp}
   -h, --help                show this help
 `,
@@ -35,7 +43,11 @@ ${outputHelp}
     const approval = await apiClientFromEnv(parseEnv(io.env)).request<IApproval>({
       method: "POST",
       path: `/v1/approvals/${encodeURIComponent(approvalId)}/reject`,
-      body: parsed.values.reason !== undefined ? { reason: parsed.values.reason } : {},
+      body: {
+        ...(parsed.values.reason !== undefined ? { reason: parsed.values.reason } : {}),
+        ...(parsed.values.option !== undefined ? { option: parsed.values.option } : {}),
+        ...(parsed.values["input-hash"] !== undefined ? { inputHash: parsed.values["input-hash"] } : {}),
+      },
     });
     printResult(io, format, approval, formatApproval);
     return 0;

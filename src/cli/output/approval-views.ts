@@ -34,13 +34,23 @@ export function formatApproval(approval: IApproval): string[] {
     ["User", approval.userContext.userId],
     ["Reason", approval.reason],
     ["Input", cell(approval.input, 200)],
+    ["Input hash", approval.inputHash],
+    [
+      "Reject options",
+      approval.rejectOptions?.map((option) => `${option.name} (${option.title})`).join(", "),
+    ],
     ["Requested", time(approval.requestedAt)],
     ["Expires", decision === undefined ? time(approval.expiresAt) : undefined],
     ["Quorum", approval.quorum !== undefined ? cell(approval.quorum, 120) : undefined],
     ["Decided", decision !== undefined ? time(decision.decidedAt) : undefined],
     ["Approver", decision?.approver],
     ["Edited input", decision?.editedInput !== undefined ? cell(decision.editedInput, 200) : undefined],
+    ["Reject option", decision?.rejectOption?.name],
     ["Comment", decision?.comment],
+    [
+      "Executed input",
+      approval.inputs?.executed !== undefined ? cell(approval.inputs.executed, 200) : undefined,
+    ],
     ["Rejection", decision?.reason ?? decision?.rejectionText],
     ["Outcome", approval.outcome !== undefined ? outcomeText(approval.outcome) : undefined],
   ]);
