@@ -27,8 +27,8 @@ export interface IServeWorkerOptions {
  * does (no new jobs, active ones finish or are handed back) and resolves with 0.
  */
 export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOptions): Promise<number> {
-  const model = modelFromEnv(env);
   const gateway = await loadGateway(options.gatewayPath, io.cwd);
+  const model = modelFromEnv(env, gateway.settings.models.default);
   const logger = createLogger({ level: env.LOG_LEVEL, name: "tollgate-worker" });
   const registry = new Registry();
   const runtime = runtimeOptionsFromEnv(env);
@@ -39,7 +39,7 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
       prefix: runtime.prefix ?? "tollgate",
       partitions: runtime.partitions ?? 1,
       model: model.model ?? gateway.settings.model.name,
-      modelEndpoint: model.baseURL ?? "OpenAI",
+      modelEndpoint: model.baseURL ?? gateway.settings.models.default?.baseURL ?? "OpenAI",
     },
     "starting worker",
   );

@@ -31,6 +31,12 @@ describe("named models as a worker resolves them", () => {
     });
   });
 
+  it("a worker needs no model variable when the gateway's models.default names its endpoint", () => {
+    const env = parseEnv({});
+    expect(() => modelFromEnv(env)).toThrow(/no model: set OPENAI_API_KEY or OPENAI_BASE_URL/);
+    expect(modelFromEnv(env, { baseURL: "https://models.example.test/v1" })).toEqual({});
+  });
+
   it("without environment settings, default is the gateway's model.name with its temperature", () => {
     const gateway = gatewayWith({ model: { name: "gpt-gateway", temperature: 0.2 } });
     const [model] = resolveNamedModels(gateway.settings, {}, {});
