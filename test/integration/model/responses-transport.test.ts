@@ -105,20 +105,6 @@ describe("the Responses transport", () => {
     ]);
   });
 
-  it("a structured answer's response_format is sent as the Responses API's text.format", async () => {
-    const client = new ResponsesClient({ model: "responses-model", baseURL: model.url, maxRetries: 0 });
-    model.clearRequests();
-    const schema = { type: "object", properties: { total: { type: "number" } }, required: ["total"] };
-    await client.complete({
-      messages: [{ role: "user", content: script({ text: '{"total":3}' }) }],
-      tools: [],
-      responseFormat: { type: "json_schema", json_schema: { name: "answer", schema, strict: true } },
-    });
-    expect(model.requests()[0]?.text).toEqual({
-      format: { type: "json_schema", name: "answer", schema, strict: true },
-    });
-  });
-
   it("an error status is a TG_MODEL_FAILED carrying the SDK's error, as with Chat Completions", async () => {
     const client = new ResponsesClient({ model: "responses-model", baseURL: model.url, maxRetries: 0 });
     const failing = client.complete({
