@@ -12,7 +12,13 @@ import { askRoute } from "./routes/ask-route.js";
 import { meRoute } from "./routes/me-route.js";
 import { healthRoute, metricsRoute, openApiRoute, readyRoute } from "./routes/operations-routes.js";
 import { runEventsRoute } from "./routes/run-events-route.js";
-import { cancelRunRoute, createRunRoute, getRunRoute } from "./routes/run-routes.js";
+import {
+  cancelRunRoute,
+  createRunRoute,
+  getRunRoute,
+  listRunsRoute,
+  rerunRoute,
+} from "./routes/run-routes.js";
 import { deleteThreadRoute } from "./routes/thread-routes.js";
 import { listToolsRoute } from "./routes/tool-routes.js";
 import { usageRoute } from "./routes/usage-route.js";
@@ -20,8 +26,10 @@ import { usageRoute } from "./routes/usage-route.js";
 /** Every route of the API: what the app registers and what the OpenAPI document describes. */
 export const apiRoutes: readonly IApiRoute[] = Object.freeze([
   createRunRoute,
+  listRunsRoute,
   askRoute,
   getRunRoute,
+  rerunRoute,
   runEventsRoute,
   cancelRunRoute,
   deleteThreadRoute,

@@ -108,6 +108,13 @@ export {
   userContextSchema,
 } from "./run-state.js";
 export { readRunState, type TRunStateRead } from "./run-state-upgrade.js";
+export {
+  inputLineMaxChars,
+  runSummaryOf,
+  runSummarySchema,
+  type TRunSummary,
+  toolsCalledBy,
+} from "./run-summary.js";
 export { defaultTenant, tenantNamePattern, tenantOf } from "./tenant.js";
 export type { IThreadRelease } from "./thread-release.js";
 export {

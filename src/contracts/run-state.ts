@@ -102,6 +102,8 @@ export const runRequestSchema = z.object({
   model: z.string().optional(),
   /** The structured answer asked for (the request's, else the gateway's default); free text when absent. */
   output: outputSpecSchema.optional(),
+  /** The run this one re-runs (same request, maybe another input or user): see POST /v1/runs/{runId}/rerun. */
+  rerunOf: z.string().optional(),
 });
 
 /** One call of the current step and how far it got. */

@@ -24,7 +24,11 @@ export interface IEnqueuedRun {
  * returns the same run (and a different request with the same key is a conflict). Nothing is queued for
  * a request that fails validation.
  */
-export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): Promise<IEnqueuedRun> {
+export async function enqueueRun(
+  runtime: ITollgateRuntime,
+  rawInput: unknown,
+  origin: { rerunOf?: string } = {},
+): Promise<IEnqueuedRun> {
   const parsed = runInputSchema.safeParse(rawInput);
   if (!parsed.success) {
     const issues = toFieldIssues(parsed.error);
@@ -67,6 +71,7 @@ export async function enqueueRun(runtime: ITollgateRuntime, rawInput: unknown): 
     ...budgetOf(input.maxTotalTokens, gateway.settings.maxTotalTokens, "maxTotalTokens"),
     ...budgetOf(input.maxToolCalls, gateway.settings.maxToolCalls, "maxToolCalls"),
     ...(output ? { output } : {}),
+    ...(origin.rerunOf !== undefined ? { rerunOf: origin.rerunOf } : {}),
   };
   // Ids name the partition (nothing in the unpartitioned layout): any process finds them without a lookup.
   const { partition } = runtime;

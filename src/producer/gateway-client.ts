@@ -25,6 +25,7 @@ import {
   type IApprovalPage,
   type IApprovalQuery,
   type IRunEvent,
+  type IRunQuery,
   type IThreadRef,
   type IUsageCount,
   usageDayOf,
@@ -34,7 +35,9 @@ import { withQuorumProgress } from "./approver-access.js";
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
 import { pageApprovals } from "./list-approvals.js";
+import { type IRunPage, pageRuns } from "./list-runs.js";
 import { withJsonOutputSchema } from "./output-of-request.js";
+import { type IRerunChanges, type IRerunResult, rerunRun } from "./rerun-run.js";
 import { type IRunEventsOptions, openRunEvents } from "./run-event-reader.js";
 import { partitionForRun } from "./run-partition.js";
 import { type IRunTranscript, transcriptOf } from "./run-transcript.js";
@@ -87,6 +90,10 @@ export interface IRunView {
   createdBy?: string;
   pendingApprovals: IApproval[];
   response?: IGatewayResponse;
+  /** The run this one re-ran. */
+  rerunOf?: string;
+  /** The runs that re-ran this one, oldest first. */
+  reruns?: string[];
 }
 
 /**
@@ -241,6 +248,7 @@ export class GatewayClient<TToolName extends string = string> {
     const stored = await runtime.runs.load(runId);
     if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
     const state = stored.state;
+    const reruns = runtime.runs.rerunsOf(runId);
     const view: IRunView = {
       runId,
       threadId: state.threadId,
@@ -256,7 +264,27 @@ export class GatewayClient<TToolName extends string = string> {
     if (state.request.tenant !== undefined) view.tenant = state.request.tenant;
     if (state.request.createdBy !== undefined) view.createdBy = state.request.createdBy;
     if (isTerminal(state)) view.response = await runtime.runs.withOutputs(runId, responseOf(state));
+    if (state.request.rerunOf !== undefined) view.rerunOf = state.request.rerunOf;
+    const rerunIds = await reruns;
+    if (rerunIds.length > 0) view.reruns = rerunIds;
     return view;
+  }
+
+  /**
+   * One page of runs, newest first, every filter exact (status, user, thread, tool called, creator,
+   * creation time; `tenant` limits it to one tenant's); pass `nextCursor` for the next page.
+   */
+  async listRuns(query: IRunQuery = {}): Promise<IRunPage> {
+    await this.runtime.ready();
+    return pageRuns(this.partitions, query);
+  }
+
+  /**
+   * A new run with `runId`'s request, with another `input` or `userContext` if given; the two runs name
+   * each other (`rerunOf`, `reruns`). TG_RUN_NOT_FOUND for a run this client does not know.
+   */
+  rerun(runId: string, changes: IRerunChanges = {}): Promise<IRerunResult> {
+    return rerunRun(this.partitions, runId, changes);
   }
 
   /** The run's conversation so far, as a reviewer reads it before deciding one of its parked calls. */

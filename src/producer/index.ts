@@ -2,6 +2,8 @@ export type { IApprovalEventsOptions } from "./approval-event-reader.js";
 export type { IApproveInput, IRejectInput } from "./decide-approval.js";
 export type { IEnqueuedRun } from "./enqueue-run.js";
 export { GatewayClient, type IGatewayClientOptions, type IRunView } from "./gateway-client.js";
+export { defaultRunPageLimit, type IRunPage } from "./list-runs.js";
 export { isRedisUnavailableError, withRedisBudget } from "./redis-conditions.js";
+export type { IRerunChanges, IRerunResult } from "./rerun-run.js";
 export { runInputSchema, type TRunInput } from "./run-input-schema.js";
 export type { IRunTranscript, TTranscriptMessage } from "./run-transcript.js";

@@ -40,6 +40,7 @@ export {
   keysFor,
   type TApprovalIndexDimension,
   type TApprovalIndexState,
+  type TRunIndexDimension,
 } from "./keys.js";
 export { defineLuaCommand, type ILuaCommand } from "./lua-command.js";
 export { type IModelPauseMessage, ModelPauses } from "./model-pauses.js";
@@ -76,11 +77,21 @@ export {
 } from "./redis-target.js";
 export { eventJson, type IRunEvent, type IRunEventInput, type TRunEventType } from "./run-events.js";
 export {
+  decodeRunCursor,
+  encodeRunCursor,
+  type IRunIndexRead,
+  type IRunPosition,
+  type IRunQuery,
+  precedes,
+  readRunIndexes,
+} from "./run-listing.js";
+export {
   defineCreateRunCommand,
   type IRunCreateTransaction,
   type IRunStoreOptions,
   type IStoredRun,
   RunStore,
+  runIndexGraceMs,
   type TCancelReason,
 } from "./run-store.js";
 export { compareStreamIds, parseStreamId } from "./stream-ids.js";

@@ -90,7 +90,23 @@ export interface IKeys {
   modelPauseChannel(): string;
   /** Tokens counted on one UTC day (hash: `<tenant>|<model>|prompt` / `completion` → tokens). */
   usageDay(day: string): string;
+  /**
+   * A secondary index of runs (sorted set of run ids scored by creation time): `all` (the partition's,
+   * every tenant) has no tenant; the others hold one tenant's runs, all of them (`tenant`), those not
+   * finished (`unfinished`), or those of one user, thread, creator, final status or tool called.
+   */
+  runIndex(dimension: TRunIndexDimension, tenant?: string, value?: string): string;
 }
+
+export type TRunIndexDimension =
+  | "all"
+  | "tenant"
+  | "unfinished"
+  | "user"
+  | "thread"
+  | "created-by"
+  | "status"
+  | "tool";
 
 export type TApprovalIndexState = "pending" | "decided";
 export type TApprovalIndexDimension = "all" | "run" | "tenant" | "user" | "tool" | "approver" | "status";
@@ -137,5 +153,13 @@ export function keysFor(prefix: string): IKeys {
     modelPauseChannel: () => `${prefix}:model-pauses`,
     usageDay: (day) => `${prefix}:usage:${day}`,
     readinessProbe: () => `${prefix}:readyz`,
+    runIndex: (dimension, tenant = "", value = "") => {
+      if (dimension === "all") return `${prefix}:run-list:all`;
+      const ofTenant = `${prefix}:run-list:tenant:${tenant}`;
+      if (dimension === "tenant") return ofTenant;
+      if (dimension === "unfinished") return `${ofTenant}:unfinished`;
+      // A value is the key's last part: one with a ':' cannot name another dimension's key.
+      return `${ofTenant}:${dimension}:${value}`;
+    },
   };
 }

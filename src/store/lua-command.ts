@@ -2,8 +2,11 @@ import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 
 export interface ILuaCommand {
-  /** How many of the arguments are keys (they come first). */
-  numberOfKeys: number;
+  /**
+   * How many of the arguments are keys (they come first); `dynamic`: the first argument says, for a
+   * script whose keys vary in number (a finished run joins one listing index per tool it called).
+   */
+  numberOfKeys: number | "dynamic";
   lua: string;
 }
 
@@ -18,12 +21,14 @@ export interface ILuaCommand {
  */
 export function defineLuaCommand(redis: Redis, name: string, command: ILuaCommand): void {
   const sha = createHash("sha1").update(command.lua).digest("hex");
-  const run = async (...args: Array<string | number | Buffer>): Promise<unknown> => {
+  const run = async (...given: Array<string | number | Buffer>): Promise<unknown> => {
+    const [numberOfKeys, args] =
+      command.numberOfKeys === "dynamic" ? [Number(given[0]), given.slice(1)] : [command.numberOfKeys, given];
     try {
-      return await redis.evalsha(sha, command.numberOfKeys, ...args);
+      return await redis.evalsha(sha, numberOfKeys, ...args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-      return redis.eval(command.lua, command.numberOfKeys, ...args);
+      return redis.eval(command.lua, numberOfKeys, ...args);
     }
   };
   Object.defineProperty(redis, name, { value: run, configurable: true, writable: true });

@@ -22,13 +22,29 @@ end
 `;
 
 /**
- * Creates a run unless it exists, and indexes it as active (the reconciler's list) and as one of its
- * thread's runs (what deleting the thread deletes). KEYS: run, threadRuns, events, activeRuns,
- * threadMessages, threadRunIds. ARGV: stateJson, runId, eventJson, eventsMaxLen, now, threadRetentionMs.
- * The thread's keys get the thread's retention. Returns nil when created, else the
- * stored state JSON (the idempotent retry).
+ * A Lua function that puts a run in one of the run listing's indexes (a sorted set of run ids scored by
+ * creation time, the order the listing pages in), drops the entries created before `cutoff` (runs past
+ * their retention, with a grace for long runs: see runIndexGraceMs) and sets the index to expire a
+ * while after its newest entry, so no index outlives its runs or grows without bound.
  */
-export const createRunScript = `
+const indexRunFunction = `
+local function indexRun(key, createdAt, runId, cutoff, ttlMs)
+  redis.call('ZADD', key, createdAt, runId)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. cutoff)
+  redis.call('PEXPIRE', key, ttlMs)
+end
+`;
+
+/**
+ * Creates a run unless it exists, and indexes it as active (the reconciler's list), as one of its
+ * thread's runs (what deleting the thread deletes) and in the run listing's indexes (see
+ * indexRunFunction). KEYS: run, threadRuns, events, activeRuns, threadMessages, threadRunIds, then the
+ * listing's all, tenant, user, thread, createdBy and unfinished indexes. ARGV: stateJson, runId,
+ * eventJson, eventsMaxLen, now, threadRetentionMs, createdAt, indexCutoff, indexTtlMs, hasCreatedBy
+ * ('1' or '0'). The thread's keys get the thread's retention. Returns nil when created, else the stored
+ * state JSON (the idempotent retry).
+ */
+export const createRunScript = `${indexRunFunction}
 local existing = redis.call('HGET', KEYS[1], 'state')
 if existing then return existing end
 redis.call('HSET', KEYS[1], 'rev', '1', 'state', ARGV[1])
@@ -39,6 +55,9 @@ redis.call('SADD', KEYS[6], ARGV[2])
 redis.call('PEXPIRE', KEYS[6], ARGV[6])
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[3])
 redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
+for i = 7, 10 do indexRun(KEYS[i], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
+if ARGV[10] == '1' then indexRun(KEYS[11], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
+redis.call('ZADD', KEYS[12], ARGV[7], ARGV[2])
 return nil
 `;
 
@@ -48,18 +67,20 @@ return nil
  * from its thread: when it is still queued there, its messages join the history (once: a retried finish
  * finds it gone), and it leaves the index of active runs. The thread's keys get the thread's retention
  * again. The run's large outputs get the state's retention. KEYS: run, events, threadRuns, threadMessages,
- * activeRuns, outputs. ARGV: expectedRev (''), stateJson,
+ * activeRuns, outputs, then the run listing's: the tenant's unfinished index (the run leaves it) and the
+ * indexes it joins now (its final status, each tool it called). ARGV: expectedRev (''), stateJson,
  * ttlMs, eventsMaxLen, finishedChannel, runId, finishedMessage, maxHistory, threadRetentionMs,
- * messageCount, message..., event... Returns {revision, nextRunId or ''}; the revision is -1 when it moved.
+ * messageCount, createdAt, indexCutoff, indexTtlMs, message..., event... Returns {revision, nextRunId
+ * or ''}; the revision is -1 when it moved (and nothing was written).
  */
-export const finishRunScript = `${compactStreamFunction}
+export const finishRunScript = `${compactStreamFunction}${indexRunFunction}
 local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
 local messageCount = tonumber(ARGV[10])
 if ARGV[1] ~= '' then
   if rev ~= tonumber(ARGV[1]) then return {-1, ''} end
   rev = rev + 1
   redis.call('HSET', KEYS[1], 'rev', tostring(rev), 'state', ARGV[2])
-  for i = 11 + messageCount, #ARGV do
+  for i = 14 + messageCount, #ARGV do
     redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[i])
   end
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
@@ -69,9 +90,11 @@ if ARGV[1] ~= '' then
   redis.call('PUBLISH', ARGV[5], ARGV[7])
 end
 redis.call('ZREM', KEYS[5], ARGV[6])
+redis.call('ZREM', KEYS[7], ARGV[6])
+for i = 8, #KEYS do indexRun(KEYS[i], ARGV[11], ARGV[6], ARGV[12], ARGV[13]) end
 local removed = redis.call('LREM', KEYS[3], 1, ARGV[6])
 if removed == 1 and messageCount > 0 then
-  for i = 11, 10 + messageCount do redis.call('RPUSH', KEYS[4], ARGV[i]) end
+  for i = 14, 13 + messageCount do redis.call('RPUSH', KEYS[4], ARGV[i]) end
   redis.call('LTRIM', KEYS[4], -tonumber(ARGV[8]), -1)
 end
 redis.call('PEXPIRE', KEYS[3], ARGV[9])
@@ -298,5 +321,51 @@ redis.call('HINCRBY', KEYS[1], ARGV[1] .. 'prompt', ARGV[2])
 redis.call('HINCRBY', KEYS[1], ARGV[1] .. 'completion', ARGV[3])
 redis.call('HINCRBY', KEYS[1], ARGV[1] .. 'replies', 1)
 redis.call('EXPIRE', KEYS[1], ARGV[4])
+return 1
+`;
+
+/**
+ * One page of several run-listing indexes at once (a consistent view: a run that finishes between two
+ * reads cannot leave one index before the other was read), newest first, from a cursor (score, then id,
+ * both descending; the cursor's run need not be in the index). KEYS: the indexes. ARGV: cursorScore ('' for
+ * the first page), cursorId, minScore ('-inf' or a number), maxScore ('+inf' or a number), count.
+ * Returns, per index in KEYS order, the number of entries then {id, score, ...}.
+ */
+export const runIndexPageScript = `
+local cursorScore, cursorId, minScore, maxScore = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local count = tonumber(ARGV[5])
+local reply = {}
+for _, key in ipairs(KEYS) do
+  local start = 0
+  if maxScore ~= '+inf' then start = redis.call('ZCOUNT', key, '(' .. maxScore, '+inf') end
+  if cursorScore ~= '' then
+    local after = redis.call('ZCOUNT', key, '(' .. cursorScore, '+inf')
+    local ties = redis.call('ZRANGE', key, cursorScore, cursorScore, 'BYSCORE')
+    for i = #ties, 1, -1 do if ties[i] >= cursorId then after = after + 1 else break end end
+    if after > start then start = after end
+  end
+  local entries = redis.call('ZREVRANGE', key, start, start + count - 1, 'WITHSCORES')
+  local section = {}
+  for i = 1, #entries, 2 do
+    if minScore ~= '-inf' and tonumber(entries[i + 1]) < tonumber(minScore) then break end
+    section[#section + 1] = entries[i]
+    section[#section + 1] = entries[i + 1]
+  end
+  reply[#reply + 1] = #section / 2
+  for i = 1, #section do reply[#reply + 1] = section[i] end
+end
+return reply
+`;
+
+/**
+ * Records on a run that another re-ran it: the re-run's id joins the run's `reruns` field (ids separated
+ * by spaces), in the run's own hash so it lives and goes with the run. KEYS: run. ARGV: rerunId.
+ * Returns 1 when written, 0 when the run is gone.
+ */
+export const linkRerunScript = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local reruns = redis.call('HGET', KEYS[1], 'reruns')
+if reruns then reruns = reruns .. ' ' .. ARGV[1] else reruns = ARGV[1] end
+redis.call('HSET', KEYS[1], 'reruns', reruns)
 return 1
 `;

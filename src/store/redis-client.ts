@@ -11,9 +11,11 @@ import {
   finishRunScript,
   finishThreadRunScript,
   keepOutputApartScript,
+  linkRerunScript,
   pendingIndexCount,
   recordApprovalOutcomeScript,
   requestCancelScript,
+  runIndexPageScript,
   saveRunScript,
 } from "./lua-scripts.js";
 import { remainingRedisBudgetMs } from "./redis-budget.js";
@@ -29,13 +31,8 @@ import { appendTextDeltaScript } from "./text-delta-script.js";
 export interface ITollgateRedis extends Redis {
   tgSaveRun(runKey: string, eventsKey: string, ...args: string[]): Promise<number>;
   tgAppendTextDelta(runKey: string, eventsKey: string, ...args: string[]): Promise<number>;
-  tgFinishRun(
-    runKey: string,
-    eventsKey: string,
-    threadRunsKey: string,
-    threadMessagesKey: string,
-    ...args: string[]
-  ): Promise<[number, string]>;
+  /** The number of keys, then KEYS and ARGV: see finishRunScript. */
+  tgFinishRun(numberOfKeys: string, ...keysAndArgs: string[]): Promise<[number, string]>;
   tgKeepOutputApart(
     outputsKey: string,
     runKey: string,
@@ -55,6 +52,9 @@ export interface ITollgateRedis extends Redis {
   /** KEYS and ARGV: see decideApprovalScript. */
   tgDecideApproval(...keysAndArgs: string[]): Promise<[string, string?]>;
   tgApprovalIndexPage(indexKey: string, ...args: string[]): Promise<string[]>;
+  tgLinkRerun(runKey: string, rerunId: string): Promise<number>;
+  /** The number of keys, then KEYS and ARGV: see runIndexPageScript. */
+  tgRunIndexPage(numberOfKeys: string, ...keysAndArgs: string[]): Promise<Array<string | number>>;
   tgRecordApprovalOutcome(approvalKey: string, outcomeJson: string): Promise<number>;
   tgCountUsage(
     usageDayKey: string,
@@ -143,7 +143,7 @@ export function defineScripts(redis: Redis): ITollgateRedis {
   if (typeof withScripts.tgSaveRun === "function") return withScripts;
   defineLuaCommand(redis, "tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
   defineLuaCommand(redis, "tgAppendTextDelta", { numberOfKeys: 2, lua: appendTextDeltaScript });
-  defineLuaCommand(redis, "tgFinishRun", { numberOfKeys: 6, lua: finishRunScript });
+  defineLuaCommand(redis, "tgFinishRun", { numberOfKeys: "dynamic", lua: finishRunScript });
   defineLuaCommand(redis, "tgKeepOutputApart", { numberOfKeys: 2, lua: keepOutputApartScript });
   defineLuaCommand(redis, "tgRequestCancel", { numberOfKeys: 2, lua: requestCancelScript });
   defineLuaCommand(redis, "tgCreateApproval", {
@@ -155,6 +155,8 @@ export function defineScripts(redis: Redis): ITollgateRedis {
     lua: decideApprovalScript,
   });
   defineLuaCommand(redis, "tgApprovalIndexPage", { numberOfKeys: 1, lua: approvalIndexPageScript });
+  defineLuaCommand(redis, "tgLinkRerun", { numberOfKeys: 1, lua: linkRerunScript });
+  defineLuaCommand(redis, "tgRunIndexPage", { numberOfKeys: "dynamic", lua: runIndexPageScript });
   defineLuaCommand(redis, "tgRecordApprovalOutcome", { numberOfKeys: 1, lua: recordApprovalOutcomeScript });
   defineLuaCommand(redis, "tgVoteApproval", { numberOfKeys: 2, lua: voteApprovalScript });
   defineLuaCommand(redis, "tgFinishThreadRun", { numberOfKeys: 3, lua: finishThreadRunScript });

@@ -5,6 +5,7 @@ import {
   responseOf,
   type TRunEventInput,
   type TRunState,
+  tenantOf,
 } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IKeys } from "./keys.js";
@@ -30,7 +31,7 @@ export function defineCreateRunCommand(connection: {
   defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
 }): void {
   if (typeof (connection as Record<string, unknown>)[createRunCommand] === "function") return;
-  connection.defineCommand(createRunCommand, { numberOfKeys: 6, lua: createRunScript });
+  connection.defineCommand(createRunCommand, { numberOfKeys: 12, lua: createRunScript });
 }
 
 export interface IStoredRun {
@@ -82,6 +83,10 @@ export class RunStore {
 
   private createArguments(state: TRunState, event: TRunEventInput): string[] {
     const thread = threadOfRun(state);
+    const { request } = state;
+    const tenant = tenantOf(request);
+    const now = this.options.now();
+    const index = runIndexTimes(this.options.retentionMs, now);
     return [
       this.keys.run(state.runId),
       this.keys.threadRuns(thread),
@@ -89,12 +94,25 @@ export class RunStore {
       this.keys.activeRuns(),
       this.keys.threadMessages(thread),
       this.keys.threadRunIds(thread),
+      this.keys.runIndex("all"),
+      this.keys.runIndex("tenant", tenant),
+      this.keys.runIndex("user", tenant, request.userContext.userId),
+      this.keys.runIndex("thread", tenant, state.threadId),
+      // Without a creator the tenant's index stands in (a key must be named), and the script skips it.
+      request.createdBy !== undefined
+        ? this.keys.runIndex("created-by", tenant, request.createdBy)
+        : this.keys.runIndex("tenant", tenant),
+      this.keys.runIndex("unfinished", tenant),
       JSON.stringify(state),
       state.runId,
-      eventJson(event, this.options.now()),
+      eventJson(event, now),
       String(this.options.eventsMaxLength),
-      String(this.options.now()),
+      String(now),
       String(this.options.threadRetentionMs),
+      String(state.createdAt),
+      index.cutoff,
+      index.ttlMs,
+      request.createdBy !== undefined ? "1" : "0",
     ];
   }
 
@@ -114,6 +132,33 @@ export class RunStore {
     const stored: IStoredRun = { state: deserialize(json, runId), revision: Number(revision) };
     if (cancel === "cancelled" || cancel === "timed_out") stored.cancelReason = cancel;
     return stored;
+  }
+
+  /**
+   * The states of these runs (auto-pipelined reads, one round trip): undefined for a run that is gone
+   * (past its retention, its thread deleted) or whose state cannot be read, which a listing skips.
+   */
+  async states(runIds: string[]): Promise<Array<TRunState | undefined>> {
+    const jsons = await Promise.all(runIds.map((runId) => this.redis.hget(this.keys.run(runId), "state")));
+    return jsons.map((json, at) => {
+      if (json === null) return undefined;
+      try {
+        return deserialize(json, runIds[at]!);
+      } catch {
+        return undefined;
+      }
+    });
+  }
+
+  /** Records on `runId` that `rerunId` re-ran it (kept with the run); false when the run is gone. */
+  async linkRerun(runId: string, rerunId: string): Promise<boolean> {
+    return (await this.redis.tgLinkRerun(this.keys.run(runId), rerunId)) === 1;
+  }
+
+  /** The runs that re-ran this one, oldest first. */
+  async rerunsOf(runId: string): Promise<string[]> {
+    const reruns = await this.redis.hget(this.keys.run(runId), "reruns");
+    return reruns ? reruns.split(" ") : [];
   }
 
   /** Saves when nobody saved since `stored` was read, with its events in the same atomic step. */
@@ -145,14 +190,30 @@ export class RunStore {
   ): Promise<{ stored: IStoredRun; nextRunId?: string }> {
     const at = this.options.now();
     // The released thread is the run's own: its id within the run's tenant.
-    const thread = { tenant: threadOfRun(next).tenant, threadId: release.threadId };
-    const [revision, nextRunId] = await this.redis.tgFinishRun(
+    const tenant = threadOfRun(next).tenant;
+    const thread = { tenant, threadId: release.threadId };
+    const index = runIndexTimes(this.options.retentionMs, at);
+    // The run leaves the tenant's unfinished runs and joins the indexes of its ending: its final status
+    // and each tool it called (its results name them, refused calls too: the model called them).
+    const joins = [
+      this.keys.runIndex("status", tenant, next.status),
+      ...[...new Set(next.toolResults.map((part) => part.toolName))].map((tool) =>
+        this.keys.runIndex("tool", tenant, tool),
+      ),
+    ];
+    const keys = [
       this.keys.run(next.runId),
       this.keys.runEvents(next.runId),
       this.keys.threadRuns(thread),
       this.keys.threadMessages(thread),
       this.keys.activeRuns(),
       this.keys.runOutputs(next.runId),
+      this.keys.runIndex("unfinished", tenant),
+      ...joins,
+    ];
+    const [revision, nextRunId] = await this.redis.tgFinishRun(
+      String(keys.length),
+      ...keys,
       save ? String(stored.revision) : "",
       save ? JSON.stringify(next) : "",
       String(this.options.retentionMs),
@@ -163,6 +224,9 @@ export class RunStore {
       String(this.options.maxHistoryMessages),
       String(this.options.threadRetentionMs),
       String(release.messages.length),
+      String(next.createdAt),
+      index.cutoff,
+      index.ttlMs,
       ...release.messages.map((message) => JSON.stringify(message)),
       ...(save ? events.map((event) => eventJson(event, at)) : []),
     );
@@ -281,6 +345,22 @@ export class RunStore {
     const reason = await this.redis.get(this.keys.runCancel(runId));
     return reason === "cancelled" || reason === "timed_out" ? reason : undefined;
   }
+}
+
+/**
+ * How long after its creation a run stays in the listing's indexes beyond the retention: a run's state is
+ * kept for the retention from its finish, and its index entries are scored by its creation, so an entry
+ * is dropped once it is older than the retention plus this grace (runs that lasted longer than it leave
+ * the listing before their state goes). Every index also expires this long after its newest entry.
+ */
+export const runIndexGraceMs = 7 * 24 * 60 * 60 * 1000;
+
+/** The listing indexes' trim cutoff (creation time, ms) and time to live, for a write at `now`. */
+function runIndexTimes(retentionMs: number, now: number): { cutoff: string; ttlMs: string } {
+  return {
+    cutoff: String(now - retentionMs - runIndexGraceMs),
+    ttlMs: String(retentionMs + runIndexGraceMs),
+  };
 }
 
 /**

@@ -2,10 +2,22 @@ import { TollgateError } from "../../errors/index.js";
 import { auditLog } from "../../observability/index.js";
 import { principalOf } from "../auth/authenticate.js";
 import { runOwnershipOf } from "../auth/run-ownership.js";
-import { assertRunVisible } from "../auth/tenant-access.js";
+import { assertRunVisible, listingScopeOf } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
-import { idempotencyHeadersSchema, runBodySchema, runParamsSchema } from "../schemas/request-schemas.js";
-import { cancelAcceptedSchema, enqueuedRunSchema, runViewSchema } from "../schemas/response-schemas.js";
+import {
+  idempotencyHeadersSchema,
+  rerunBodySchema,
+  runBodySchema,
+  runParamsSchema,
+  runsQuerySchema,
+} from "../schemas/request-schemas.js";
+import {
+  cancelAcceptedSchema,
+  enqueuedRunSchema,
+  rerunSchema,
+  runListSchema,
+  runViewSchema,
+} from "../schemas/response-schemas.js";
 
 export const createRunRoute = defineRoute(
   {
@@ -97,5 +109,79 @@ export const cancelRunRoute = defineRoute(
     }
     audit("ok");
     return reply.code(202).send({ runId, cancelRequested: true });
+  },
+);
+
+export const listRunsRoute = defineRoute(
+  {
+    method: "GET",
+    url: "/v1/runs",
+    operationId: "listRuns",
+    summary: "Runs, newest first, filtered and paginated",
+    description:
+      "The token's tenant's runs (a token of every tenant: all, or `tenant`'s), newest first. Every filter " +
+      "is exact at any number of runs (secondary indexes written with the run); `nextCursor` holds while " +
+      "runs are created and finish: no run is skipped or repeated. A page whose filters match few runs " +
+      "may come back short, with a cursor: follow it. Runs stay listed for their retention.",
+    tag: "runs",
+    access: "runs:read",
+    schemas: { querystring: runsQuerySchema },
+    responses: { 200: { description: "The runs that match.", schema: runListSchema } },
+    errors: ["TG_FORBIDDEN", "TG_BAD_REQUEST", "TG_REDIS_UNAVAILABLE"],
+  },
+  async (request, _reply, { client }) => {
+    const { tenant, ...query } = request.query;
+    return client.listRuns({ ...query, ...listingScopeOf(request, tenant, "/v1/runs") });
+  },
+);
+
+export const rerunRoute = defineRoute(
+  {
+    method: "POST",
+    url: "/v1/runs/:runId/rerun",
+    operationId: "rerunRun",
+    summary: "Run a run's request again, optionally with another input, user or model",
+    description:
+      "A new run with the same request (tools, budgets, instructions, metadata; on the run's thread when it " +
+      "named one), created by the token's subject. The new run names the original (`rerunOf`) and the " +
+      "original lists it (`reruns`). Another tenant's run answers 404.",
+    tag: "runs",
+    access: "runs:write",
+    schemas: { params: runParamsSchema, body: rerunBodySchema },
+    bodyRequired: false,
+    responses: { 202: { description: "The new run is queued.", schema: rerunSchema } },
+    errors: [
+      "TG_RUN_NOT_FOUND",
+      "TG_FORBIDDEN",
+      "TG_RATE_LIMITED",
+      "TG_REDIS_UNAVAILABLE",
+      "TG_RUN_OUTCOME_UNKNOWN",
+    ],
+  },
+  async (request, reply, { client }) => {
+    const { runId } = request.params;
+    await assertRunVisible(client, request, runId);
+    const owner = await client.runOwner(runId);
+    const body = request.body ?? {};
+    // The rerun stays in the run's tenant; a new user context is checked as on creation.
+    const ownership = runOwnershipOf(request, {
+      tenant: owner?.tenant,
+      userContext: body.userContext,
+    });
+    const rerun = await client.rerun(runId, {
+      ...(body.input !== undefined ? { input: body.input } : {}),
+      ...(body.model !== undefined ? { model: body.model } : {}),
+      ...(body.userContext !== undefined ? { userContext: ownership.userContext } : {}),
+      createdBy: ownership.createdBy,
+    });
+    auditLog(request.log, {
+      subject: ownership.createdBy,
+      tenant: ownership.tenant,
+      action: "run.rerun",
+      targetId: runId,
+      outcome: "ok",
+      detail: { rerunId: rerun.runId },
+    });
+    return reply.code(202).send(rerun);
   },
 );

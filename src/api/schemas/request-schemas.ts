@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { approvalListStatuses } from "../../contracts/index.js";
+import { approvalListStatuses, runStateSchema } from "../../contracts/index.js";
 import { maxTokenLength } from "../../links/index.js";
 import {
   approveInputSchema,
@@ -146,6 +146,37 @@ export const approvalsQuerySchema = z.strictObject({
     .optional()
     .describe("Approvals per page, 1 to 1000; default 100."),
   cursor: z.string().min(1).max(512).optional().describe("The previous page's nextCursor."),
+});
+
+/** `GET /v1/runs`: every filter exact; runs newest first. */
+export const runsQuerySchema = z.strictObject({
+  tenant: idSchema
+    .optional()
+    .describe("Only this tenant's runs; a token limited to one tenant may name only its own."),
+  status: runStateSchema.shape.status.optional(),
+  userId: z.string().min(1).max(256).optional(),
+  threadId: idSchema.optional(),
+  tool: idSchema.optional().describe("Runs whose model called this tool (refused calls included)."),
+  createdBy: z.string().min(1).max(256).optional().describe("The subject that created the run."),
+  since: instantSchema.optional().describe("Runs created at or after (ISO or epoch ms)."),
+  until: instantSchema.optional().describe("Runs created at or before (ISO or epoch ms)."),
+  limit: z
+    .string()
+    .regex(/^\d+$/, "must be an integer")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(500))
+    .optional()
+    .describe("Runs per page, 1 to 500; default 50."),
+  cursor: z.string().min(1).max(512).optional().describe("The previous page's nextCursor."),
+});
+
+/** `POST /v1/runs/{runId}/rerun`: what may change; the creator is the token's subject. */
+export const rerunBodySchema = z.strictObject({
+  input: runInputSchema.shape.input.optional().describe("Another user message; omitted: the run's own."),
+  userContext: userContextInputSchema.optional().describe("Another user to run as; omitted: the run's own."),
+  model: runInputSchema.shape.model.describe(
+    "Another of the gateway's named models; omitted: the run's own.",
+  ),
 });
 
 /** The approver and their roles come from the token, never from the body. */

@@ -3,6 +3,7 @@ import {
   approvalViewSchema,
   EToolCallVerdict,
   runStateSchema,
+  runSummarySchema,
   type TRunEventType,
 } from "../../contracts/index.js";
 import { approvalLinkActions } from "../../links/index.js";
@@ -85,7 +86,18 @@ export const runViewSchema = z.object({
   createdBy: z.string().optional().describe("The subject that created the run."),
   pendingApprovals: z.array(approvalSchema),
   response: gatewayResponseSchema.optional().describe("Present once the run finished."),
+  rerunOf: z.string().optional().describe("The run this one re-ran."),
+  reruns: z.array(z.string()).optional().describe("The runs that re-ran this one, oldest first."),
 });
+
+/** `GET /v1/runs`: a page of runs as a listing shows them. */
+export const runListSchema = z.object({
+  runs: z.array(runSummarySchema),
+  nextCursor: z.string().optional().describe("Pass as `cursor` for the next page; absent on the last page."),
+});
+
+/** `POST /v1/runs/{runId}/rerun`: the new run. */
+export const rerunSchema = enqueuedRunSchema.extend({ rerunOf: z.string().describe("The run re-run.") });
 
 const transcriptMessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("user"), content: z.string() }),

@@ -121,6 +121,21 @@ const rows: Record<string, IRow> = {
         payload: { ...runBody(side), timeoutMs: 20_000 },
       }),
   },
+  listRuns: {
+    success: 200,
+    otherTenantStatus: 403,
+    call: (f, headers, _tenant, side) =>
+      f.app.inject({
+        method: "GET",
+        url: side === "own" ? "/v1/runs" : `/v1/runs?tenant=${otherTenant}`,
+        headers,
+      }),
+  },
+  rerunRun: {
+    success: 202,
+    call: async (f, headers, tenant) =>
+      f.app.inject({ method: "POST", url: `/v1/runs/${await finishedRun(tenant)}/rerun`, headers }),
+  },
   getRun: {
     success: 200,
     call: async (f, headers, tenant) =>

@@ -1,0 +1,68 @@
+import type { IGatewayRunInput, IUserContext } from "../contracts/index.js";
+import { TollgateError } from "../errors/index.js";
+import type { IPartitionSet } from "../runtime/partition-set.js";
+import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
+import { partitionForRun } from "./run-partition.js";
+
+/** What a re-run may change of the run it repeats; everything else is the original request. */
+export interface IRerunChanges {
+  /** Another user message. */
+  input?: string;
+  /** Another user (and profile) to run as. */
+  userContext?: IUserContext;
+  /** Another of the gateway's named models. */
+  model?: string;
+  /** Who asks for the re-run (the HTTP API sets the token's subject); absent: the original's creator. */
+  createdBy?: string;
+}
+
+export interface IRerunResult extends IEnqueuedRun {
+  rerunOf: string;
+}
+
+/**
+ * A new run with the same request as `runId` (its tools, budgets, instructions, metadata, tenant; on its
+ * thread when it named one, else on a thread of its own), with the changes given. The new run records
+ * `rerunOf`; the original gets the new run's id among its `reruns` once the new run exists (a second
+ * write, on the original's partition: should it fail, the new run still names its origin). The caller
+ * checks the tenant: the run's own is kept.
+ */
+export async function rerunRun(
+  partitions: IPartitionSet,
+  runId: string,
+  changes: IRerunChanges = {},
+): Promise<IRerunResult> {
+  const runtime = partitions.ofId(runId);
+  if (!runtime) throw notFound(runId);
+  await runtime.ready();
+  const stored = await runtime.runs.load(runId);
+  if (!stored) throw notFound(runId);
+  const { state } = stored;
+  const { request } = state;
+  const input: IGatewayRunInput = {
+    input: changes.input ?? request.input,
+    userContext: changes.userContext ?? request.userContext,
+    additionalTools: request.additionalTools,
+    maxSteps: request.maxSteps,
+    ...(state.ownsThread ? {} : { threadId: state.threadId }),
+    ...(request.tools ? { tools: request.tools } : {}),
+    ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+    ...(request.metadata ? { metadata: request.metadata } : {}),
+    ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+    ...(request.tenant !== undefined ? { tenant: request.tenant } : {}),
+    ...(request.maxTotalTokens !== undefined ? { maxTotalTokens: request.maxTotalTokens } : {}),
+    ...(request.maxToolCalls !== undefined ? { maxToolCalls: request.maxToolCalls } : {}),
+    ...(request.output !== undefined ? { output: request.output } : {}),
+  };
+  const model = changes.model ?? request.model;
+  if (model !== undefined) input.model = model;
+  const createdBy = changes.createdBy ?? request.createdBy;
+  if (createdBy !== undefined) input.createdBy = createdBy;
+  const enqueued = await enqueueRun(await partitionForRun(partitions, input), input, { rerunOf: runId });
+  await runtime.runs.linkRerun(runId, enqueued.runId);
+  return { ...enqueued, rerunOf: runId };
+}
+
+function notFound(runId: string): TollgateError {
+  return new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
+}
