@@ -143,6 +143,14 @@ describe("structured answers over HTTP", () => {
       content: expect.stringContaining("- /total: must be number"),
     });
     expect(requests[1]?.response_format).toEqual(requests[0]?.response_format);
+    // The invalid answer was streamed into the events: readers are told to drop it before the new one.
+    const events = await fetch(`${stack.baseUrl}/v1/runs/${json.runId}/events`, {
+      headers: bearer("reader"),
+    });
+    const types = parseSse(await events.text()).events.map((event) => event.event);
+    const retracted = types.indexOf("step-retracted");
+    expect(retracted).toBeGreaterThan(types.indexOf("text-delta"));
+    expect(types.lastIndexOf("text-delta")).toBeGreaterThan(retracted);
   });
 
   it("invalid twice: the run fails with TG_OUTPUT_INVALID and the errors in its details", async () => {
