@@ -77,6 +77,8 @@ export class ResponsesClient implements IModelTransport {
     const startedAt = this.#now();
     const call: ICallAttempts = { count: 0 };
     const signal = request.abortSignal;
+    // Text an earlier attempt (another model the router tried) streamed is void from here on.
+    request.stream?.attemptStarted();
     try {
       const fetchOptions = { [callAttemptsKey]: call } as OpenAI.RequestOptions["fetchOptions"];
       const { data, response } = await raceWithAbort(
