@@ -112,6 +112,7 @@ export {
   type IGatewayClientOptions,
   type IRejectInput,
   type IRunView,
+  type TGatewayStreamEvent,
 } from "./producer/index.js";
 export type { IDeletedThread } from "./runtime/delete-thread.js";
 export type { TCancelReason } from "./runtime/request-cancel.js";

@@ -210,6 +210,24 @@ export class GatewayClient<TToolName extends string = string> {
   }
 
   /**
+   * Enqueues a run and yields its events as they are written (`text-delta` as the answer streams,
+   * `tool-call-settled`, ...), then `{ type: "response" }` with the run's response, last. Leaving the
+   * loop early, or `signal` aborting, stops the reading, never the run (`cancel` stops it).
+   */
+  async *stream(
+    input: TClientRunInput<TToolName>,
+    options: { signal?: AbortSignal } = {},
+  ): AsyncGenerator<TGatewayStreamEvent> {
+    const { runId } = await this.run(input);
+    for await (const event of this.events(runId, options.signal ? { signal: options.signal } : {})) {
+      yield event;
+    }
+    if (options.signal?.aborted) return;
+    // The run has finished: its response with the outputs stored apart put back.
+    yield { type: "response", runId, response: await this.wait(runId) };
+  }
+
+  /**
    * Enqueues a run and waits for its response. `timeoutMs` becomes the run's deadline (it ends as
    * timed_out); aborting `abortSignal` cancels the run. Either way the response says so. With a zod
    * `output.schema`, the response's `output` has the schema's type (validated against its JSON Schema form).
@@ -433,3 +451,6 @@ export class GatewayClient<TToolName extends string = string> {
     return this.partitions.close();
   }
 }
+
+/** What `GatewayClient.stream` yields: the run's events, then its response. */
+export type TGatewayStreamEvent = IRunEvent | { type: "response"; runId: string; response: IGatewayResponse };

@@ -1,7 +1,12 @@
 export type { IApprovalEventsOptions } from "./approval-event-reader.js";
 export type { IApproveInput, IRejectInput } from "./decide-approval.js";
 export type { IEnqueuedRun } from "./enqueue-run.js";
-export { GatewayClient, type IGatewayClientOptions, type IRunView } from "./gateway-client.js";
+export {
+  GatewayClient,
+  type IGatewayClientOptions,
+  type IRunView,
+  type TGatewayStreamEvent,
+} from "./gateway-client.js";
 export { defaultRunPageLimit, type IRunPage } from "./list-runs.js";
 export { isRedisUnavailableError, withRedisBudget } from "./redis-conditions.js";
 export type { IRerunChanges, IRerunResult } from "./rerun-run.js";

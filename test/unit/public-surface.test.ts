@@ -103,6 +103,7 @@ const types = [
   "TErrorEnvelope",
   "TGatewaySettings",
   "TGatewaySettingsInput",
+  "TGatewayStreamEvent",
   "TOutputOf",
   "TOutputSchemaInput",
   "TRunEventType",

@@ -3,6 +3,8 @@ import { runOwnershipOf } from "../auth/run-ownership.js";
 import { defineRoute } from "../http/route-definition.js";
 import { askBodySchema, idempotencyHeadersSchema } from "../schemas/request-schemas.js";
 import { gatewayResponseSchema } from "../schemas/response-schemas.js";
+import { serveEventStream } from "../sse/serve-event-stream.js";
+import { formatRunEvent } from "../sse/sse-writer.js";
 
 export const askRoute = defineRoute(
   {
@@ -13,7 +15,10 @@ export const askRoute = defineRoute(
     description:
       "`timeoutMs` (at most the server's askMaxWaitMs, which is also the default) is both how long the " +
       "request waits and the run's deadline: a run not finished by then ends as timed_out, and the " +
-      "response says so. A client that disconnects cancels the run.",
+      "response says so. A client that disconnects cancels the run. With `Accept: text/event-stream` " +
+      "the request does not wait: it answers the run's events as `GET /v1/runs/:runId/events` does " +
+      "(header `x-run-id`), text as it is written, ending after `run-finished`; a client that goes away " +
+      "then leaves the run running (`POST /v1/runs/:runId/cancel` stops it).",
     tag: "runs",
     // Waits for the run or the events as long as it takes: no whole-request Redis budget.
     waits: true,
@@ -35,12 +40,31 @@ export const askRoute = defineRoute(
       "TG_REDIS_UNAVAILABLE",
     ],
   },
-  async (request, reply, { client, settings }) => {
+  async (request, reply, { client, settings, eventStreams }) => {
     // Over askMaxWaitMs is refused by the body's schema: the request would outlive what this server
     // (and the proxies before it) are set up to wait.
     const { timeoutMs = settings.askMaxWaitMs, userContext, tenant, ...body } = request.body;
     const ownership = runOwnershipOf(request, { tenant, userContext });
     const idempotencyKey = request.headers["idempotency-key"];
+    if (acceptsEventStream(request.headers.accept)) {
+      const { runId } = await client.run({
+        ...body,
+        ...ownership,
+        timeoutMs,
+        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      });
+      await serveEventStream({
+        request,
+        reply,
+        eventStreams,
+        heartbeatMs: settings.sseHeartbeatMs,
+        open: (signal) => client.openEvents(runId, { signal }),
+        format: formatRunEvent,
+        logContext: { runId },
+        headers: { "x-run-id": runId },
+      });
+      return reply;
+    }
     // Asking is waiting on behalf of the caller: one who hangs up no longer wants the answer.
     const hangUp = new AbortController();
     const onClose = () => {
@@ -60,3 +84,8 @@ export const askRoute = defineRoute(
     }
   },
 );
+
+/** Whether the caller asked for an event stream (`Accept: text/event-stream`, alone or among others). */
+function acceptsEventStream(accept: string | undefined): boolean {
+  return accept !== undefined && accept.toLowerCase().includes("text/event-stream");
+}

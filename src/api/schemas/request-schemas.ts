@@ -81,7 +81,15 @@ const streamIdSchema = z
   .regex(/^\d+(-\d+)?$/, "must be an event id such as 1700000000000-0")
   .describe("Resume after this event id.");
 
-export const runEventsQuerySchema = z.strictObject({ after: streamIdSchema.optional() });
+export const runEventsQuerySchema = z.strictObject({
+  after: streamIdSchema.optional(),
+  format: z
+    .enum(["events", "ui-message-stream"])
+    .optional()
+    .describe(
+      "`events` (the default): each run event as it is stored. `ui-message-stream`: the AI SDK's UI message stream (protocol v1), for a useChat front end.",
+    ),
+});
 
 export const runEventsHeadersSchema = z.looseObject({ "last-event-id": streamIdSchema.optional() });
 

@@ -14,6 +14,8 @@ export interface IServeEventStream<TEvent> {
   format(event: TEvent): string;
   /** What the log line names when the stream ends by an error. */
   logContext: Record<string, unknown>;
+  /** Headers beside the event stream's own (the UI message stream's protocol header). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function serveEventStream<TEvent>(stream: IServeEventStream<TEvent>
     throw error;
   }
   reply.hijack();
-  reply.raw.writeHead(200, { ...eventStreamHeaders, "x-request-id": request.id });
+  reply.raw.writeHead(200, { ...eventStreamHeaders, ...stream.headers, "x-request-id": request.id });
   await eventStreams.track(async (closing) => {
     linkAbort(stop, closing, reply);
     const heartbeat = setInterval(() => {

@@ -72,6 +72,7 @@ describe("the OpenAPI document", () => {
     expect((at(events, "parameters") as Array<{ name: string }>).map((parameter) => parameter.name)).toEqual([
       "runId",
       "after",
+      "format",
       "last-event-id",
     ]);
     expect(Object.keys(at(events, "responses", "200", "content") as object)).toEqual(["text/event-stream"]);
