@@ -32,10 +32,14 @@ const lookup = defineTool({
 
 const gateway = defineGateway({ tools: [lookup] });
 
-/** The same tool, and every run without its own output schema answers this one. */
+/**
+ * The same tool; every run without its own output schema answers this one, and the model lacks
+ * `json_schema` (json_object, the schema in a message, the answer validated all the same).
+ */
 const defaultOutputGateway = defineGateway({
   tools: [lookup],
   output: { schema: z.object({ summary: z.string() }), name: "summary" },
+  models: { default: { supports: { jsonSchema: false } } },
 });
 
 interface IStack {
@@ -278,7 +282,7 @@ describe("the gateway's default output", () => {
   });
   afterAll(() => stack.close());
 
-  it("a run that asks for none answers the gateway's schema; a request's own schema replaces it", async () => {
+  it("a run that asks for none answers the gateway's schema (json_object where the model lacks json_schema); a request's own replaces it", async () => {
     const instructions = nextMarker();
     const { json } = await post(stack, "/v1/ask", {
       input: script({ text: '{"summary":"paid"}' }),
@@ -286,9 +290,11 @@ describe("the gateway's default output", () => {
       instructions,
     });
     expect(json).toMatchObject({ status: "completed", output: { summary: "paid" } });
-    expect(requestsWithMarker(stack.harness.model, instructions)[0]?.response_format).toMatchObject({
-      type: "json_schema",
-      json_schema: { name: "summary", strict: true },
+    const [request] = requestsWithMarker(stack.harness.model, instructions);
+    expect(request?.response_format).toEqual({ type: "json_object" });
+    expect(request?.messages?.at(-1)).toEqual({
+      role: "system",
+      content: expect.stringContaining('matching this JSON Schema (named "summary")'),
     });
     const own = nextMarker();
     const { json: ownJson } = await post(stack, "/v1/ask", {
