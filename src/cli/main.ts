@@ -16,6 +16,8 @@ import { modelServerCommand } from "./commands/model-server-command.js";
 import { runsCancelCommand } from "./commands/runs-cancel.js";
 import { runsEventsCommand } from "./commands/runs-events.js";
 import { runsGetCommand } from "./commands/runs-get.js";
+import { runsListCommand } from "./commands/runs-list.js";
+import { runsRerunCommand } from "./commands/runs-rerun.js";
 import { runsSubmitCommand } from "./commands/runs-submit.js";
 import { workerCommand } from "./commands/worker-command.js";
 
@@ -24,11 +26,13 @@ export const commands: readonly ICommand[] = [
   workerCommand,
   modelServerCommand,
   demoCommand,
-  defineCommandGroup("runs", "submit, inspect, follow and cancel runs through the HTTP API", [
+  defineCommandGroup("runs", "submit, find, inspect, follow, cancel and re-run runs through the HTTP API", [
     runsSubmitCommand,
+    runsListCommand,
     runsGetCommand,
     runsEventsCommand,
     runsCancelCommand,
+    runsRerunCommand,
   ]),
   defineCommandGroup("approvals", "list and decide parked tool calls through the HTTP API", [
     approvalsListCommand,

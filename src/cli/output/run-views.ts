@@ -1,4 +1,9 @@
-import type { IGatewayResponse, IToolResultPart, TRunEventInput } from "../../contracts/index.js";
+import type {
+  IGatewayResponse,
+  IToolResultPart,
+  TRunEventInput,
+  TRunSummary,
+} from "../../contracts/index.js";
 import type { IRunView } from "../../producer/index.js";
 import type { IApproval } from "../../store/index.js";
 import { cell, formatDetails, formatTable, type IColumn, time } from "./text-table.js";
@@ -152,4 +157,27 @@ function pendingApprovalsSection(approvals: readonly IApproval[]): string[] {
 
 function answerSection(text: string): string[] {
   return text === "" ? [] : ["", "Answer:", ...text.split("\n").map((line) => `  ${line}`)];
+}
+
+const runColumns: IColumn<TRunSummary>[] = [
+  { header: "run", value: (run) => run.runId },
+  { header: "status", value: (run) => (run.errorCode ? `${run.status} ${run.errorCode}` : run.status) },
+  { header: "user", value: (run) => run.userId },
+  { header: "thread", value: (run) => run.threadId },
+  { header: "created", value: (run) => time(run.createdAt) },
+  { header: "took", value: (run) => (run.durationMs !== undefined ? `${run.durationMs} ms` : "-") },
+  { header: "steps", value: (run) => String(run.steps) },
+  { header: "tokens", value: (run) => String(run.tokens) },
+  {
+    header: "approvals",
+    value: (run) => `${run.approvals.pending} pending, ${run.approvals.decided} decided`,
+  },
+  { header: "tools", value: (run) => cell(run.toolsCalled.join(",") || "-", 40) },
+  { header: "input", value: (run) => cell(run.inputFirstLine, 50) },
+];
+
+/** `runs list`: one run a row, and how to get the next page. */
+export function formatRunTable(runs: readonly TRunSummary[], nextCursor?: string): string[] {
+  const lines = runs.length === 0 ? ["No runs."] : formatTable(runColumns, runs);
+  return nextCursor !== undefined ? [...lines, "", `More: --cursor ${nextCursor}`] : lines;
 }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IApiToken } from "../../../src/api/index.js";
+import { runCli } from "../../../src/cli/main.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
+import { captureIo } from "../../unit/cli/capture-io.js";
 import { createApiFixture, type IApiFixture } from "./api-fixture.js";
 
 const tokens = [
@@ -123,5 +125,25 @@ describe("GET /v1/runs and POST /v1/runs/{runId}/rerun", () => {
     });
     expect(readOnly.statusCode).toBe(403);
     expect((await getRun(acme, original)).json().reruns).toHaveLength(2);
+  });
+
+  it("tollgate runs list and runs rerun go through the same routes", async () => {
+    const url = await fixture.app.listen({ host: "127.0.0.1", port: 0 });
+    const env = { TOLLGATE_URL: url, TOLLGATE_TOKEN: tokens[0]!.token };
+    const listed = captureIo(env);
+    expect(await runCli(["runs", "list", "--user", "a-0", "--quiet"], listed)).toBe(0);
+    expect(listed.out).toEqual(
+      (await list(acme, "?userId=a-0")).json().runs.map((run: { runId: string }) => run.runId),
+    );
+    const table = captureIo(env);
+    expect(await runCli(["runs", "list", "--limit", "2", "--output", "table"], table)).toBe(0);
+    expect(table.out[0]).toMatch(/^RUN\s+STATUS\s+USER\s+THREAD/);
+    expect(table.out.at(-1)).toMatch(/^More: --cursor \S+$/);
+    const rerun = captureIo(env);
+    expect(await runCli(["runs", "rerun", acmeRuns[3]!, "--json"], rerun)).toBe(0);
+    expect(JSON.parse(rerun.out.join("\n"))).toMatchObject({ rerunOf: acmeRuns[3], status: "queued" });
+    const refused = captureIo(env);
+    expect(await runCli(["runs", "list", "--tenant", "globex"], refused)).toBe(1);
+    expect(refused.errors.join("\n")).toContain("TG_FORBIDDEN");
   });
 });

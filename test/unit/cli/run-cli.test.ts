@@ -54,8 +54,10 @@ describe("tollgate", () => {
     [["api", "--gateway", "g.ts", "--port", "http"], "tollgate api: --port must be an integer"],
     [["model-server", "extra"], 'tollgate model-server: unexpected argument "extra"'],
     [["demo", "--fast"], "tollgate demo: unknown option --fast"],
-    [["runs"], "tollgate runs: missing command: one of submit, get, events, cancel"],
-    [["runs", "list"], 'tollgate runs: unknown command "list"'],
+    [["runs"], "tollgate runs: missing command: one of submit, list, get, events, cancel, rerun"],
+    [["runs", "delete"], 'tollgate runs: unknown command "delete"'],
+    [["runs", "rerun"], "tollgate runs rerun: missing <runId>"],
+    [["runs", "list", "--limit", "501"], "tollgate runs list: --limit must be an integer from 1 to 500"],
     [["runs", "get"], "tollgate runs get: missing <runId>"],
     [
       ["runs", "submit", "--user", "u", "--user-context", "{}", "hi"],
