@@ -58,5 +58,5 @@ export function rejectionTextOf(
   if (option === undefined) return reason;
   return reason === undefined || reason === ""
     ? option.promptFill
-    : `${option.promptFill}\nReviewer's reason: ${reason}`;
+    : `${option.promptFill} Reviewer's reason: ${reason}`;
 }

@@ -173,7 +173,9 @@ export function renderApproval(main, context, approvalId) {
         showOutcome(
           "done",
           action === "reject"
-            ? "You rejected this call; the model reads your reason."
+            ? decided.decision?.rejectOption
+              ? `You rejected this call as “${decided.decision.rejectOption.title}”; the model reads what that option says.`
+              : "You rejected this call; the model reads your reason."
             : `You approved this call${body.input ? " with your edits" : ""}.`,
         );
       }
@@ -186,6 +188,19 @@ export function renderApproval(main, context, approvalId) {
   }
 
   async function refused(error, form) {
+    if (error.code === "TG_APPROVAL_STALE") {
+      // Decided on an input this page no longer matches (another approver edited it): nothing was
+      // decided. The form is drawn again with the input a decision acts on now, to review before deciding.
+      const latest = await load();
+      if (latest?.status === "pending") drawDecisionForm(latest);
+      showOutcome(
+        "error stale",
+        "Nothing was decided: the input changed since this page showed it (another approver edited it). " +
+          "The form now shows the current input; review it and decide again.",
+      );
+      outcome.querySelector("p")?.setAttribute("role", "alert");
+      return;
+    }
     if (error.code === "TG_APPROVAL_DECIDED") {
       const latest = await load();
       const ending = endingOf(latest ?? current, context.me.subject, error.details?.status);

@@ -27,7 +27,12 @@ import { changesTable } from "./approval-parts.js";
  * @returns {TDecisionForm}
  */
 export function decisionForm(approval, { schema, send, say }) {
-  const editor = createInputEditor(schema, approval.input);
+  // What a decision acts on now: the model's input, or under a quorum the edit the counted votes approve.
+  // Every decision sends the hash of exactly this (`inputHash`): if the approval acts on another input by
+  // then, the server refuses it as stale instead of deciding on what this page never showed.
+  const shown = approval.inputs?.approved ?? approval.input;
+  const bound = approval.inputHash === undefined ? {} : { inputHash: approval.inputHash };
+  const editor = createInputEditor(schema, shown);
   const comment = h("textarea", { id: "decision-comment", rows: 2, maxlength: 2000 });
   const reason = h("textarea", {
     id: "reject-reason",
@@ -45,7 +50,19 @@ export function decisionForm(approval, { schema, send, say }) {
   });
   const discardButton = h("button", { type: "button", id: "discard-edits", text: "Discard edits" });
   const rejectButton = h("button", { type: "button", class: "danger", id: "reject", text: "Reject" });
-  const buttons = [approveButton, approveEditedButton, discardButton, rejectButton];
+  /** One button per named reject option: the model reads the option's text, then the reason if any. */
+  const options = Array.isArray(approval.rejectOptions) ? approval.rejectOptions : [];
+  const optionButtons = options.map((option) =>
+    h("button", {
+      type: "button",
+      class: "danger reject-option",
+      id: `reject-option-${option.name}`,
+      "data-option": option.name,
+      text: option.title,
+      ...(option.description ? { title: option.description } : {}),
+    }),
+  );
+  const buttons = [approveButton, approveEditedButton, discardButton, rejectButton, ...optionButtons];
   /** Where "what would run" goes while the form holds an edit. */
   const editSummary = h("div", { class: "edit-summary" });
   /** Once the reviewer was shown the form's problems, they are checked again at every keystroke. */
@@ -65,13 +82,13 @@ export function decisionForm(approval, { schema, send, say }) {
     discardButton.hidden = !edited;
     replaceChildren(
       editSummary,
-      edited ? pendingEdit(unreadable ? undefined : jsonDiff(approval.input, value)) : null,
+      edited ? pendingEdit(unreadable ? undefined : jsonDiff(shown, value)) : null,
     );
   }
 
   function withComment(body) {
     const text = /** @type {HTMLTextAreaElement} */ (comment).value.trim();
-    return text === "" ? body : { ...body, comment: text };
+    return text === "" ? { ...body, ...bound } : { ...body, ...bound, comment: text };
   }
 
   async function decide(action, body) {
@@ -132,7 +149,16 @@ export function decisionForm(approval, { schema, send, say }) {
       return;
     }
     reasonError.textContent = "";
-    void decide("reject", { reason: text });
+    void decide("reject", { reason: text, ...bound });
+  });
+
+  options.forEach((option, index) => {
+    optionButtons[index]?.addEventListener("click", () => {
+      // The option says why; a reason is optional and comes after the option's text.
+      const text = /** @type {HTMLTextAreaElement} */ (reason).value.trim();
+      reasonError.textContent = "";
+      void decide("reject", { option: option.name, ...(text === "" ? {} : { reason: text }), ...bound });
+    });
   });
 
   function edited() {
@@ -164,11 +190,36 @@ export function decisionForm(approval, { schema, send, say }) {
     h(
       "div",
       { class: "field" },
-      h("label", { for: "reject-reason", text: "Reason to reject (the model reads it)" }),
+      h("label", {
+        for: "reject-reason",
+        text:
+          options.length > 0
+            ? "Reason to reject (the model reads it; optional with an option below)"
+            : "Reason to reject (the model reads it)",
+      }),
       reason,
       reasonError,
     ),
     h("div", { class: "buttons" }, rejectButton),
+    options.length > 0
+      ? h(
+          "div",
+          { class: "reject-options", role: "group", "aria-label": "Reject with a reason the tool names" },
+          h("p", { class: "field-hint", text: "Or reject as:" }),
+          h("div", { class: "buttons" }, ...optionButtons),
+          options.some((option) => option.description)
+            ? h(
+                "ul",
+                { class: "reject-option-descriptions" },
+                ...options
+                  .filter((option) => option.description)
+                  .map((option) =>
+                    h("li", {}, h("strong", { text: `${option.title}: ` }), option.description),
+                  ),
+              )
+            : null,
+        )
+      : null,
   );
   return {
     element,

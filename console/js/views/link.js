@@ -41,9 +41,14 @@ export function renderLink(main, token) {
     const { approval, action } = view;
     const decided = approval.status !== "pending";
     const verb = action === "approve" ? "Approve" : "Reject";
+    const option = view.rejectOption ? ` as “${view.rejectOption.title}”` : "";
+    // The link is bound to the input its message showed: another input now means it would be refused.
+    const stale = !decided && view.inputHash !== undefined && view.inputHash !== approval.inputHash;
     replaceChildren(
       body,
-      h("h1", { text: decided || view.used ? `${approval.toolName}` : `${verb} ${approval.toolName}?` }),
+      h("h1", {
+        text: decided || view.used ? `${approval.toolName}` : `${verb} ${approval.toolName}${option}?`,
+      }),
       h(
         "p",
         { class: "link-actor" },
@@ -61,8 +66,16 @@ export function renderLink(main, token) {
       approvalFacts(approval),
       h("h2", { text: "Input" }),
       jsonBlock(approval.decision?.editedInput ?? approval.input, "json input"),
-      outcome ?? stateNotice(view),
-      decided || view.used || outcome ? null : confirmForm(view),
+      outcome ??
+        (stale && !view.used
+          ? h("p", {
+              class: "error stale",
+              role: "alert",
+              "data-code": "TG_APPROVAL_STALE",
+              text: staleText,
+            })
+          : stateNotice(view)),
+      decided || view.used || outcome || stale ? null : confirmForm(view),
       consoleLink(),
     );
   }
@@ -94,7 +107,11 @@ export function renderLink(main, token) {
         type: "button",
         id: "confirm",
         class: approving ? "primary" : "danger",
-        text: approving ? "Confirm: approve" : "Confirm: reject",
+        text: approving
+          ? "Confirm: approve"
+          : view.rejectOption
+            ? `Confirm: reject as “${view.rejectOption.title}”`
+            : "Confirm: reject",
       })
     );
     const result = h("div", { class: "outcome", role: "status", "aria-live": "polite" });
@@ -125,8 +142,11 @@ export function renderLink(main, token) {
         class: "field-hint",
         text: approving
           ? `The call runs with the input above, recorded as approved by ${view.approver}. Nothing happens until you confirm.`
-          : `The call never runs; the model is told it was rejected by ${view.approver}. Nothing happens until you confirm.`,
+          : `The call never runs; the model is told it was rejected by ${view.approver}${view.rejectOption ? ` (“${view.rejectOption.title}”)` : ""}. Nothing happens until you confirm.`,
       }),
+      view.rejectOption?.description
+        ? h("p", { class: "reject-option-description", text: view.rejectOption.description })
+        : null,
       h(
         "div",
         { class: "field" },
@@ -150,8 +170,10 @@ function decidedText(approval, approving) {
     return `Your approval is counted (${quorum?.approvals?.length ?? "?"} of ${quorum?.required ?? "?"}); the call waits for the others.`;
   }
   if (approval.status === "refused") return "You approved, but the policy refused the call.";
-  return approving
-    ? "You approved this call; it runs now."
+  if (approving) return "You approved this call; it runs now.";
+  const option = approval.decision?.rejectOption;
+  return option
+    ? `You rejected this call as “${option.title}”; the model reads what that option says.`
     : "You rejected this call; the model reads your reason.";
 }
 
@@ -173,13 +195,21 @@ function refusal(error, approval) {
     TG_APPROVAL_NOT_FOUND: "This approval no longer exists (past its retention).",
     TG_FORBIDDEN: `Not allowed: ${error.message}`,
     TG_APPROVAL_ALREADY_VOTED: "Your vote was already counted; another approver must vote.",
+    TG_APPROVAL_STALE: staleText,
   };
+  const failed = ["TG_FORBIDDEN", "TG_LINK_INVALID", "TG_APPROVAL_STALE"].includes(error.code);
   return h("p", {
-    class: error.code === "TG_FORBIDDEN" || error.code === "TG_LINK_INVALID" ? "error" : "notice",
+    class: failed ? "error" : "notice",
+    ...(error.code === "TG_APPROVAL_STALE" ? { role: "alert" } : {}),
     "data-code": error.code,
     text: texts[error.code] ?? `Could not open the link: ${error.message}`,
   });
 }
+
+const staleText =
+  "This link no longer works: the input changed since the message was sent (an approver edited it), so " +
+  "confirming would decide on an input you were not shown. Nothing was decided; open the approval in " +
+  "the console to review the current input.";
 
 function done(text) {
   return h("div", { class: "outcome", role: "status" }, h("p", { class: "done", text }));

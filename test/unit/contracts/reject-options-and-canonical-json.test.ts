@@ -25,7 +25,7 @@ describe("what the model reads for a rejection", () => {
       "the promptFill, then the reason",
       option,
       "too curt",
-      "Rewrite it kindly.\nReviewer's reason: too curt",
+      "Rewrite it kindly. Reviewer's reason: too curt",
     ],
     ["the reason alone without an option", undefined, "no", "no"],
     ["nothing: the policy's rejectionText applies", undefined, undefined, undefined],
