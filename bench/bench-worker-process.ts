@@ -9,4 +9,4 @@ const worker = await startWorker({
   model: { baseURL: process.env.MODEL_URL!, maxRetries: 2 },
   logger: pino({ level: "silent" }),
 });
-process.stdout.write(`ready ${[...worker.workers.keys()].join(",")}\n`);
+process.stdout.write(`ready ${worker.queues.join(",")}\n`);

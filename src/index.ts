@@ -101,6 +101,8 @@ export {
   type ICreateLoggerOptions,
   type IMetricsServer,
   type IMetricsServerOptions,
+  type IReadiness,
+  type IReadinessProbe,
   type Logger,
   startMetricsServer,
 } from "./observability/index.js";

@@ -1,3 +1,4 @@
+import { clientInternals } from "../../src/producer/client-internals.js";
 import { GatewayClient } from "../../src/producer/index.js";
 import { approvalRecordVersion, type IApprovalQuery, type TApprovalRequest } from "../../src/store/index.js";
 import { benchGateway } from "../bench-gateway.js";
@@ -30,7 +31,7 @@ export async function approvalListing(environment: IBenchEnvironment): Promise<I
     gateway: benchGateway,
     runtime: { redisUrl: environment.redis.url, prefix },
   });
-  const { approvals } = client.runtime;
+  const { approvals } = clientInternals(client).runtime;
   const now = Date.now();
   const requestOf = (index: number): TApprovalRequest => {
     const runId = `run_listing${index}`;
@@ -54,7 +55,7 @@ export async function approvalListing(environment: IBenchEnvironment): Promise<I
     };
   };
   try {
-    await client.runtime.ready();
+    await clientInternals(client).runtime.ready();
     const before = await usedMemory(redis);
     const started = performance.now();
     await withInFlight(parked, 100, async (index) => {
@@ -187,7 +188,7 @@ async function bytesPerApproval(
   requestOf: (index: number) => TApprovalRequest,
 ): Promise<{ recordBytes: number; indexBytes: number; approvalEventBytes: number; runEventBytes: number }> {
   const redis = environment.redis.redis;
-  const { keys } = client.runtime;
+  const { keys } = clientInternals(client).runtime;
   let record = 0;
   let runEvents = 0;
   const samples = 20;

@@ -1,3 +1,4 @@
+import { clientInternals } from "../../src/producer/client-internals.js";
 import type { GatewayClient } from "../../src/producer/index.js";
 import { toolStarts } from "../bench-gateway.js";
 import { bullmqPromote } from "../contenders/bullmq-promote.js";
@@ -72,7 +73,7 @@ async function approveToToolStart(client: GatewayClient, turn: number): Promise<
 /** Waits (outside the clock) until the run's job has finished its activation and waits for its child. */
 async function parkedRunJob(client: GatewayClient, runId: string): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while ((await client.runtime.queues.runs.getJobState(runId)) !== "waiting-children") {
+  while ((await clientInternals(client).runtime.queues.runs.getJobState(runId)) !== "waiting-children") {
     if (Date.now() > deadline) throw new Error(`run ${runId} did not reach waiting-children within 10 s`);
     await new Promise((resolve) => setTimeout(resolve, 2));
   }

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { startScriptedModel } from "../../src/model/index.js";
+import { clientInternals } from "../../src/producer/client-internals.js";
 import { GatewayClient } from "../../src/producer/index.js";
 import { benchGateway } from "../bench-gateway.js";
 import { startPrivateRedis } from "../lib/private-redis.js";
@@ -61,7 +62,8 @@ async function oneTrial(options: Record<string, number>): Promise<number> {
       userContext: { userId: "bench" },
     });
     const callId = `${runId}-s0-c0`;
-    const processedOn = async () => (await client.runtime.queues.tools.getJob(callId))?.processedOn;
+    const processedOn = async () =>
+      (await clientInternals(client).runtime.queues.tools.getJob(callId))?.processedOn;
     let firstStart: number | undefined;
     while (!firstStart) {
       firstStart = await processedOn();

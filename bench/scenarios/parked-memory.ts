@@ -1,5 +1,6 @@
 import { FlowProducer, Queue } from "bullmq";
 import { Redis } from "ioredis";
+import { clientInternals } from "../../src/producer/client-internals.js";
 import { tollgateInProcess } from "../contenders/tollgate-in-process.js";
 import { withInFlight } from "../lib/alternate.js";
 import type { IBenchEnvironment } from "../lib/environment.js";
@@ -126,7 +127,7 @@ async function sampleTollgate(
   parked: number,
 ): Promise<Record<string, number>> {
   const redis = environment.redis.redis;
-  const keys = client.runtime.keys;
+  const keys = clientInternals(client).runtime.keys;
   const sums = { approvalRecord: 0, approvalJob: 0, runState: 0, runJob: 0, runEvents: 0 };
   for (let index = 0; index < sampleSize; index++) {
     const rank = Math.floor((index * parked) / sampleSize);

@@ -6,7 +6,7 @@ import { Registry } from "prom-client";
 import { z } from "zod";
 import { assertLinkSecretFor } from "../links/index.js";
 import { auditLog, createLogger, createMetrics, type ITollgateMetrics } from "../observability/index.js";
-import { type GatewayClient, withRedisBudget } from "../producer/index.js";
+import { clientPortOf, type IGatewayClientPort, withRedisBudget } from "../producer/index.js";
 import { type IApiOptions, resolveApiSettings } from "./api-options.js";
 import { authenticate, type IAuthenticator } from "./auth/authenticate.js";
 import { createAuthenticator } from "./auth/create-authenticator.js";
@@ -32,10 +32,8 @@ const maxDrainFloorBytes = 64 * 1024 * 1024;
 export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   const settings = resolveApiSettings(options);
   // A target that sends approval links needs this API to check them: refused before anything starts.
-  assertLinkSecretFor(
-    options.client.runtime.gateway.settings.notifications,
-    options.client.runtime.options.linkSecret,
-  );
+  const port = clientPortOf(options.client);
+  assertLinkSecretFor(port.gateway.settings.notifications, port.options.linkSecret);
   const logger = options.logger ?? createLogger({ name: "tollgate-api" });
   const authenticator = createAuthenticator(options, logger);
   const errorHandler = createErrorHandler(() => options.client.isConnected());
@@ -78,7 +76,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
     maxStreams: settings.sseMaxStreams,
     maxStreamsPerSubject: settings.sseMaxStreamsPerToken,
   });
-  const metrics = options.metrics ?? (options.registry ? undefined : defaultMetrics(options.client));
+  const metrics = options.metrics ?? (options.registry ? undefined : defaultMetrics(port));
   const context: IRouteContext = {
     client: options.client,
     settings,
@@ -87,7 +85,8 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
     eventStreams,
     openApiDocument: () => buildOpenApiDocument(settings),
   };
-  for (const route of apiRoutes) registerRoute(app, route, context, authenticator);
+  const redisBudgetMs = port.options.commandTimeoutMs;
+  for (const route of apiRoutes) registerRoute(app, route, context, authenticator, redisBudgetMs);
   await registerConsole(app);
 
   app.addHook("onSend", async (request, reply) => {
@@ -111,9 +110,9 @@ function registerRoute(
   route: IApiRoute,
   context: IRouteContext,
   authenticator: IAuthenticator,
+  redisBudgetMs: number,
 ): void {
   const { spec } = route;
-  const redisBudgetMs = context.client.runtime.options.commandTimeoutMs;
   const { params, querystring, headers } = spec.schemas;
   const body = spec.bodyFor?.(context.settings) ?? spec.schemas.body;
   app.route({
@@ -173,8 +172,8 @@ function isProbe(url: string | undefined): boolean {
  * With no registry given, the API exports its own: pending approvals and queue depths read from Redis
  * at scrape time, process metrics, and what its routes count.
  */
-function defaultMetrics(client: GatewayClient): ITollgateMetrics {
-  return createMetrics(new Registry(), client.metricsSources());
+function defaultMetrics(port: IGatewayClientPort): ITollgateMetrics {
+  return createMetrics(new Registry(), port.metricsSources());
 }
 
 /**

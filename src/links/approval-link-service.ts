@@ -1,7 +1,6 @@
 import { tenantOf } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
-import type { GatewayClient } from "../producer/index.js";
-import type { ITollgateRuntime } from "../runtime/runtime.js";
+import { clientPortOf, type GatewayClient, type TLinkPartition } from "../producer/index.js";
 import type { IApproval } from "../store/index.js";
 import {
   type IApprovalLinkClaims,
@@ -39,7 +38,7 @@ interface IOpenedLink {
   /** The roles the target's approver has now, for approver rules that name roles. */
   approverRoles: string[];
   /** The approval's partition, where the link's use is recorded. */
-  runtime: ITollgateRuntime;
+  runtime: TLinkPartition;
 }
 
 /**
@@ -86,7 +85,7 @@ export async function redeemApprovalLink(
 ): Promise<IApproval> {
   const { claims, approverRoles, runtime } = await openLink(client, token);
   const tenant = tenantOf(await client.approvals.get(claims.approvalId));
-  if (!(await takeLinkUse(runtime, claims, client.runtime.now()))) {
+  if (!(await takeLinkUse(runtime, claims, clientPortOf(client).now()))) {
     throw new TollgateError("TG_LINK_USED", "This link was already used (it works once).", {
       approvalId: claims.approvalId,
     });
@@ -123,16 +122,17 @@ export async function redeemApprovalLink(
  * longer gives links to this approver (removed, or another subject) revokes the links it sent.
  */
 async function openLink(client: GatewayClient, token: string): Promise<IOpenedLink> {
-  const secret = client.runtime.options.linkSecret;
+  const port = clientPortOf(client);
+  const secret = port.options.linkSecret;
   if (secret === undefined)
     throw invalidLink("This deployment signs no approval links (TOLLGATE_LINK_SECRET is not set).");
-  const claims = verifyApprovalLink(token, secret, client.runtime.now());
-  const target = client.runtime.gateway.settings.notifications?.targets.find(
+  const claims = verifyApprovalLink(token, secret, port.now());
+  const target = port.gateway.settings.notifications?.targets.find(
     (candidate) => candidate.name === claims.target,
   );
   if (target?.links?.approver.subject !== claims.approver)
     throw invalidLink(`This link was revoked: its target no longer sends links for ${claims.approver}.`);
-  const runtime = client.partitions.ofId(claims.approvalId);
+  const runtime = port.partitionOf(claims.approvalId);
   if (!runtime)
     throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${claims.approvalId}.`, {
       approvalId: claims.approvalId,

@@ -1,4 +1,8 @@
 import type { ITollgateRuntime } from "../runtime/runtime.js";
+
+/** Where a link's use is recorded: the approval's partition. */
+type TUsePartition = Pick<ITollgateRuntime, "redis" | "keys">;
+
 import type { IApprovalLinkClaims } from "./approval-link-token.js";
 
 /**
@@ -8,7 +12,7 @@ import type { IApprovalLinkClaims } from "./approval-link-token.js";
  * took it.
  */
 export async function takeLinkUse(
-  runtime: ITollgateRuntime,
+  runtime: TUsePartition,
   claims: IApprovalLinkClaims,
   now: number,
 ): Promise<boolean> {
@@ -23,11 +27,11 @@ export async function takeLinkUse(
  * itself is a compare-and-set, so a second try either decides or is told who did. Only the caller that
  * took the use gives it back.
  */
-export async function giveLinkUseBack(runtime: ITollgateRuntime, claims: IApprovalLinkClaims): Promise<void> {
+export async function giveLinkUseBack(runtime: TUsePartition, claims: IApprovalLinkClaims): Promise<void> {
   await runtime.redis.del(runtime.keys.approvalLinkUse(claims.nonce));
 }
 
 /** Whether the link (or its twin) was redeemed. */
-export async function isLinkUsed(runtime: ITollgateRuntime, claims: IApprovalLinkClaims): Promise<boolean> {
+export async function isLinkUsed(runtime: TUsePartition, claims: IApprovalLinkClaims): Promise<boolean> {
   return (await runtime.redis.exists(runtime.keys.approvalLinkUse(claims.nonce))) === 1;
 }

@@ -11,11 +11,9 @@ import {
 import { isTerminal, responseOf, type TRunState } from "../engine/index.js";
 import { assertKnownKeys, TollgateError } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
-import type { ICreateMetricsOptions } from "../observability/index.js";
 import { deleteThread, type IDeletedThread } from "../runtime/delete-thread.js";
 import { EventFollowers } from "../runtime/event-followers.js";
 import { FinishedRuns } from "../runtime/finished-runs.js";
-import { partitionMetricsSources } from "../runtime/partition-metrics.js";
 import { createPartitionSet, type IPartitionSet } from "../runtime/partition-set.js";
 import { requestCancel, type TCancelReason } from "../runtime/request-cancel.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
@@ -26,12 +24,12 @@ import {
   type IApprovalQuery,
   type IRunEvent,
   type IRunQuery,
-  type IThreadRef,
   type IUsageCount,
   usageDayOf,
 } from "../store/index.js";
 import { type IApprovalEventsOptions, openApprovalEvents } from "./approval-event-reader.js";
 import { withQuorumProgress } from "./approver-access.js";
+import { attachClientInternals } from "./client-internals.js";
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
 import { pageApprovals } from "./list-approvals.js";
@@ -103,14 +101,13 @@ export interface IRunView {
  * compile; a client built on an untyped `IGateway` accepts any string, checked at run time.
  */
 export class GatewayClient<TToolName extends string = string> {
-  /**
-   * The first partition of the current layout (the only one with `partitions: 1`); a run's own is
-   * `runtimeOf(runId)`.
-   */
-  readonly runtime: ITollgateRuntime;
+  // The runtime is not part of the surface: these are ES private fields (absent from the type, from
+  // Object.keys and from a cast), and the API, links and tests reach them through client-internals.ts.
+  /** The first partition of the current layout (the only one with `partitions: 1`). */
+  readonly #runtime: ITollgateRuntime;
   /** Every partition this client reaches, and where ids and threads go. */
-  readonly partitions: IPartitionSet;
-  private readonly finishedRuns: FinishedRuns;
+  readonly #partitions: IPartitionSet;
+  readonly #finishedRuns: FinishedRuns;
   /** Followers per partition, created when a run of it is first followed. */
   private readonly followers = new Map<ITollgateRuntime, EventFollowers>();
   private readonly followersPerConnection: number | undefined;
@@ -133,18 +130,24 @@ export class GatewayClient<TToolName extends string = string> {
 
   constructor(options: IGatewayClientOptions<TToolName>) {
     assertKnownKeys(options, gatewayClientOptionKeys, "TG_INVALID_CONFIG", "Invalid GatewayClient options");
-    this.partitions = createPartitionSet({
+    this.#partitions = createPartitionSet({
       gateway: options.gateway,
       options: options.runtime,
       role: options.connectionRole ?? "client",
       ...(options.now ? { now: options.now } : {}),
       ...(options.onConnectionError ? { onConnectionError: options.onConnectionError } : {}),
     });
-    this.runtime = this.partitions.home;
-    const runtime = this.runtime;
-    const partitions = this.partitions;
+    const partitions = this.#partitions;
+    const runtime = partitions.home;
+    this.#runtime = runtime;
+    attachClientInternals(this, {
+      runtime,
+      partitions,
+      runtimeOf: (runId) => this.#runtimeOf(runId),
+      runtimeOfThread: (thread) => partitions.forThread(thread),
+    });
     this.followersPerConnection = options.eventFollowersPerConnection;
-    this.finishedRuns = new FinishedRuns(
+    this.#finishedRuns = new FinishedRuns(
       runtime,
       partitions.all.map((partition) => partition.keys.finishedChannel()),
     );
@@ -188,15 +191,10 @@ export class GatewayClient<TToolName extends string = string> {
    * The partition's runtime that holds a run (or its call or approval: their ids start with the run's).
    * Throws TG_RUN_NOT_FOUND for an id naming a partition this client does not reach.
    */
-  runtimeOf(runId: string): ITollgateRuntime {
-    const runtime = this.partitions.ofId(runId);
+  #runtimeOf(runId: string): ITollgateRuntime {
+    const runtime = this.#partitions.ofId(runId);
     if (!runtime) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
     return runtime;
-  }
-
-  /** The partition a thread's next run goes to. */
-  runtimeOfThread(thread: IThreadRef): Promise<ITollgateRuntime> {
-    return this.partitions.forThread(thread);
   }
 
   /**
@@ -204,9 +202,9 @@ export class GatewayClient<TToolName extends string = string> {
    * `output.schema` is converted to JSON Schema here (z.toJSONSchema), as the run stores it.
    */
   async run(input: TClientRunInput<TToolName>): Promise<IEnqueuedRun> {
-    await this.runtime.ready();
+    await this.#runtime.ready();
     const jsonInput = withJsonOutputSchema(input);
-    return enqueueRun(await partitionForRun(this.partitions, jsonInput), jsonInput);
+    return enqueueRun(await partitionForRun(this.#partitions, jsonInput), jsonInput);
   }
 
   /**
@@ -239,10 +237,10 @@ export class GatewayClient<TToolName extends string = string> {
     if (abortSignal?.aborted)
       throw new TollgateError("TG_INVALID_REQUEST", "The abort signal was already aborted.");
     // Subscribed before the run exists, so its finish cannot be missed and nothing is read before waiting.
-    await this.runtime.ready();
-    await this.finishedRuns.ready();
+    await this.#runtime.ready();
+    await this.#finishedRuns.ready();
     const { runId, created } = await this.run(runInput);
-    const response = waitForRun(this.runtimeOf(runId), this.finishedRuns, runId, {
+    const response = waitForRun(this.#runtimeOf(runId), this.#finishedRuns, runId, {
       // A retried request with the same idempotency key found its run: that one may have finished already.
       createdAfterSubscribe: created,
       ...(abortSignal ? { abortSignal } : {}),
@@ -257,11 +255,11 @@ export class GatewayClient<TToolName extends string = string> {
     runId: string,
     options: { abortSignal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<IGatewayResponse> {
-    return waitForRun(this.runtimeOf(runId), this.finishedRuns, runId, options);
+    return waitForRun(this.#runtimeOf(runId), this.#finishedRuns, runId, options);
   }
 
   async getRun(runId: string): Promise<IRunView> {
-    const runtime = this.runtimeOf(runId);
+    const runtime = this.#runtimeOf(runId);
     await runtime.ready();
     const stored = await runtime.runs.load(runId);
     if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
@@ -293,8 +291,8 @@ export class GatewayClient<TToolName extends string = string> {
    * creation time; `tenant` limits it to one tenant's); pass `nextCursor` for the next page.
    */
   async listRuns(query: IRunQuery = {}): Promise<IRunPage> {
-    await this.runtime.ready();
-    return pageRuns(this.partitions, query);
+    await this.#runtime.ready();
+    return pageRuns(this.#partitions, query);
   }
 
   /**
@@ -302,13 +300,13 @@ export class GatewayClient<TToolName extends string = string> {
    * each other (`rerunOf`, `reruns`). TG_RUN_NOT_FOUND for a run this client does not know.
    */
   rerun(runId: string, changes: IRerunChanges = {}): Promise<IRerunResult> {
-    return rerunRun(this.partitions, runId, changes);
+    return rerunRun(this.#partitions, runId, changes);
   }
 
   /** The run's conversation so far, as a reviewer reads it before deciding one of its parked calls. */
   async transcript(runId: string): Promise<IRunTranscript> {
     // The run's own partition: its id names it.
-    const runtime = this.runtimeOf(runId);
+    const runtime = this.#runtimeOf(runId);
     await runtime.ready();
     const stored = await runtime.runs.load(runId);
     if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
@@ -317,7 +315,7 @@ export class GatewayClient<TToolName extends string = string> {
 
   /** Cancels a run: in-flight tools see their signal aborted, parked approvals go, no model call follows. */
   async cancel(runId: string, reason: TCancelReason = "cancelled"): Promise<void> {
-    const runtime = this.runtimeOf(runId);
+    const runtime = this.#runtimeOf(runId);
     await runtime.ready();
     const { alreadyFinished } = await requestCancel(runtime, runId, reason);
     if (alreadyFinished)
@@ -334,11 +332,11 @@ export class GatewayClient<TToolName extends string = string> {
     threadId: string,
     options: { force?: boolean; tenant?: string } = {},
   ): Promise<IDeletedThread> {
-    await this.runtime.ready();
+    await this.#runtime.ready();
     const thread = { tenant: options.tenant ?? defaultTenant, threadId };
     // Where the thread's runs go now, and where the previous layout put them: delete it in both.
     const deletions: IDeletedThread[] = [];
-    for (const runtime of this.partitions.ofThread(threadId)) {
+    for (const runtime of this.#partitions.ofThread(threadId)) {
       deletions.push(await deleteThread(runtime, thread, options.force === true));
     }
     return {
@@ -357,10 +355,10 @@ export class GatewayClient<TToolName extends string = string> {
     to: string;
     counts: IUsageCount[];
   }> {
-    await this.runtime.ready();
-    const to = range.to ?? range.from ?? usageDayOf(this.runtime.now());
+    await this.#runtime.ready();
+    const to = range.to ?? range.from ?? usageDayOf(this.#runtime.now());
     const from = range.from ?? to;
-    const counts = await this.runtime.usage.read({
+    const counts = await this.#runtime.usage.read({
       fromDay: from,
       toDay: to,
       ...(range.tenant !== undefined ? { tenant: range.tenant } : {}),
@@ -370,7 +368,7 @@ export class GatewayClient<TToolName extends string = string> {
 
   /** Who a run belongs to (its tenant and creator), undefined for a run it does not know. */
   async runOwner(runId: string): Promise<{ tenant?: string; createdBy?: string } | undefined> {
-    const runtime = this.partitions.ofId(runId);
+    const runtime = this.#partitions.ofId(runId);
     if (!runtime) return undefined;
     await runtime.ready();
     const stored = await runtime.runs.load(runId);
@@ -392,7 +390,7 @@ export class GatewayClient<TToolName extends string = string> {
    * TG_BAD_REQUEST for a bad `afterId`): an HTTP stream is opened only for a run that exists.
    */
   openEvents(runId: string, options: IRunEventsOptions = {}): Promise<AsyncGenerator<IRunEvent>> {
-    const runtime = this.partitions.ofId(runId);
+    const runtime = this.#partitions.ofId(runId);
     if (!runtime) {
       return Promise.reject(new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId }));
     }
@@ -414,7 +412,7 @@ export class GatewayClient<TToolName extends string = string> {
 
   /** The gateway this client enqueues runs for. */
   get gateway(): IGateway {
-    return this.runtime.gateway;
+    return this.#runtime.gateway;
   }
 
   /**
@@ -422,7 +420,7 @@ export class GatewayClient<TToolName extends string = string> {
    * command fails at once then; its stream stops being writable before its status changes.
    */
   isConnected(): boolean {
-    return connectionUsable(this.runtime.redis);
+    return connectionUsable(this.#runtime.redis);
   }
 
   /**
@@ -430,25 +428,20 @@ export class GatewayClient<TToolName extends string = string> {
    * PING may still refuse every write (full, read-only replica), and then nothing here works either.
    */
   async checkReady(): Promise<void> {
-    await this.runtime.ready();
-    const now = String(this.runtime.now());
+    await this.#runtime.ready();
+    const now = String(this.#runtime.now());
     // Every partition's slot: on a cluster each may be on another master.
     await Promise.all(
-      this.partitions.all.map((runtime) =>
+      this.#partitions.all.map((runtime) =>
         runtime.redis.set(runtime.keys.readinessProbe(), now, "PX", readinessProbeTtlMs),
       ),
     );
   }
 
-  /** What `createMetrics` reads at scrape time: pending approvals and the queues' job counts. */
-  metricsSources(): Required<Pick<ICreateMetricsOptions, "pendingApprovals" | "queues">> {
-    return partitionMetricsSources(this.partitions.all);
-  }
-
   close(): Promise<void> {
-    this.finishedRuns.close();
+    this.#finishedRuns.close();
     for (const followers of this.followers.values()) followers.close();
-    return this.partitions.close();
+    return this.#partitions.close();
   }
 }
 

@@ -1,4 +1,5 @@
 export type { IApprovalEventsOptions } from "./approval-event-reader.js";
+export { clientPortOf, type IGatewayClientPort, type TLinkPartition } from "./client-port.js";
 export type { IApproveInput, IRejectInput } from "./decide-approval.js";
 export type { IEnqueuedRun } from "./enqueue-run.js";
 export {

@@ -10,6 +10,7 @@ import { startNotifications } from "../notifications/start-notifications.js";
 import {
   createLogger,
   createMetrics,
+  type IReadinessProbe,
   type Logger,
   type TollgateMetrics,
   throttledConnectionWarning,
@@ -18,9 +19,8 @@ import { allQueueNames, queueNames, runJobNames, type TQueueName } from "../queu
 import { CancelBus } from "../runtime/cancel-bus.js";
 import { ModelPauseWatch } from "../runtime/model-pause-watch.js";
 import { partitionMetricsSources, queueAcrossPartitions } from "../runtime/partition-metrics.js";
-import { createPartitionSet, type IPartitionSet } from "../runtime/partition-set.js";
+import { createPartitionSet } from "../runtime/partition-set.js";
 import { checkRedisServer } from "../runtime/redis-server-check.js";
-import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { createApprovalProcessor } from "./approval-processor.js";
 import { ActiveJobs, shutdownWithHandBack } from "./hand-back-shutdown.js";
 import { createModelRouter } from "./model-routing.js";
@@ -30,6 +30,7 @@ import { createRunProcessor } from "./run-processor.js";
 import { createToolIsolation } from "./tool-isolation.js";
 import { createToolProcessor } from "./tool-processor.js";
 import type { IWorkerContext } from "./worker-context.js";
+import { attachWorkerInternals, type IServedPartition } from "./worker-internals.js";
 import { WorkerReadiness } from "./worker-readiness.js";
 
 export interface IStartWorkerOptions {
@@ -62,16 +63,20 @@ export interface IStartWorkerOptions {
   readiness?: WorkerReadiness;
 }
 
+/**
+ * What an operator holds of a running worker: what it serves, whether it is ready, and how to stop it.
+ * Its runtimes and BullMQ workers stay inside (worker-internals.ts).
+ */
 export interface ITollgateWorker {
-  /** The first partition served (the only one with `partitions: 1`). */
-  readonly runtime: ITollgateRuntime;
-  /** The BullMQ workers of the first partition served. */
-  readonly workers: ReadonlyMap<TQueueName, Worker>;
-  /** Every partition served, with its BullMQ workers. */
-  readonly served: readonly { runtime: ITollgateRuntime; workers: ReadonlyMap<TQueueName, Worker> }[];
-  readonly partitions: IPartitionSet;
-  /** Ready once processors run; not while draining or while Redis takes no write. */
-  readonly readiness: WorkerReadiness;
+  /** The queues this process serves (`runs`, `tools`, `approvals`, and `notifications` with webhook targets). */
+  readonly queues: readonly TQueueName[];
+  /** The partitions served, by name (`base`, an index of the layout, or `<index>of<count>`). */
+  readonly partitions: readonly string[];
+  /**
+   * Ready once processors run; not while starting or draining, nor while Redis takes no write. It is
+   * what `/readyz` answers: pass it as `probes` to `startMetricsServer`.
+   */
+  readonly readiness: IReadinessProbe;
   /** Stops taking jobs, waits for active ones up to shutdownTimeoutMs, then hands the rest back. */
   close(): Promise<void>;
 }
@@ -155,7 +160,7 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     return counter;
   };
   const allWorkers = new Map<string, Worker>();
-  const servedWorkers: { runtime: ITollgateRuntime; workers: ReadonlyMap<TQueueName, Worker> }[] = [];
+  const servedWorkers: IServedPartition[] = [];
   const contexts: IWorkerContext[] = [];
   const notifications: Array<Awaited<ReturnType<typeof startNotifications>>> = [];
   for (const partitionRuntime of servedRuntimes) {
@@ -289,14 +294,19 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
   }
-  return {
+  const handle: ITollgateWorker = {
+    queues: [...new Set(servedWorkers.flatMap(({ workers }) => [...workers.keys()]))],
+    partitions: servedRuntimes.map((partition) => partition.partition.name),
+    readiness,
+    close,
+  };
+  attachWorkerInternals(handle, {
     runtime,
     workers: servedWorkers[0]!.workers,
     served: servedWorkers,
     partitions,
-    readiness,
-    close,
-  };
+  });
+  return handle;
 }
 
 /** One queue's slots in this process, over every partition it serves. */

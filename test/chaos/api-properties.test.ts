@@ -6,6 +6,7 @@ import type { IApiRoute } from "../../src/api/http/route-definition.js";
 import { buildApi } from "../../src/api/index.js";
 import { apiRoutes } from "../../src/api/route-table.js";
 import { createHarness, type IHarness } from "../helpers/harness.js";
+import { clientInternals } from "../helpers/internals.js";
 import { testRedisUrl } from "../helpers/redis-url.js";
 import { apiTestGateway, apiTestTokens, silentLogger } from "../integration/api/api-fixture.js";
 import { chaosProfile, chaosSeed } from "./chaos-profile.js";
@@ -129,7 +130,7 @@ describe("chaos: hostile HTTP requests on every route", () => {
   // A route that enqueued something fails alone: the next route starts from empty queues and no runs.
   afterEach(async (context) => {
     if (context.task.result?.state !== "fail") return;
-    const { runs, tools, approvals } = harness.client.runtime.queues;
+    const { runs, tools, approvals } = clientInternals(harness.client).runtime.queues;
     for (const queue of [runs, tools, approvals]) await queue.obliterate({ force: true });
     const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
     try {

@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import type { GatewayClient } from "../../src/producer/index.js";
 import { runJobNames } from "../../src/queue/index.js";
+import { clientInternals } from "../helpers/internals.js";
 
 /** Every key under the prefix (queues and Tollgate's own keys). */
 export async function keysUnder(redis: Redis, prefix: string): Promise<string[]> {
@@ -19,7 +20,7 @@ export async function keysUnder(redis: Redis, prefix: string): Promise<string[]>
  * reconciler's next pass (one delayed job from its scheduler on the runs queue) is not a run's job.
  */
 export async function unfinishedJobs(client: GatewayClient): Promise<Record<string, Record<string, number>>> {
-  const { runs, tools, approvals } = client.runtime.queues;
+  const { runs, tools, approvals } = clientInternals(client).runtime.queues;
   const left: Record<string, Record<string, number>> = {};
   for (const [name, queue] of Object.entries({ runs, tools, approvals })) {
     const counts = await queue.getJobCounts("active", "waiting-children", "wait", "prioritized", "delayed");
@@ -35,7 +36,7 @@ export async function unfinishedJobs(client: GatewayClient): Promise<Record<stri
 
 /** Jobs that failed for good in any queue, with BullMQ's reason and counters: printed when a check fails. */
 export async function failedJobs(client: GatewayClient): Promise<string[]> {
-  const { runs, tools, approvals } = client.runtime.queues;
+  const { runs, tools, approvals } = clientInternals(client).runtime.queues;
   const lines: string[] = [];
   for (const [name, queue] of Object.entries({ runs, tools, approvals })) {
     for (const job of await queue.getFailed()) {

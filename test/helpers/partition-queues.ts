@@ -1,9 +1,10 @@
 import type { Queue } from "bullmq";
 import type { GatewayClient } from "../../src/producer/index.js";
+import { clientInternals } from "./internals.js";
 
 /** One queue of every partition the client reaches (one with `partitions: 1`). */
 export function queuesOf(client: GatewayClient, name: "runs" | "tools" | "approvals"): Queue[] {
-  return client.partitions.all.map((runtime) => runtime.queues[name]);
+  return clientInternals(client).partitions.all.map((runtime) => runtime.queues[name]);
 }
 
 /** Job counts of one queue summed over every partition. */

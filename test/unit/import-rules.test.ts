@@ -29,6 +29,13 @@ const forbiddenProbes: IProbe[] = [
   { rule: "store-imports-no-engine", from: "src/store/probe.ts", to: "src/engine/index.ts" },
   { rule: "core-imports-no-shell", from: "src/tools/probe.ts", to: "src/isolation/index.ts" },
   { rule: "core-imports-no-shell", from: "src/contracts/probe.ts", to: "src/isolation/index.ts" },
+  {
+    rule: "runtime-behind-the-handles",
+    from: "src/api/routes/internals-probe.ts",
+    to: "src/producer/client-internals.ts",
+  },
+  { rule: "runtime-behind-the-handles", from: "src/links/probe.ts", to: "src/producer/client-internals.ts" },
+  { rule: "runtime-behind-the-handles", from: "src/cli/probe.ts", to: "src/workers/worker-internals.ts" },
 ];
 
 /** Imports the rules allow, so that a rule matching everything would fail here. */
@@ -37,6 +44,8 @@ const allowedProbes: Omit<IProbe, "rule">[] = [
   { from: "src/api/producer-allowed.ts", to: "src/producer/index.ts" },
   { from: "src/store/allowed.ts", to: "src/contracts/index.ts" },
   { from: "src/workers/allowed.ts", to: "src/isolation/index.ts" },
+  { from: "src/producer/client-port.ts", to: "src/producer/client-internals.ts" },
+  { from: "src/workers/start-worker.ts", to: "src/workers/worker-internals.ts" },
 ];
 
 function specifierFrom(from: string, to: string): string {

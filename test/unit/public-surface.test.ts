@@ -1,6 +1,11 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { GatewayClient, ITollgateWorker } from "../../src/index.js";
 import * as tollgate from "../../src/index.js";
+import { testGateway } from "../fixtures/test-gateway.js";
+import { clientInternals } from "../helpers/internals.js";
+import { testRedisOptions } from "../helpers/redis-url.js";
+import { uniquePrefix } from "../helpers/test-prefix.js";
 
 /*
  * The root module's exports, pinned: adding or removing one is a decision, made here and in
@@ -66,6 +71,8 @@ const types = [
   "IMetricsServer",
   "IMetricsServerOptions",
   "IModelRequestFinishedEvent",
+  "IReadiness",
+  "IReadinessProbe",
   "IRejectInput",
   "IRunEvent",
   "IRunView",
@@ -158,5 +165,42 @@ describe("the root module exports a deliberate list of names", () => {
     ]) {
       expect(Object.keys(tollgate)).not.toContain(internal);
     }
+  });
+});
+
+/** What a GatewayClient hid in the third round: its runtime is internal, reached through a narrow port. */
+const hiddenClientMembers = ["runtime", "partitions", "runtimeOf", "runtimeOfThread", "metricsSources"];
+
+describe("the public handles hide the runtime", () => {
+  it("GatewayClient has no runtime, partitions or runtimeOf, in its type or on the object", async () => {
+    expectTypeOf<GatewayClient>().not.toHaveProperty("runtime");
+    expectTypeOf<GatewayClient>().not.toHaveProperty("partitions");
+    expectTypeOf<GatewayClient>().not.toHaveProperty("runtimeOf");
+    expectTypeOf<GatewayClient>().not.toHaveProperty("runtimeOfThread");
+    expectTypeOf<GatewayClient>().not.toHaveProperty("metricsSources");
+    const client = new tollgate.GatewayClient({
+      gateway: testGateway,
+      runtime: { ...testRedisOptions, prefix: uniquePrefix("surface") },
+    });
+    try {
+      const reachable = new Set<string>([
+        ...Object.keys(client),
+        ...Object.getOwnPropertyNames(tollgate.GatewayClient.prototype),
+      ]);
+      for (const member of hiddenClientMembers) expect(reachable).not.toContain(member);
+      expect(Object.getOwnPropertySymbols(client)).toEqual([]);
+      // Tests (and only they, with the API's port) still reach it.
+      expect(clientInternals(client).runtime.options.prefix).toBe(
+        clientInternals(client).partitions.options.prefix,
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a worker's handle is the operator's: names, readiness and close, no BullMQ workers", () => {
+    expectTypeOf<keyof ITollgateWorker>().toEqualTypeOf<"queues" | "partitions" | "readiness" | "close">();
+    expectTypeOf<ITollgateWorker["partitions"]>().toEqualTypeOf<readonly string[]>();
+    expectTypeOf<ITollgateWorker["readiness"]>().toEqualTypeOf<tollgate.IReadinessProbe>();
   });
 });

@@ -11,8 +11,7 @@ import type { TEnv } from "../../config/env.js";
 import { parseRuntimeOptions } from "../../config/runtime-options.js";
 import { runtimeOptionsFromEnv } from "../../config/runtime-options-from-env.js";
 import { createLogger, type Logger, throttledConnectionWarning } from "../../observability/index.js";
-import { GatewayClient } from "../../producer/index.js";
-import { checkRedisServer } from "../../runtime/redis-server-check.js";
+import { clientPortOf, GatewayClient } from "../../producer/index.js";
 import { CliError } from "../cli-errors.js";
 import type { ICliIo } from "../cli-io.js";
 import { loadGateway } from "../load-gateway.js";
@@ -147,11 +146,12 @@ async function closeWithin(api: IRunningApi, timeoutMs: number, logger: Logger):
  * TOLLGATE_REQUIRE_NOEVICTION) stops the API before it listens.
  */
 async function checkRedisAtStart(client: GatewayClient, logger: Logger): Promise<void> {
+  const port = clientPortOf(client);
   try {
-    await client.runtime.ready();
+    await port.ready();
   } catch (error) {
     logger.warn({ err: error }, "Redis did not answer at start: its settings are not checked");
     return;
   }
-  await checkRedisServer(client.runtime, { logger });
+  await port.checkRedisServer({ logger });
 }

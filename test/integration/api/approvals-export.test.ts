@@ -4,6 +4,7 @@ import { csvHeader } from "../../../src/cli/approval-export-format.js";
 import { runCli } from "../../../src/cli/main.js";
 import { approvalRecordVersion, type IApproval } from "../../../src/store/index.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { captureIo } from "../../unit/cli/capture-io.js";
 import { apiTestGateway, apiTestTokens, silentLogger } from "./api-fixture.js";
 
@@ -26,8 +27,8 @@ describe("tollgate approvals export", () => {
       port: 0,
       host: "127.0.0.1",
     });
-    await harness.client.runtime.ready();
-    const { approvals } = harness.client.runtime;
+    await clientInternals(harness.client).runtime.ready();
+    const { approvals } = clientInternals(harness.client).runtime;
     for (let index = 0; index < decidedCount + 10; index += 1) {
       const runId = `run_export${index}`;
       const approvalId = `${runId}-s0-c0-approval`;

@@ -4,6 +4,7 @@ import { buildApi } from "../../../src/api/index.js";
 import { idempotentRunId } from "../../../src/producer/enqueue-run.js";
 import { GatewayClient } from "../../../src/producer/index.js";
 import { deadlineJobIdOf } from "../../../src/queue/index.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { type IPrivateRedisServer, startPrivateRedisServer } from "../../helpers/private-redis-server.js";
 import { uniquePrefix } from "../../helpers/test-prefix.js";
 import { waitUntil } from "../../helpers/wait-until.js";
@@ -63,7 +64,7 @@ describe("run creation is all or nothing", () => {
   };
   /** What exists of the run: its state, its run job, its deadline job. */
   const traces = async (runId: string) => {
-    const queue = client.runtime.queues.runs;
+    const queue = clientInternals(client).runtime.queues.runs;
     const [state, job, deadline] = await Promise.all([
       redis.admin.exists(`${prefix}:run:${runId}`),
       queue.getJob(runId),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientInternals } from "../../helpers/internals.js";
 import { bearer, createApiFixture, type IApiFixture, userContext } from "./api-fixture.js";
 
 const admin = bearer("admin");
@@ -32,7 +33,7 @@ describe("API hardening: defaults, limits and envelopes", () => {
       payload: { input: "for myself" },
     });
     expect(response.statusCode).toBe(202);
-    const stored = await fixture.harness.client
+    const stored = await clientInternals(fixture.harness.client)
       .runtimeOf(response.json().runId)
       .runs.load(response.json().runId);
     expect(stored?.state.request.userContext).toEqual({ userId: "svc-writer" });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createJwtVerifier, type IJwtVerifier } from "../../../src/api/index.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { createApiFixture, type IApiFixture } from "./api-fixture.js";
 
 /** The JWKS server's port: this worktree's range (7700-7799). */
@@ -159,7 +160,7 @@ describe("JWT bearer tokens with a rotating JWKS", () => {
         payload: { input: "hello", userContext: { userId: "u" } },
       });
       expect(created.statusCode).toBe(202);
-      const stored = await fixture.harness.client
+      const stored = await clientInternals(fixture.harness.client)
         .runtimeOf(created.json().runId)
         .runs.load(created.json().runId);
       expect(stored?.state.request).toMatchObject({ tenant: "acme", createdBy: "jwt-user" });

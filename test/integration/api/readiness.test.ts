@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApi } from "../../../src/api/index.js";
 import { GatewayClient } from "../../../src/producer/index.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 import { apiTestGateway, apiTestTokens, bearer } from "./api-fixture.js";
 import { captureLogger } from "./capture-logger.js";
@@ -28,7 +29,7 @@ describe("API readiness and Redis outages", () => {
       // Not ready until the client's connection is up: it queues nothing while down.
       await waitUntil(async () => (await app.inject({ method: "GET", url: "/readyz" })).statusCode === 200);
 
-      client.runtime.redis.disconnect();
+      clientInternals(client).runtime.redis.disconnect();
       const started = Date.now();
       const notReady = await app.inject({ method: "GET", url: "/readyz" });
       expect(Date.now() - started).toBeLessThan(1_000);
@@ -44,13 +45,15 @@ describe("API readiness and Redis outages", () => {
       expect(text()).toMatch(/"level":40.*request failed: Redis is unreachable/);
 
       // A node's client ends ("end"); a cluster's stays "close" after disconnect(): either may connect again.
-      await waitUntil(() => ["end", "close"].includes(client.runtime.redis.status));
-      await client.runtime.redis.connect();
+      await waitUntil(() => ["end", "close"].includes(clientInternals(client).runtime.redis.status));
+      await clientInternals(client).runtime.redis.connect();
       await waitUntil(async () => (await app.inject({ method: "GET", url: "/readyz" })).statusCode === 200);
     } finally {
       await app.close();
     }
     // ownsClient: closing the API closed the client.
-    await waitUntil(() => client.runtime.redis.status === "end", { message: "the client closed" });
+    await waitUntil(() => clientInternals(client).runtime.redis.status === "end", {
+      message: "the client closed",
+    });
   });
 });

@@ -3,6 +3,7 @@ import { type IRunningApi, startApi } from "../../../src/api/index.js";
 import { followerConnectionName } from "../../../src/runtime/event-followers.js";
 import { clientListLines } from "../../helpers/deployment-nodes.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 import { apiTestGateway, apiTestTokens, bearer, silentLogger, userContext } from "./api-fixture.js";
@@ -58,11 +59,11 @@ describe("API over a real socket", () => {
    * in any of its partitions.
    */
   const followerConnections = async () => {
-    const names = harness.client.partitions.all.map(
+    const names = clientInternals(harness.client).partitions.all.map(
       (runtime) => `name=${followerConnectionName(runtime.keys.prefix)} `,
     );
     // On the deployment's own Redis: one node, or every master of the cluster under `npm run test:cluster`.
-    return (await clientListLines(harness.client.runtime.redis)).filter((line) =>
+    return (await clientListLines(clientInternals(harness.client).runtime.redis)).filter((line) =>
       names.some((name) => line.includes(name)),
     ).length;
   };
@@ -168,6 +169,6 @@ describe("API over a real socket", () => {
     });
     await expect(fetch(`${second.url}/healthz`)).rejects.toThrow();
     // The client is the harness's (ownsClient unset): it still works.
-    expect(await harness.client.runtime.redis.ping()).toBe("PONG");
+    expect(await clientInternals(harness.client).runtime.redis.ping()).toBe("PONG");
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRoutes, type IApiToken, type TApiRole } from "../../../src/api/index.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 import { createApiFixture, type IApiFixture } from "./api-fixture.js";
@@ -370,7 +371,7 @@ describe("route × role × tenant", () => {
       },
     });
     const { runId } = created.json();
-    const stored = await fixture.harness.client.runtimeOf(runId).runs.load(runId);
+    const stored = await clientInternals(fixture.harness.client).runtimeOf(runId).runs.load(runId);
     expect(stored?.state.request).toMatchObject({ tenant: ownTenant, createdBy: "subject-admin" });
     const approval = await waitUntil(async () => (await fixture.harness.client.approvals.list({ runId }))[0]);
     expect(approval).toMatchObject({ tenant: ownTenant, createdBy: "subject-admin" });

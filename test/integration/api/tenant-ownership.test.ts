@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IApiToken } from "../../../src/api/index.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 import { createApiFixture, type IApiFixture } from "./api-fixture.js";
@@ -73,7 +74,7 @@ describe("tenant ownership over HTTP", () => {
 
   it("gives a pinned token's run its first profile, accepts another pinned one and refuses the rest", async () => {
     const omitted = await createRun(pinned, { userContext: { userId: "u" } });
-    const stored = await fixture.harness.client
+    const stored = await clientInternals(fixture.harness.client)
       .runtimeOf(omitted.json().runId)
       .runs.load(omitted.json().runId);
     expect(stored?.state.request.userContext.profile).toBe("strict");
@@ -113,7 +114,7 @@ describe("tenant ownership over HTTP", () => {
     });
     expect(approved.statusCode).toBe(200);
     // The tenant's pending index stays exact: the decided approval left it with the global one.
-    const { redis, keys } = fixture.harness.client.runtimeOf(approval.approvalId);
+    const { redis, keys } = clientInternals(fixture.harness.client).runtimeOf(approval.approvalId);
     expect(await redis.zrange(keys.tenantPendingApprovals("acme"), "0", "-1")).not.toContain(
       approval.approvalId,
     );

@@ -1,6 +1,7 @@
 import type { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IApiToken } from "../../../src/api/index.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 import { createApiFixture, type IApiFixture } from "./api-fixture.js";
@@ -128,7 +129,7 @@ describe("thread ids scoped per tenant, over HTTP", () => {
     expect(globexNext.transcript).not.toContain("acme-981");
 
     // The default tenant's thread keeps the key it always had, so threads stored before scoping stay readable.
-    const { redis, keys } = fixture.harness.client.runtimeOf(defaultRun.runId);
+    const { redis, keys } = clientInternals(fixture.harness.client).runtimeOf(defaultRun.runId);
     const { prefix } = keys;
     const defaultHistory = await redis.lrange(`${prefix}:thread:ticket-981:messages`, 0, -1);
     expect(defaultHistory.join("\n")).toContain("default-981");
@@ -168,7 +169,7 @@ describe("thread ids scoped per tenant, over HTTP", () => {
   });
 
   it("keeps another tenant's thread stored before scoping (unscoped keys) out of the default tenant's reach", async () => {
-    const { redis, keys } = await fixture.harness.client.runtimeOfThread({
+    const { redis, keys } = await clientInternals(fixture.harness.client).runtimeOfThread({
       tenant: "default",
       threadId: "legacy-acme",
     });
@@ -198,11 +199,11 @@ describe("thread ids scoped per tenant, over HTTP", () => {
     await finishedRun(acme, { threadId: "ttl-thread-acme" });
     await finishedRun(defaultTenant, { threadId: "ttl-thread-default" });
     await finishedRun(globex, {});
-    const { redis } = fixture.harness.client.runtime;
+    const { redis } = clientInternals(fixture.harness.client).runtime;
     // Every partition's prefix, on every master of a cluster (SCAN reads one server).
     const servers = redis.isCluster ? (redis as unknown as Cluster).nodes("master") : [redis];
     const threadKeys: string[] = [];
-    for (const runtime of fixture.harness.client.partitions.all) {
+    for (const runtime of clientInternals(fixture.harness.client).partitions.all) {
       for (const server of servers) {
         let cursor = "0";
         do {

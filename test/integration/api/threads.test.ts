@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keysOnEveryNode } from "../../helpers/deployment-nodes.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { bearer, createApiFixture, type IApiFixture, userContext } from "./api-fixture.js";
 
@@ -11,8 +12,8 @@ async function keysOf(fixture: IApiFixture, threadId: string, runIds: string[]):
   const { client } = fixture.harness;
   const all: string[] = [];
   // Every partition's keys (one prefix with `partitions: 1`).
-  for (const { keys } of client.partitions.all)
-    all.push(...(await keysOnEveryNode(client.runtime.redis, `${keys.prefix}:*`)));
+  for (const { keys } of clientInternals(client).partitions.all)
+    all.push(...(await keysOnEveryNode(clientInternals(client).runtime.redis, `${keys.prefix}:*`)));
   return all.filter((key) => key.includes(threadId) || runIds.some((runId) => key.includes(`:run:${runId}`)));
 }
 
@@ -27,7 +28,7 @@ describe("threads: retention and deletion", () => {
     const { client } = fixture.harness;
     const threadId = "thread-retention";
     const thread = { tenant: "default", threadId };
-    const { keys, redis } = await client.runtimeOfThread(thread);
+    const { keys, redis } = await clientInternals(client).runtimeOfThread(thread);
     const first = await client.ask({ input: script({ text: "one" }), userContext, threadId });
     expect(first.status).toBe("completed");
     const second = await client.ask({ input: script({ text: "two" }), userContext, threadId });
@@ -39,7 +40,7 @@ describe("threads: retention and deletion", () => {
     }
     // A read is a use: a shortened TTL is set back to the full retention.
     await redis.pexpire(keys.threadMessages(thread), 5_000);
-    await (await client.runtimeOfThread(thread)).threads.history(thread);
+    await (await clientInternals(client).runtimeOfThread(thread)).threads.history(thread);
     expect(await redis.pttl(keys.threadMessages(thread))).toBeGreaterThan(thirtyDaysMs - 60_000);
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TStoredApprovalEvent } from "../../../src/contracts/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -75,7 +76,7 @@ describe("approval events", () => {
     expect(events[0]!.at).toBe(approval.requestedAt);
     // A second decision loses: no second event.
     await expect(harness.client.approvals.reject(approval.approvalId, { approver: "bob" })).rejects.toThrow();
-    const all = await harness.client.runtime.approvalEvents.readAfter("0", 10_000);
+    const all = await clientInternals(harness.client).runtime.approvalEvents.readAfter("0", 10_000);
     expect(all.filter((event) => event.approvalId === approval.approvalId)).toHaveLength(2);
   });
 
@@ -108,10 +109,10 @@ describe("approval events", () => {
   });
 
   it("resumes after an id, filters by tenant, and takes appended events of other types", async () => {
-    const before = await harness.client.runtime.approvalEvents.lastId();
+    const before = await clientInternals(harness.client).runtime.approvalEvents.lastId();
     const acme = await parked("needs_approval", { amount: 8 }, "acme");
     const other = await parked("needs_approval", { amount: 9 });
-    const appendedId = await harness.client.runtime.approvalEvents.append({
+    const appendedId = await clientInternals(harness.client).runtime.approvalEvents.append({
       type: "approval-escalated",
       approvalId: acme.approval.approvalId,
       runId: acme.runId,

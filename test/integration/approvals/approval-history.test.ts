@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approvalRecordVersion, type TApprovalRequest } from "../../../src/store/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -66,8 +67,8 @@ describe("approval history", () => {
     expect(decided.outcome!.finishedAt).toBeGreaterThanOrEqual(decided.decision!.decidedAt);
     expect(decided.decision!.decidedAt).toBeGreaterThanOrEqual(decided.requestedAt);
     // Kept for the approval retention, not the run's (5 s here).
-    const ttl = await harness.client.runtime.redis.pttl(
-      harness.client.runtime.keys.approval(approval.approvalId),
+    const ttl = await clientInternals(harness.client).runtime.redis.pttl(
+      clientInternals(harness.client).runtime.keys.approval(approval.approvalId),
     );
     expect(ttl).toBeGreaterThan(5_000);
     expect(ttl).toBeLessThanOrEqual(approvalRetentionMs);
@@ -100,7 +101,7 @@ describe("approval history", () => {
   });
 
   it("decided indexes drop entries older than the retention and expire with it", async () => {
-    const { redis, keys, approvals } = harness.client.runtime;
+    const { redis, keys, approvals } = clientInternals(harness.client).runtime;
     const now = Date.now();
     const request: TApprovalRequest = {
       schemaVersion: approvalRecordVersion,

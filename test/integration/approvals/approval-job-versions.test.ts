@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approvalIdOfJob, approvalJobSchema } from "../../../src/queue/index.js";
 import { ledger, testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -42,7 +43,7 @@ describe("a parked call's approval job on Redis", () => {
       userContext: { userId },
     });
     const approval = await waitUntil(async () => (await harness.client.approvals.list({ runId }))[0]);
-    const { approvals } = harness.client.runtimeOf(runId).queues;
+    const { approvals } = clientInternals(harness.client).runtimeOf(runId).queues;
     const job = await waitUntil(() => approvals.getJob(approval.approvalId));
     return { runId, approval, job };
   }
@@ -54,7 +55,7 @@ describe("a parked call's approval job on Redis", () => {
 
   it("version 1 (parked before an upgrade): its expiry is settled and the run goes on", async () => {
     const { runId, approval, job } = await parked("u-job-v1", 4);
-    const runtime = harness.client.runtimeOf(runId);
+    const runtime = clientInternals(harness.client).runtimeOf(runId);
     const v1 = {
       schemaVersion: 1,
       approvalId: approval.approvalId,

@@ -8,6 +8,7 @@ import {
 } from "../../../src/store/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 
 /**
  * Listings through the secondary indexes, well past 1,000 approvals: every filter is exact and every
@@ -37,7 +38,7 @@ describe("approval listings at any size", () => {
       partitions: 1,
     });
     client = harness.client;
-    await client.runtime.ready();
+    await clientInternals(client).runtime.ready();
     for (let index = 0; index < 2_400; index += 1) {
       const runId = `run_list${index}`;
       const request: TApprovalRequest = {
@@ -58,7 +59,7 @@ describe("approval listings at any size", () => {
       requests.push(request);
     }
     for (const request of requests) {
-      await client.runtime.approvals.create(request, {
+      await clientInternals(client).runtime.approvals.create(request, {
         type: "tool-call-parked",
         data: {
           callId: request.callId,
@@ -103,7 +104,7 @@ describe("approval listings at any size", () => {
       userContext: { userId: "u-late" },
       expiresAt: now + 600_000,
     };
-    await client.runtime.approvals.create(late, {
+    await clientInternals(client).runtime.approvals.create(late, {
       type: "tool-call-parked",
       data: {
         callId: late.callId,
@@ -116,7 +117,7 @@ describe("approval listings at any size", () => {
     const byTool = await client.approvals.list({ tool: "quick_expiry" });
     expect(byUser.map((approval) => approval.approvalId)).toEqual([late.approvalId]);
     expect(byTool.map((approval) => approval.approvalId)).toEqual([late.approvalId]);
-    const decided = await client.runtime.approvals.decide(late.approvalId, {
+    const decided = await clientInternals(client).runtime.approvals.decide(late.approvalId, {
       decision: "cancelled",
       decidedAt: lateCancelledAt,
     });
@@ -160,7 +161,7 @@ describe("approval listings at any size", () => {
       const decision = decisions[index % decisions.length]!;
       const at = now + Math.floor(index / 3);
       const approver = decision === "expired" || decision === "cancelled" ? undefined : `rev-${index % 4}`;
-      const result = await client.runtime.approvals.decide(request.approvalId, {
+      const result = await clientInternals(client).runtime.approvals.decide(request.approvalId, {
         decision,
         decidedAt: at,
         ...(approver !== undefined ? { approver } : {}),
@@ -216,7 +217,10 @@ describe("approval listings at any size", () => {
     // A pending page's last entry is decided before the next page is read: the next page starts after it.
     const first = await client.approvals.page({ limit: 10 });
     const last = first.approvals.at(-1) as IApproval;
-    await client.runtime.approvals.decide(last.approvalId, { decision: "cancelled", decidedAt: now + 2_000 });
+    await clientInternals(client).runtime.approvals.decide(last.approvalId, {
+      decision: "cancelled",
+      decidedAt: now + 2_000,
+    });
     const second = await client.approvals.page({ limit: 10, cursor: first.nextCursor! });
     const expected = pendingIds((request) => !decidedAt.has(request.approvalId));
     expect(second.approvals.map((approval) => approval.approvalId)).toEqual(expected.slice(10, 20));
@@ -227,7 +231,7 @@ describe("approval listings at any size", () => {
     // Decided from the highest id down, so the order of decision is the reverse of the ids' order.
     const sameMillisecond = requests.slice(2_390, 2_400).reverse();
     for (const request of sameMillisecond) {
-      const result = await client.runtime.approvals.decide(request.approvalId, {
+      const result = await clientInternals(client).runtime.approvals.decide(request.approvalId, {
         decision: "approved",
         decidedAt: at,
         approver: "rev-tie",

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { TollgateError } from "../../../src/errors/index.js";
 import { ledger, testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { requestsWithMarker } from "../../helpers/model-requests.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
@@ -46,10 +47,12 @@ describe("parked approvals", () => {
       status: "pending",
     });
     expect(approval.expiresAt - approval.requestedAt).toBe(60_000);
-    const job = await harness.client.runtimeOf(runId).queues.approvals.getJob(approval.approvalId);
+    const job = await clientInternals(harness.client)
+      .runtimeOf(runId)
+      .queues.approvals.getJob(approval.approvalId);
     expect(await job!.getState()).toBe("delayed");
     expect(job!.parent?.id).toBe(runId);
-    const runJob = await harness.client.runtimeOf(runId).queues.runs.getJob(runId);
+    const runJob = await clientInternals(harness.client).runtimeOf(runId).queues.runs.getJob(runId);
     expect(await runJob!.getState()).toBe("waiting-children");
     const view = await harness.client.getRun(runId);
     expect(view.pendingApprovals.map((pending) => pending.approvalId)).toEqual([approval.approvalId]);

@@ -3,6 +3,7 @@ import { TollgateError } from "../../../src/errors/index.js";
 import type { IApproval } from "../../../src/store/index.js";
 import { approverRulesGateway, executions } from "../../fixtures/approver-rules-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { refusal } from "../../helpers/refusal.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
@@ -91,7 +92,7 @@ describe("approver rules and quorum through the library client", () => {
     expect(stored.quorum?.approvals.map((vote) => vote.approver)).toEqual(["ann", "cfo"]);
 
     // Each partial decision is announced on the approval event stream.
-    const events = await harness.client.runtime.approvalEvents.readAfter("0", 1000);
+    const events = await clientInternals(harness.client).runtime.approvalEvents.readAfter("0", 1000);
     const mine = events
       .filter((event) => event.approvalId === approval.approvalId)
       .map((event) => event.type);

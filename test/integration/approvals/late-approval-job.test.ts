@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledger, testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -30,7 +31,7 @@ describe("an approval job that runs after its approved call's tool job was remov
       return pending.length > 0 ? pending : undefined;
     });
     await harness.client.approvals.approve(approval!.approvalId, { approver: "ops" });
-    const { tools } = harness.client.runtimeOf(runId).queues;
+    const { tools } = clientInternals(harness.client).runtimeOf(runId).queues;
     const toolJob = await waitUntil(async () => {
       const job = await tools.getJob(approval!.callId);
       return job && (await job.getState()) === "completed" ? job : undefined;
@@ -70,7 +71,7 @@ describe("an approval job whose decider died before adding the tool job", () => 
       const pending = await harness.client.approvals.list({ runId });
       return pending.length > 0 ? pending : undefined;
     });
-    const runtime = harness.client.runtimeOf(runId);
+    const runtime = clientInternals(harness.client).runtimeOf(runId);
     // What `approve` records before it adds the tool job and wakes the approval job: the decision alone.
     const decided = await runtime.approvals.decide(approval!.approvalId, {
       decision: "approved",

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approvalRecordVersion } from "../../../src/store/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -19,7 +20,7 @@ describe("a run's pending approvals at any number pending", () => {
   afterAll(() => harness.close());
 
   it("with 1,200 other approvals pending first, the run's approval is listed, shown and cancelled", async () => {
-    const { approvals } = harness.client.runtime;
+    const { approvals } = clientInternals(harness.client).runtime;
     const now = Date.now();
     // Other runs' approvals that expire before this run's, so they come first in the global index.
     for (let index = 0; index < 1_200; index += 1) {

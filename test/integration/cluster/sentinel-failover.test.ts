@@ -13,6 +13,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledger, testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { workerInternals } from "../../helpers/internals.js";
 import { type IRedisServerProcess, startRedisServer } from "../../helpers/redis-server-process.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 import { failoverWorkload } from "./failover-workload.js";
@@ -180,7 +181,7 @@ describe.skipIf(!process.env.TOLLGATE_TEST_SENTINEL)(
       );
       expect(paid.size).toBe(7);
       expect(await harness.client.approvals.list({})).toEqual([]);
-      expect(harness.workers[0]!.runtime.redisTarget.kind).toBe("sentinel");
+      expect(workerInternals(harness.workers[0]!).runtime.redisTarget.kind).toBe("sentinel");
       // Waiting through the pub/sub subscriber works after the failovers too.
       const [last] = await startWorkRuns(1, "after");
       expect((await harness.client.wait(last!)).status).toBe("completed");

@@ -4,6 +4,7 @@ import { toolJobSchema } from "../../../src/queue/index.js";
 import { approvalRequestSchema } from "../../../src/store/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 
 describe("a lost revision race is TG_STATE_CONFLICT (issue 9)", () => {
   let harness: IHarness;
@@ -14,7 +15,7 @@ describe("a lost revision race is TG_STATE_CONFLICT (issue 9)", () => {
 
   it("two saves from the same revision: the second is refused with TG_STATE_CONFLICT, not TG_STATE_CORRUPT", async () => {
     const { runId } = await harness.client.run({ input: "hello", userContext: { userId: "u-conflict" } });
-    const { runs } = harness.client.runtime;
+    const { runs } = clientInternals(harness.client).runtime;
     const read = (await runs.load(runId))!;
     await runs.save(read, { ...read.state, updatedAt: read.state.updatedAt + 1 });
     await expect(runs.save(read, { ...read.state, updatedAt: read.state.updatedAt + 2 })).rejects.toSatisfy(

@@ -6,6 +6,7 @@ import type { IRunEvent } from "../../../src/index.js";
 import { type IScriptedModel, startScriptedModel } from "../../../src/model/index.js";
 import { workTool } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { requestsWithMarker } from "../../helpers/model-requests.js";
 import { script } from "../../helpers/script.js";
 import { seriesValue } from "../../unit/observability/metric-values.js";
@@ -157,7 +158,7 @@ describe("named models: a request chooses one; fallbacks on 429, 5xx and dead en
       { step: 0, from: "busy", to: "backup", reason: "rate_limited", at: expect.any(Number) },
       { step: 1, from: "busy", to: "backup", reason: "cooling_down", at: expect.any(Number) },
     ]);
-    const run = await harness.client.runtimeOf(response.runId).runs.load(response.runId);
+    const run = await clientInternals(harness.client).runtimeOf(response.runId).runs.load(response.runId);
     expect(run?.state.modelReplies?.map((reply) => reply.model)).toEqual(["backup", "backup"]);
   });
 

@@ -6,6 +6,7 @@ import { defineGateway } from "../../../src/gateway/index.js";
 import { metricsText } from "../../../src/observability/index.js";
 import { needsApprovalTool, quickExpiryTool } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 import { WebhookReceiver } from "./webhook-receiver.js";
@@ -129,13 +130,13 @@ describe("webhook notifications", () => {
       type: "approval-escalated",
       data: { status: "pending", escalation: { target: "oncall", afterMs: 400 } },
     });
-    const job = await harness.client.runtime.queues.notifications.getJob(
+    const job = await clientInternals(harness.client).runtime.queues.notifications.getJob(
       `escalate-0-${decidedEarly.approvalId}`,
     );
     await waitUntil(async () => (await job?.getState()) === "completed");
     expect(deliveriesOf(oncall, decidedEarly.approvalId)).toEqual([]);
     // The escalation is on the approval event stream too, for the console's live inbox.
-    const events = await harness.client.runtime.approvalEvents.readAfter("0");
+    const events = await clientInternals(harness.client).runtime.approvalEvents.readAfter("0");
     expect(
       events.filter((event) => event.type === "approval-escalated").map((event) => event.approvalId),
     ).toEqual([pending.approvalId]);

@@ -8,6 +8,7 @@ import {
 } from "../../fixtures/notifications-gateway.js";
 import { type IChildWorker, spawnChildWorker } from "../../helpers/child-worker.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 import { WebhookReceiver } from "./webhook-receiver.js";
@@ -50,7 +51,7 @@ describe("webhooks when a worker dies", () => {
     const settings: INotificationsGatewaySettings = { url: receiver.url, secret, claimIdleMs };
     const harness = await createHarness(notificationsGateway(settings), label, runtimeOverrides);
     cleanups.push(() => harness.close());
-    const { redis, keys } = harness.client.runtime;
+    const { redis, keys } = clientInternals(harness.client).runtime;
     const stream = keys.approvalEvents();
     const forApproval = (approvalId: string) => (entry: { body: string }) => entry.body.includes(approvalId);
     return {

@@ -3,6 +3,7 @@ import { defineGateway } from "../../../src/gateway/index.js";
 import { GatewayClient } from "../../../src/producer/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 
 const user = { userId: "u-budget-caps" };
 const cappedGateway = defineGateway({
@@ -37,14 +38,14 @@ describe("a run's budgets: the gateway's are the defaults and the caps", () => {
     ],
   ])("%s", async (_name, asked, stored) => {
     const { runId } = await client.run({ input: "hi", userContext: user, ...asked });
-    const loaded = await client.runtimeOf(runId).runs.load(runId);
+    const loaded = await clientInternals(client).runtimeOf(runId).runs.load(runId);
     expect(loaded?.state.request).toMatchObject(stored);
   });
 
   it("a gateway without budgets keeps the request's, or none", async () => {
     const plain = new GatewayClient({ gateway: testGateway, runtime: harness.runtimeOptions });
     const { runId } = await plain.run({ input: "hi", userContext: user, maxToolCalls: 3 });
-    const loaded = await plain.runtimeOf(runId).runs.load(runId);
+    const loaded = await clientInternals(plain).runtimeOf(runId).runs.load(runId);
     await plain.close();
     expect(loaded?.state.request.maxToolCalls).toBe(3);
     expect(loaded?.state.request).not.toHaveProperty("maxTotalTokens");

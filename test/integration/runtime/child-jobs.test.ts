@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ledger, notes, testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -26,7 +27,7 @@ describe("tool calls as child jobs", () => {
       userContext: user,
     });
     const callId = `${runId}-s0-c0`;
-    const runtime = harness.client.runtimeOf(runId);
+    const runtime = clientInternals(harness.client).runtimeOf(runId);
     const toolJob = await waitUntil(() => runtime.queues.tools.getJob(callId));
     expect(toolJob.parent?.id).toBe(runId);
     expect(toolJob.parent?.queueKey).toBe(`${runtime.options.prefix}:runs`);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TollgateError } from "../../../src/errors/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { jobCountsOf } from "../../helpers/partition-queues.js";
 import { script } from "../../helpers/script.js";
 
@@ -21,7 +22,9 @@ describe("enqueue", () => {
     expect(second.runId).toBe(first.runId);
     expect(first.created).toBe(true);
     expect(second.created).toBe(false);
-    expect(await harness.client.runtimeOf(first.runId).queues.runs.getJobCountByTypes("wait")).toBe(1);
+    expect(
+      await clientInternals(harness.client).runtimeOf(first.runId).queues.runs.getJobCountByTypes("wait"),
+    ).toBe(1);
   });
 
   it("the same idempotency key with a different request is a conflict", async () => {
@@ -82,7 +85,7 @@ describe("enqueue", () => {
       userContext: user,
       additionalTools: ["extra_lookup"],
     });
-    const stored = await harness.client.runtimeOf(runId).runs.load(runId);
+    const stored = await clientInternals(harness.client).runtimeOf(runId).runs.load(runId);
     expect(stored?.state.request.additionalTools).toEqual(["extra_lookup"]);
   });
 });

@@ -2,6 +2,7 @@ import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { requestsWithMarker } from "../../helpers/model-requests.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
@@ -31,7 +32,7 @@ describe("provider pacing: a 429 with retry-after pauses the model fleet-wide", 
 
   it("the run that got the 429 and a run started during the pause both wait for it, then complete", async () => {
     const pauseKey = `${harness.prefix}:model-pause:gpt-4o-mini`;
-    const redis = harness.client.runtime.redis;
+    const redis = clientInternals(harness.client).runtime.redis;
     const first = await harness.client.run({
       input: script({ status: 429, retryAfterMs: pauseMs }, { text: "first, after the pause" }),
       userContext: user,
@@ -46,7 +47,9 @@ describe("provider pacing: a 429 with retry-after pauses the model fleet-wide", 
     // The second run parks without calling the model, holding no worker, while the pause lasts.
     const parked = await waitUntil(
       async () => {
-        const job = await harness.client.runtimeOf(second.runId).queues.runs.getJob(second.runId);
+        const job = await clientInternals(harness.client)
+          .runtimeOf(second.runId)
+          .queues.runs.getJob(second.runId);
         return (await job?.isDelayed()) ? job : undefined;
       },
       { message: "the second run did not park" },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ModelPauseWatch } from "../../../src/runtime/model-pause-watch.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
 /**
@@ -13,7 +14,7 @@ describe("ModelPauseWatch", () => {
   let watch: ModelPauseWatch;
   beforeAll(async () => {
     harness = await createHarness(testGateway, "pause-watch");
-    watch = await ModelPauseWatch.start(harness.client.runtime);
+    watch = await ModelPauseWatch.start(clientInternals(harness.client).runtime);
   });
   afterAll(async () => {
     await watch.close();
@@ -21,7 +22,7 @@ describe("ModelPauseWatch", () => {
   });
 
   it("hears a pause another process started, without reading the key for each call", async () => {
-    const runtime = harness.client.runtime;
+    const runtime = clientInternals(harness.client).runtime;
     expect(await watch.remainingMs("model-a")).toBe(0);
     expect(await runtime.modelPauses.pause("model-a", 5_000)).toBe(true);
     await waitUntil(async () => (await watch.remainingMs("model-a")) > 4_000, {
@@ -33,7 +34,7 @@ describe("ModelPauseWatch", () => {
   });
 
   it("reads the key again after its subscription came back (announcements may have been lost)", async () => {
-    const runtime = harness.client.runtime;
+    const runtime = clientInternals(harness.client).runtime;
     expect(await watch.remainingMs("model-b")).toBe(0);
     // A pause it cannot hear: set without an announcement.
     await runtime.redis.set(runtime.deploymentKeys.modelPause("model-b"), "1", "PX", 60_000);

@@ -5,6 +5,7 @@ import { keysFor, layoutPartitions, partitionNamedBy } from "../../../src/store/
 import { type ITollgateWorker, startWorker } from "../../../src/workers/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals, workerInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { deletePrefix } from "../../helpers/test-prefix.js";
 import { waitUntil } from "../../helpers/wait-until.js";
@@ -34,7 +35,7 @@ describe("partitions", () => {
       const partition = partitionNamedBy(harness.prefix, runId);
       expect(partitionNamedBy(harness.prefix, threadId).name).toBe(partition.name);
       expect((await harness.client.wait(runId)).status).toBe("completed");
-      const { redis } = harness.client.runtime;
+      const { redis } = clientInternals(harness.client).runtime;
       expect(await redis.exists(keysFor(partition.prefix).run(runId))).toBe(1);
       expect(await redis.exists(keysFor(harness.prefix).run(runId))).toBe(0);
     }
@@ -112,7 +113,7 @@ describe("partitions", () => {
     expect(new Set(seen.map(({ runId }) => runId))).toEqual(wanted);
     // A merged id names a position in each partition's log (the 3 of this layout, and the unpartitioned one
     // a deployment that had no partitions before keeps serving).
-    expect(seen[0]!.id.split(",")).toHaveLength(harness.client.partitions.all.length);
+    expect(seen[0]!.id.split(",")).toHaveLength(clientInternals(harness.client).partitions.all.length);
 
     // Resuming after the 4th event gives exactly the 5 that followed it.
     const resumed = new AbortController();
@@ -176,12 +177,11 @@ describe("changing the partition count of a live deployment", () => {
       logger: pino({ level: "silent" }),
       handleSignals: false,
     });
-    expect(extra.worker.served.map(({ runtime }) => runtime.partition.name).sort()).toEqual([
-      "0of3",
-      "1of3",
-      "2of3",
-      "base",
-    ]);
+    expect(
+      workerInternals(extra.worker)
+        .served.map(({ runtime }) => runtime.partition.name)
+        .sort(),
+    ).toEqual(["0of3", "1of3", "2of3", "base"]);
     const client = extra.client;
     const pending = await client.approvals.list();
     expect(pending.map((approval) => approval.runId).sort()).toEqual(
@@ -203,8 +203,8 @@ describe("changing the partition count of a live deployment", () => {
     const next = await client.run({ input: answer, userContext: user, threadId });
     expect(partitionNamedBy(harness.prefix, next.runId).name).toBe("base");
     expect((await client.wait(next.runId)).status).toBe("completed");
-    expect(await client.runtimeOf(next.runId).threads.history({ tenant: "default", threadId })).toHaveLength(
-      4,
-    );
+    expect(
+      await clientInternals(client).runtimeOf(next.runId).threads.history({ tenant: "default", threadId }),
+    ).toHaveLength(4);
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { promoteJob } from "../../../src/runtime/promote-job.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 
 /**
  * Issue 14: a decision promotes the parked call's job by id in one round trip (it read the whole job
@@ -17,7 +18,7 @@ describe("promoteJob", () => {
   afterAll(() => harness.close());
 
   it("a delayed job: moved to wait, true; promoted again: false; a missing job: false", async () => {
-    const queue = harness.client.runtime.queues.tools;
+    const queue = clientInternals(harness.client).runtime.queues.tools;
     await queue.add("parked", { n: 1 }, { jobId: "parked-1", delay: 3_600_000 });
     expect(await queue.getJobState("parked-1")).toBe("delayed");
     expect(await promoteJob(queue, "parked-1")).toBe(true);
@@ -27,17 +28,17 @@ describe("promoteJob", () => {
   });
 
   it("a failure other than the job's state is thrown, not read as 'already decided'", async () => {
-    const queue = harness.client.runtime.queues.tools;
+    const queue = clientInternals(harness.client).runtime.queues.tools;
     await queue.add("parked", { n: 2 }, { jobId: "parked-2", delay: 3_600_000 });
     // The job's delayed index holds something that is not a sorted set: Redis refuses the script.
     const delayedKey = queue.toKey("delayed");
-    await harness.client.runtime.redis.rename(delayedKey, `${delayedKey}-aside`);
-    await harness.client.runtime.redis.set(delayedKey, "not a sorted set");
+    await clientInternals(harness.client).runtime.redis.rename(delayedKey, `${delayedKey}-aside`);
+    await clientInternals(harness.client).runtime.redis.set(delayedKey, "not a sorted set");
     try {
       await expect(promoteJob(queue, "parked-2")).rejects.toThrow(/WRONGTYPE/);
     } finally {
-      await harness.client.runtime.redis.del(delayedKey);
-      await harness.client.runtime.redis.rename(`${delayedKey}-aside`, delayedKey);
+      await clientInternals(harness.client).runtime.redis.del(delayedKey);
+      await clientInternals(harness.client).runtime.redis.rename(`${delayedKey}-aside`, delayedKey);
     }
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TRunEvent } from "../../../src/contracts/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 
 /**
@@ -23,11 +24,11 @@ describe("quiet event streams are kept at their size", () => {
   const overheadBytes = 1_200;
   /** The bytes of the run's entries as written (each event's JSON). */
   const entryBytes = async (runId: string) => {
-    const events = await harness.client.runtime.events.readAfter(runId);
+    const events = await clientInternals(harness.client).runtime.events.readAfter(runId);
     return events.reduce((sum, { type, data }) => sum + JSON.stringify({ type, data }).length, 0);
   };
   const streamBytes = async (runId: string) => {
-    const runtime = harness.client.runtime;
+    const runtime = clientInternals(harness.client).runtime;
     return Number(await runtime.redis.memory("USAGE", runtime.keys.runEvents(runId), "SAMPLES", "0"));
   };
 
@@ -62,12 +63,16 @@ describe("quiet event streams are kept at their size", () => {
     const ids = seen.map((event) => event.id);
     expect([...new Set(ids)]).toHaveLength(ids.length);
     // Read again from the start: the same events under the same ids.
-    expect((await harness.client.runtime.events.readAfter(runId)).map((event) => event.id)).toEqual(ids);
+    expect(
+      (await clientInternals(harness.client).runtime.events.readAfter(runId)).map((event) => event.id),
+    ).toEqual(ids);
     expect((await harness.client.wait(runId)).status).toBe("completed");
     // Finished and retained: at its size too, with the retention's TTL kept.
     expect(await streamBytes(runId)).toBeLessThan((await entryBytes(runId)) + overheadBytes);
     expect(
-      await harness.client.runtime.redis.pttl(harness.client.runtime.keys.runEvents(runId)),
+      await clientInternals(harness.client).runtime.redis.pttl(
+        clientInternals(harness.client).runtime.keys.runEvents(runId),
+      ),
     ).toBeGreaterThan(0);
   });
 });

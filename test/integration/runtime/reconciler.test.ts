@@ -5,6 +5,7 @@ import { createRedis } from "../../../src/store/index.js";
 import { maxReconcilerRetries } from "../../../src/workers/reconcile-runs.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -32,7 +33,7 @@ describe("the reconciler", () => {
     const { client } = await startWithoutWorker("reconcile-requeue");
     const { runId } = await client.run({ input: script({ text: "found again" }), userContext: user });
     // What a submission leaves when Redis refused the job's add after storing the run.
-    await client.runtimeOf(runId).queues.runs.remove(runId);
+    await clientInternals(client).runtimeOf(runId).queues.runs.remove(runId);
     await harness!.startWorker();
     const response = await client.wait(runId, { timeoutMs: 20_000 });
     expect(response.status).toBe("completed");
@@ -65,7 +66,7 @@ describe("the reconciler", () => {
    * full Redis spends a job's attempts within its backoffs), before any worker of the gateway runs.
    */
   async function failUnrecorded(client: IHarness["client"], runId: string): Promise<void> {
-    const runtime = client.runtimeOf(runId);
+    const runtime = clientInternals(client).runtimeOf(runId);
     const failing = failingWorker(runtime, "runs", "OOM command not allowed when used memory > 'maxmemory'.");
     await waitUntil(async () => (await runtime.queues.runs.getJobState(runId)) === "failed");
     await failing.close();
@@ -90,7 +91,7 @@ describe("the reconciler", () => {
     const { client } = await startWithoutWorker("reconcile-lost");
     const threadId = "thread-reconcile-lost";
     const stuck = await client.run({ input: script({ text: "never" }), userContext: user, threadId });
-    const runtime = client.runtimeOf(stuck.runId);
+    const runtime = clientInternals(client).runtimeOf(stuck.runId);
     // The reconciler retried this run's job as often as it may already.
     await runtime.redis.hset(runtime.keys.run(stuck.runId), "reconcilerRetries", maxReconcilerRetries);
     await failUnrecorded(client, stuck.runId);
@@ -110,10 +111,10 @@ describe("the reconciler", () => {
       ...reconcile,
       retentionMs: 1_000,
     });
-    const { tools } = harness.client.runtime.queues;
+    const { tools } = clientInternals(harness.client).runtime.queues;
     // A tool job failed for good (its run went on with TG_TOOL_JOB_FAILED), as the queue's options say.
     await tools.add("work", {}, { jobId: "failed-tool-job", removeOnFail: { age: 1 } });
-    const failing = failingWorker(harness.client.runtime, "tools", "failed for good");
+    const failing = failingWorker(clientInternals(harness.client).runtime, "tools", "failed for good");
     await waitUntil(async () => (await tools.getJobState("failed-tool-job")) === "failed");
     await failing.close();
     // BullMQ applies removeOnFail's age only when another job of the queue fails: none will here.
@@ -127,7 +128,7 @@ describe("the reconciler", () => {
   it("cancel ends a run at once when no job holds it, with no worker running", async () => {
     const { client } = await startWithoutWorker("reconcile-cancel");
     const { runId } = await client.run({ input: script({ text: "never" }), userContext: user });
-    await client.runtimeOf(runId).queues.runs.remove(runId);
+    await clientInternals(client).runtimeOf(runId).queues.runs.remove(runId);
     await client.cancel(runId);
     const view = await client.getRun(runId);
     expect(view.status).toBe("cancelled");

@@ -14,6 +14,7 @@ import { GatewayClient } from "../../../src/producer/index.js";
 import { type ITollgateWorker, startWorker } from "../../../src/workers/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { fastRuntime } from "../../helpers/harness.js";
+import { workerInternals } from "../../helpers/internals.js";
 import { type IRedisServerProcess, startRedisServer } from "../../helpers/redis-server-process.js";
 import { script } from "../../helpers/script.js";
 
@@ -62,8 +63,8 @@ describe("a Sentinel-managed primary", () => {
       timeoutMs: 20_000,
     });
     expect(response.status).toBe("completed");
-    expect(worker.runtime.redisTarget.kind).toBe("sentinel");
+    expect(workerInternals(worker).runtime.redisTarget.kind).toBe("sentinel");
     // The run's keys are on the primary the sentinel named.
-    expect(worker.runtime.redis.stream?.remotePort).toBe(primary.port);
+    expect(workerInternals(worker).runtime.redis.stream?.remotePort).toBe(primary.port);
   });
 });

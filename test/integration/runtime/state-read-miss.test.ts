@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -25,7 +26,7 @@ describe("a run job that finds no state", () => {
       input: script({ text: "found it" }),
       userContext: { userId: "u-state-read-miss" },
     });
-    const runtime = harness.client.runtimeOf(runId);
+    const runtime = clientInternals(harness.client).runtimeOf(runId);
     const stateKey = runtime.keys.run(runId);
     // The same hash tag: the renamed key stays in the run's slot, as RENAME needs on a cluster.
     const hiddenKey = `${stateKey}:hidden`;

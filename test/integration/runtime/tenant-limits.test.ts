@@ -6,6 +6,7 @@ import { keysFor, TenantLimits } from "../../../src/store/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { type IChildWorker, spawnChildWorker } from "../../helpers/child-worker.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { newLedgerFile, readLedger } from "../../helpers/ledger-file.js";
 import { jobCountsOf } from "../../helpers/partition-queues.js";
 import { testRedisUrl } from "../../helpers/redis-url.js";
@@ -84,7 +85,7 @@ describe("tenant limits across processes", () => {
     expect(work.filter((entry) => entry.event === "start")).toHaveLength(6);
     expect(maxOverlap(work)).toBeLessThanOrEqual(2);
     // Every slot was given back (just after the final save that wakes the waiters).
-    const redis = client.runtime.redis;
+    const redis = clientInternals(client).runtime.redis;
     await waitUntil(async () => (await redis.zcard(keysFor(harness.prefix).tenantRunning("acme"))) === 0, {
       message: "a slot was not given back",
     });
@@ -142,7 +143,9 @@ describe("tenant limits across processes", () => {
       // The slot is given back just after the final save that wakes the waiters.
       await waitUntil(
         async () =>
-          (await soloClient.runtime.redis.zcard(keysFor(harness.prefix).tenantRunning("solo"))) === 0,
+          (await clientInternals(soloClient).runtime.redis.zcard(
+            keysFor(harness.prefix).tenantRunning("solo"),
+          )) === 0,
         { message: "the slot was not given back" },
       );
     } finally {

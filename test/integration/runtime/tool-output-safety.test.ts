@@ -3,6 +3,7 @@ import type { ITollgateRuntime } from "../../../src/runtime/runtime.js";
 import { executions, toolSafetyGateway } from "../../fixtures/tool-safety-gateway.js";
 import { keysOnEveryNode } from "../../helpers/deployment-nodes.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
 
 const user = { userId: "u-tool-output-safety" };
@@ -68,9 +69,9 @@ describe("issue 10: tool outputs that cannot be stored, and outputs too large to
     expect((part.output as { preview: string }).preview).toMatch(/^\{"blob":"xxx/);
     // The model read at most maxOutputChars.
     expect(part.text.length).toBeLessThanOrEqual(toolSafetyGateway.settings.maxOutputChars);
-    const job = await harness.client.runtimeOf(part.callId).queues.tools.getJob(part.callId);
+    const job = await clientInternals(harness.client).runtimeOf(part.callId).queues.tools.getJob(part.callId);
     expect(JSON.stringify(job?.returnvalue).length).toBeLessThan(100_000);
-    const stored = await bytesUnder(harness.client.runtimeOf(part.callId));
+    const stored = await bytesUnder(clientInternals(harness.client).runtimeOf(part.callId));
     expect(stored.largest).toBeLessThan(1_000_000);
     expect(executions.filter((entry) => entry.tool === "huge_output")).toHaveLength(1);
   });
@@ -94,7 +95,7 @@ describe("issue 10: tool outputs that cannot be stored, and outputs too large to
     expect(view.response?.toolResults[1]?.output).toMatchObject({ label: "after" });
 
     // What each activation reads and writes, and what every event reader copies, stays small.
-    const runtime = harness.client.runtimeOf(response.runId);
+    const runtime = clientInternals(harness.client).runtimeOf(response.runId);
     const small = 64 * 1024;
     expect(await runtime.redis.hstrlen(runtime.keys.run(response.runId), "state")).toBeLessThan(small);
     const events = await runtime.redis.xrange(runtime.keys.runEvents(response.runId), "-", "+");

@@ -4,6 +4,7 @@ import { type IMetricsServer, startMetricsServer } from "../../../src/observabil
 import { WorkerReadiness } from "../../../src/workers/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals, workerInternals } from "../../helpers/internals.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
 describe("worker /healthz and /readyz", () => {
@@ -41,12 +42,14 @@ describe("worker /healthz and /readyz", () => {
     expect(await probe("/readyz")).toEqual({ status: 200, body: { status: "ready" } });
     // The probe wrote under the prefix, where the queues are (not only a PING).
     expect(
-      await harness.client.runtime.redis.pttl(harness.client.runtime.keys.readinessProbe()),
+      await clientInternals(harness.client).runtime.redis.pttl(
+        clientInternals(harness.client).runtime.keys.readinessProbe(),
+      ),
     ).toBeGreaterThan(0);
 
-    worker.runtime.redis.disconnect();
+    workerInternals(worker).runtime.redis.disconnect();
     expect((await probe("/readyz")).body).toEqual({ status: "not-ready", reason: "redis-unavailable" });
-    await worker.runtime.redis.connect();
+    await workerInternals(worker).runtime.redis.connect();
     await waitUntil(async () => (await probe("/readyz")).status === 200, { message: "ready again" });
 
     const closing = worker.close();

@@ -1,0 +1,47 @@
+import type { TRuntimeOptions } from "../config/runtime-options.js";
+import type { IGateway } from "../gateway/index.js";
+import type { ICreateMetricsOptions } from "../observability/index.js";
+import { partitionMetricsSources } from "../runtime/partition-metrics.js";
+import { checkRedisServer, type IRedisServerCheckOptions } from "../runtime/redis-server-check.js";
+import type { ITollgateRuntime } from "../runtime/runtime.js";
+import { clientInternals } from "./client-internals.js";
+import type { GatewayClient } from "./gateway-client.js";
+
+/** A partition as the approval links use it: where a link's use is recorded. */
+export type TLinkPartition = Pick<ITollgateRuntime, "redis" | "keys" | "ready">;
+
+/**
+ * What the HTTP API, the approval links and the CLI use of a GatewayClient beyond its public methods,
+ * and nothing more: the client's runtime stays internal, so this list is the whole of what they reach.
+ */
+export interface IGatewayClientPort {
+  readonly gateway: IGateway;
+  /** The runtime settings the API and the links read. */
+  readonly options: Pick<TRuntimeOptions, "linkSecret" | "commandTimeoutMs">;
+  /** The client's clock (injected in tests). */
+  now(): number;
+  /** The partition that holds an approval (or run, or call: their ids start with the run's), if reached. */
+  partitionOf(id: string): TLinkPartition | undefined;
+  /** Resolves once the client's first partition is connected. */
+  ready(): Promise<void>;
+  /** Refuses a Redis unfit for Tollgate (cluster node given as one node, eviction when required). */
+  checkRedisServer(options: IRedisServerCheckOptions): Promise<void>;
+  /** What `createMetrics` reads at scrape time: pending approvals and the queues' job counts. */
+  metricsSources(): Required<Pick<ICreateMetricsOptions, "pendingApprovals" | "queues">>;
+}
+
+/** The narrow port of a client, for the API, the links and the CLI. */
+export function clientPortOf(client: GatewayClient): IGatewayClientPort {
+  const { runtime, partitions } = clientInternals(client);
+  return {
+    gateway: runtime.gateway,
+    options: runtime.options,
+    now: () => runtime.now(),
+    partitionOf: (id) => partitions.ofId(id),
+    ready: () => runtime.ready(),
+    checkRedisServer: async (options) => {
+      await checkRedisServer(runtime, options);
+    },
+    metricsSources: () => partitionMetricsSources(partitions.all),
+  };
+}
