@@ -52,7 +52,6 @@ export {
   type IUserContext,
   type TAnyToolDef,
   type TApprovalDecision,
-  type TApprovalEvent,
   type TApprovalEventType,
   type TChatMessage,
   type TClientAskInput,
@@ -61,7 +60,6 @@ export {
   type TOutputSchemaInput,
   type TRunStatus,
   type TRunStopReason,
-  type TStoredApprovalEvent,
   type TTerminalRunStatus,
   type TToolCallOutcome,
   type TToolCallPolicyResult,
@@ -108,16 +106,19 @@ export {
 } from "./observability/index.js";
 export {
   GatewayClient,
+  type IApproval,
   type IApprovalEventsOptions,
   type IApproveInput,
   type IEnqueuedRun,
   type IGatewayClientOptions,
   type IRejectInput,
   type IRunView,
+  type TApprovalEvent,
   type TGatewayStreamEvent,
+  type TStoredApprovalEvent,
 } from "./producer/index.js";
 export type { IDeletedThread } from "./runtime/delete-thread.js";
 export type { TCancelReason } from "./runtime/request-cancel.js";
-export type { IApproval, IApprovalFilter, IRunEvent, TApprovalStatus, TRunEventType } from "./store/index.js";
+export type { IApprovalFilter, IRunEvent, TApprovalStatus, TRunEventType } from "./store/index.js";
 export { dynaError, type IDynaError, type IErrorConfig } from "./tools/index.js";
 export { type IStartWorkerOptions, type ITollgateWorker, startWorker } from "./workers/index.js";

@@ -109,8 +109,11 @@ export interface ITokenUsage {
   totalTokens: number;
 }
 
-/** `TOutput`: the structured answer's type, when the request's schema gives one (`output` in the library). */
-export interface IGatewayResponse<TOutput = unknown> {
+/**
+ * A run's response. `TOutput`: the structured answer's type, when the request's schema gives one (`output`
+ * in the library); `TToolName`: the gateway's tool names, which type `toolResults` and `endedByTool`.
+ */
+export interface IGatewayResponse<TOutput = unknown, TToolName extends string = string> {
   runId: string;
   threadId: string;
   status: TTerminalRunStatus;
@@ -121,9 +124,9 @@ export interface IGatewayResponse<TOutput = unknown> {
    * a structured answer and completed with one (not when a tool ended it).
    */
   output?: TOutput;
-  toolResults: IToolResultPart[];
+  toolResults: IToolResultPart<TToolName>[];
   /** The tool whose call ended the run (endsRun). */
-  endedByTool?: string;
+  endedByTool?: TToolName;
   stopReason: TRunStopReason;
   /** Model calls made. */
   steps: number;

@@ -70,6 +70,7 @@ export { responseOf } from "./response-of.js";
 export {
   approvalDecisions,
   type IApprovalRecordOnResult,
+  type IToolResultFields,
   type IToolResultPart,
   type TApprovalDecision,
   type TToolCallOutcome,

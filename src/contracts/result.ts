@@ -45,8 +45,20 @@ export interface IApprovalRecordOnResult {
   rejectOption?: string;
 }
 
-/** One tool call of a run, as stored with the response. */
-export interface IToolResultPart {
+/**
+ * One tool call of a run, as stored with the response. With the gateway's tool names
+ * (`IToolResultPart<"lookup_order" | ...>`, what a typed GatewayClient returns) `toolName` is one of them,
+ * except on an `unknown_tool` outcome, where it is whatever name the model made up.
+ */
+export type IToolResultPart<TToolName extends string = string> =
+  | (Omit<IToolResultFields, "toolName" | "outcome"> & {
+      toolName: TToolName;
+      outcome: Exclude<TToolCallOutcome, "unknown_tool">;
+    })
+  | (Omit<IToolResultFields, "outcome"> & { outcome: "unknown_tool" });
+
+/** The fields of a tool call's result, whatever the gateway (`IToolResultPart` with no tool names). */
+export interface IToolResultFields {
   /** The model's id for the call. */
   toolCallId: string;
   /** Tollgate's stable id for the call (`<runId>-s<step>-c<index>`), passed to `execute` as `callId`. */

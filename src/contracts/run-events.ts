@@ -29,13 +29,14 @@ export interface IModelFallback {
  * step as the change they announce, and only once that change exists: a `tool-call-parked` event is
  * written with its approval record, so the approval it names can be decided at once.
  */
-export interface IRunEventDataByType {
+export interface IRunEventDataByType<TToolName extends string = string> {
   "run-queued": { threadId: string; userId: string; tenant?: string; createdBy?: string };
   "run-started": Record<string, never>;
   "model-replied": {
     step: number;
     final: boolean;
-    toolsOffered: string[];
+    toolsOffered: TToolName[];
+    /** The model's names, as it sent them (an unknown one included). */
     toolCalls: Array<{ id: string; name: string }>;
     usage: ITokenUsage;
     /** The named model that answered (absent in events written before named models). */
@@ -53,20 +54,20 @@ export interface IRunEventDataByType {
    * after part of its answer went out). Written before the new attempt's first delta.
    */
   "step-retracted": { step: number };
-  "tool-call-dispatched": { callId: string; toolName: string };
+  "tool-call-dispatched": { callId: string; toolName: TToolName };
   /** The step's model call moved from one named model to the next of its fallbacks. */
   "model-fallback": { step: number; from: string; to: string; reason: TModelFallbackReason };
   /** A tool call ended (its job finished): ok, or how it failed (`errorCode`, when the tool gave one). */
   "tool-call-settled": {
     callId: string;
-    toolName: string;
+    toolName: TToolName;
     ok: boolean;
     durationMs: number;
     errorCode?: string;
   };
   "tool-call-parked": {
     callId: string;
-    toolName: string;
+    toolName: TToolName;
     approvalId: string;
     reason?: string;
     expiresAt: number;
@@ -74,14 +75,14 @@ export interface IRunEventDataByType {
   "approval-decided": {
     approvalId: string;
     callId: string;
-    toolName: string;
+    toolName: TToolName;
     decision: TApprovalDecision | "cancelled";
     approver?: string;
   };
-  "step-settled": { step: number; endedByTool?: string; phase: string };
+  "step-settled": { step: number; endedByTool?: TToolName; phase: string };
   "run-cancel-requested": { reason: "cancelled" | "timed_out" };
   /** The response without the tools' outputs (what the model read stays): GET the run for those. */
-  "run-finished": { status: TTerminalRunStatus; response: IGatewayResponse };
+  "run-finished": { status: TTerminalRunStatus; response: IGatewayResponse<unknown, TToolName> };
 }
 
 export type TRunEventType = keyof IRunEventDataByType;
@@ -107,11 +108,14 @@ export type TRunEventInput = {
   [TType in TRunEventType]: { type: TType; data: IRunEventDataByType[TType] };
 }[TRunEventType];
 
-/** An event as read back: its stream id (the SSE id, Last-Event-ID) and when it was written. */
-export type TRunEvent = {
+/**
+ * An event as read back: its stream id (the SSE id, Last-Event-ID) and when it was written. `TToolName`
+ * (a typed GatewayClient's) types the tool names it carries.
+ */
+export type TRunEvent<TToolName extends string = string> = {
   [TType in TRunEventType]: {
     type: TType;
-    data: IRunEventDataByType[TType] & { at?: number };
+    data: IRunEventDataByType<TToolName>[TType] & { at?: number };
     /** The stream entry id: pass it back as Last-Event-ID to resume after it. */
     id: string;
     runId: string;

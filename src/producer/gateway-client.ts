@@ -6,7 +6,6 @@ import {
   type TClientRunInput,
   type TOutputOf,
   type TOutputSchemaInput,
-  type TStoredApprovalEvent,
 } from "../contracts/index.js";
 import { isTerminal, responseOf, type TRunState } from "../engine/index.js";
 import { assertKnownKeys, TollgateError } from "../errors/index.js";
@@ -19,7 +18,6 @@ import { requestCancel, type TCancelReason } from "../runtime/request-cancel.js"
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import {
   connectionUsable,
-  type IApproval,
   type IApprovalPage,
   type IApprovalQuery,
   type IRunEvent,
@@ -30,6 +28,7 @@ import {
 import { type IApprovalEventsOptions, openApprovalEvents } from "./approval-event-reader.js";
 import { withQuorumProgress } from "./approver-access.js";
 import { attachClientInternals } from "./client-internals.js";
+import type { IApproval, TStoredApprovalEvent } from "./client-views.js";
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
 import { pageApprovals } from "./list-approvals.js";
@@ -70,8 +69,11 @@ const gatewayClientOptionKeys = Object.keys({
   eventFollowersPerConnection: true,
 } satisfies Record<keyof IGatewayClientOptions, true>);
 
-/** What `getRun` shows: where a run is, its parked approvals, and the response once it finished. */
-export interface IRunView {
+/**
+ * What `getRun` shows: where a run is, its parked approvals, and the response once it finished; `TToolName`
+ * (the client's gateway's tool names) types the names in them.
+ */
+export interface IRunView<TToolName extends string = string> {
   runId: string;
   threadId: string;
   status: TRunState["status"];
@@ -86,8 +88,8 @@ export interface IRunView {
   tenant?: string;
   /** Who created the run. */
   createdBy?: string;
-  pendingApprovals: IApproval[];
-  response?: IGatewayResponse;
+  pendingApprovals: IApproval<TToolName>[];
+  response?: IGatewayResponse<unknown, TToolName>;
   /** The run this one re-ran. */
   rerunOf?: string;
   /** The runs that re-ran this one, oldest first. */
@@ -99,6 +101,9 @@ export interface IRunView {
  * approvals. Everything here is also what the HTTP API calls. `TToolName` is inferred from the gateway
  * (`new GatewayClient({ gateway })`), so `tools` and `additionalTools` naming no tool of it fail to
  * compile; a client built on an untyped `IGateway` accepts any string, checked at run time.
+ * What comes back (responses, run views, approvals, events) names tools as `TToolName` too: the stores
+ * keep plain strings, narrowed here (the casts below) because only the gateway's own tools are parked,
+ * run or announced; a call to an unknown tool keeps the model's name (its `outcome` is `unknown_tool`).
  */
 export class GatewayClient<TToolName extends string = string> {
   // The runtime is not part of the surface: these are ES private fields (absent from the type, from
@@ -113,19 +118,19 @@ export class GatewayClient<TToolName extends string = string> {
   private readonly followersPerConnection: number | undefined;
   readonly approvals: {
     /** The first page of `query` (pending by default, up to `limit`, 1000 unless given). */
-    list(query?: IApprovalQuery): Promise<IApproval[]>;
+    list(query?: IApprovalQuery): Promise<IApproval<TToolName>[]>;
     /** One page of approvals, pending or decided, every filter exact; pass `nextCursor` for the next. */
-    page(query?: IApprovalQuery): Promise<IApprovalPage>;
-    get(approvalId: string): Promise<IApproval>;
-    approve(approvalId: string, input: IApproveInput): Promise<IApproval>;
-    reject(approvalId: string, input: IRejectInput): Promise<IApproval>;
+    page(query?: IApprovalQuery): Promise<IApprovalPage & { approvals: IApproval<TToolName>[] }>;
+    get(approvalId: string): Promise<IApproval<TToolName>>;
+    approve(approvalId: string, input: IApproveInput): Promise<IApproval<TToolName>>;
+    reject(approvalId: string, input: IRejectInput): Promise<IApproval<TToolName>>;
     /**
      * Approval events (requested, decided, expired, cancelled, and the types other features add), as
      * they are appended, until `signal` aborts; followed on connections shared with the runs' followers.
      */
-    events(options?: IApprovalEventsOptions): AsyncGenerator<TStoredApprovalEvent>;
+    events(options?: IApprovalEventsOptions): AsyncGenerator<TStoredApprovalEvent<TToolName>>;
     /** As `events`, but refuses a bad `afterId` at once (TG_BAD_REQUEST): the SSE route opens with it. */
-    openEvents(options?: IApprovalEventsOptions): Promise<AsyncGenerator<TStoredApprovalEvent>>;
+    openEvents(options?: IApprovalEventsOptions): Promise<AsyncGenerator<TStoredApprovalEvent<TToolName>>>;
   };
 
   constructor(options: IGatewayClientOptions<TToolName>) {
@@ -158,7 +163,7 @@ export class GatewayClient<TToolName extends string = string> {
       await partition.ready();
       return partition;
     };
-    this.approvals = {
+    const approvals: GatewayClient["approvals"] = {
       list: async (query = {}) => {
         await runtime.ready();
         const { approvals } = await pageApprovals(partitions, { limit: 1000, ...query });
@@ -185,6 +190,7 @@ export class GatewayClient<TToolName extends string = string> {
         yield* await openApprovalEvents(partitions.all, followersOf, eventsOptions);
       },
     };
+    this.approvals = approvals as GatewayClient<TToolName>["approvals"];
   }
 
   /**
@@ -232,7 +238,7 @@ export class GatewayClient<TToolName extends string = string> {
    */
   async ask<TSchema extends TOutputSchemaInput = TOutputSchemaInput>(
     input: TClientAskInput<TToolName, TSchema>,
-  ): Promise<IGatewayResponse<TOutputOf<TSchema>>> {
+  ): Promise<IGatewayResponse<TOutputOf<TSchema>, TToolName>> {
     const { abortSignal, ...runInput } = input;
     if (abortSignal?.aborted)
       throw new TollgateError("TG_INVALID_REQUEST", "The abort signal was already aborted.");
@@ -247,18 +253,19 @@ export class GatewayClient<TToolName extends string = string> {
       ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
     });
     // The output passed the schema's JSON Schema form in the worker.
-    return response as Promise<IGatewayResponse<TOutputOf<TSchema>>>;
+    return response as Promise<IGatewayResponse<TOutputOf<TSchema>, TToolName>>;
   }
 
   /** Waits for a run already enqueued. */
   wait(
     runId: string,
     options: { abortSignal?: AbortSignal; timeoutMs?: number } = {},
-  ): Promise<IGatewayResponse> {
-    return waitForRun(this.#runtimeOf(runId), this.#finishedRuns, runId, options);
+  ): Promise<IGatewayResponse<unknown, TToolName>> {
+    const response = waitForRun(this.#runtimeOf(runId), this.#finishedRuns, runId, options);
+    return response as Promise<IGatewayResponse<unknown, TToolName>>;
   }
 
-  async getRun(runId: string): Promise<IRunView> {
+  async getRun(runId: string): Promise<IRunView<TToolName>> {
     const runtime = this.#runtimeOf(runId);
     await runtime.ready();
     const stored = await runtime.runs.load(runId);
@@ -283,7 +290,7 @@ export class GatewayClient<TToolName extends string = string> {
     if (state.request.rerunOf !== undefined) view.rerunOf = state.request.rerunOf;
     const rerunIds = await reruns;
     if (rerunIds.length > 0) view.reruns = rerunIds;
-    return view;
+    return view as IRunView<TToolName>;
   }
 
   /**
@@ -381,7 +388,7 @@ export class GatewayClient<TToolName extends string = string> {
    * The run's events, oldest first, from after `afterId`; ends after `run-finished` or when `signal`
    * aborts. Live runs are followed on connections shared with every other follower of this client.
    */
-  async *events(runId: string, options: IRunEventsOptions = {}): AsyncGenerator<IRunEvent> {
+  async *events(runId: string, options: IRunEventsOptions = {}): AsyncGenerator<IRunEvent<TToolName>> {
     yield* await this.openEvents(runId, options);
   }
 
@@ -389,12 +396,13 @@ export class GatewayClient<TToolName extends string = string> {
    * As `events`, but refuses at once what `events` refuses at its first read (TG_RUN_NOT_FOUND,
    * TG_BAD_REQUEST for a bad `afterId`): an HTTP stream is opened only for a run that exists.
    */
-  openEvents(runId: string, options: IRunEventsOptions = {}): Promise<AsyncGenerator<IRunEvent>> {
+  openEvents(runId: string, options: IRunEventsOptions = {}): Promise<AsyncGenerator<IRunEvent<TToolName>>> {
     const runtime = this.#partitions.ofId(runId);
     if (!runtime) {
       return Promise.reject(new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId }));
     }
-    return openRunEvents(runtime, this.followersOf(runtime), runId, options);
+    const events = openRunEvents(runtime, this.followersOf(runtime), runId, options);
+    return events as Promise<AsyncGenerator<IRunEvent<TToolName>>>;
   }
 
   private followersOf(runtime: ITollgateRuntime): EventFollowers {

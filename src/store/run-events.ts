@@ -6,8 +6,8 @@ export type { TRunEventType };
 /** An event to append (a discriminated union on `type`). */
 export type IRunEventInput = TRunEventInput;
 
-/** An event as read back, with its stream id. */
-export type IRunEvent = TRunEvent;
+/** An event as read back, with its stream id; `TToolName` types the tool names it carries. */
+export type IRunEvent<TToolName extends string = string> = TRunEvent<TToolName>;
 
 /** The stream entry's one field: the event and when it was written. */
 export function eventJson(event: TRunEventInput, at: number): string {

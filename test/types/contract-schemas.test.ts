@@ -12,6 +12,7 @@ import type {
   IGatewayResponse,
   IGatewayRunInput,
   ITokenUsage,
+  IToolResultFields,
   IToolResultPart,
   IUserContext,
   TApprovalDecision,
@@ -43,6 +44,21 @@ import { expectExactlyEqual } from "./exactly-equal.js";
 
 type TStored<TSchema extends z.ZodType> = z.output<TSchema>;
 
+/**
+ * A response (or a run view holding one) with its tool results as one object type, as the schema has them:
+ * `IToolResultPart` is a union (its `unknown_tool` member keeps the model's name), the same fields; the
+ * client's `IApproval<TToolName>` is the stored approval with its `toolName` narrowed.
+ */
+type TSchemaShaped<T> = {
+  [K in keyof T]: K extends "toolResults"
+    ? IToolResultFields[]
+    : K extends "response"
+      ? TSchemaShaped<NonNullable<T[K]>>
+      : K extends "pendingApprovals"
+        ? IApproval[]
+        : T[K];
+};
+
 describe("the stored shapes and the public contract types are the same types", () => {
   it("the user context", () => {
     expectExactlyEqual<IUserContext, TStored<typeof userContextSchema>>();
@@ -54,7 +70,9 @@ describe("the stored shapes and the public contract types are the same types", (
   });
 
   it("a tool result, its approval record, outcome and decision", () => {
-    expectExactlyEqual<IToolResultPart, TStored<typeof toolResultPartSchema>>();
+    expectExactlyEqual<IToolResultFields, TStored<typeof toolResultPartSchema>>();
+    // The union's members together are exactly those fields (only `toolName` narrows, by outcome).
+    expectExactlyEqual<IToolResultPart["toolName" | "outcome" | "input"], IToolResultFields["toolName" | "outcome" | "input"]>();
     expectExactlyEqual<IApprovalRecordOnResult, TStored<typeof approvalOnResultSchema>>();
     expectExactlyEqual<TToolCallOutcome, TStored<typeof toolResultPartSchema.shape.outcome>>();
     expectExactlyEqual<TApprovalDecision, TStored<typeof approvalOnResultSchema.shape.decision>>();
@@ -73,8 +91,8 @@ describe("what callers send and read is what the schemas check and document", ()
   });
 
   it("the response, the run view, an enqueued run and an approval match their response schemas", () => {
-    expectExactlyEqual<IGatewayResponse, TStored<typeof gatewayResponseSchema>>();
-    expectExactlyEqual<IRunView, TStored<typeof runViewSchema>>();
+    expectExactlyEqual<TSchemaShaped<IGatewayResponse>, TStored<typeof gatewayResponseSchema>>();
+    expectExactlyEqual<TSchemaShaped<IRunView>, TStored<typeof runViewSchema>>();
     expectExactlyEqual<IEnqueuedRun, TStored<typeof enqueuedRunSchema>>();
     expectExactlyEqual<IApproval, TStored<typeof storedApprovalViewSchema>>();
   });
