@@ -1,4 +1,5 @@
-import OpenAI, { APIConnectionTimeoutError } from "openai";
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import type { Response, ResponseCreateParamsNonStreaming } from "openai/resources/responses/responses";
 import { TollgateError } from "../errors/index.js";
 import { raceWithAbort } from "./abort-race.js";
 import type { IModelCompleteRequest } from "./llm-client.js";
@@ -13,6 +14,7 @@ import { isModelAbortError, toModelFailedError } from "./model-errors.js";
 import type { IModelReply } from "./model-reply.js";
 import type { IModelTransport } from "./model-transport.js";
 import { responseToModelReply, toResponsesBody } from "./responses-wire.js";
+import type { IModelStreamListener } from "./stream-assembly.js";
 
 /** See LLMClient: the SDK does not say how many requests a call made, so the client's fetch counts them. */
 const callAttemptsKey = Symbol("tollgate.responsesCallAttempts");
@@ -81,10 +83,12 @@ export class ResponsesClient implements IModelTransport {
     request.stream?.attemptStarted();
     try {
       const fetchOptions = { [callAttemptsKey]: call } as OpenAI.RequestOptions["fetchOptions"];
-      const { data, response } = await raceWithAbort(
-        this.#client.responses.create(body, { signal, fetchOptions }).withResponse(),
-        signal,
-      );
+      const { data, response } = this.#config.streaming
+        ? await this.#streamed(body, { signal, fetchOptions }, request.stream)
+        : await raceWithAbort(
+            this.#client.responses.create(body, { signal, fetchOptions }).withResponse(),
+            signal,
+          );
       const durationMs = this.#now() - startedAt;
       const reply = responseToModelReply(data, { requestedModel: this.#config.model, durationMs });
       this.#report({
@@ -113,6 +117,39 @@ export class ResponsesClient implements IModelTransport {
         requestTimeoutMs: this.#config.requestTimeoutMs,
       });
     }
+  }
+
+  /**
+   * The response streamed (`stream: true`): its text goes to the listener as it arrives, and the response
+   * the stream ends with is read as when not streamed. A stream that breaks or ends before
+   * `response.completed` is a connection error, which the router retries or falls back on.
+   */
+  async #streamed(
+    body: ResponseCreateParamsNonStreaming,
+    options: { signal: AbortSignal | undefined; fetchOptions: OpenAI.RequestOptions["fetchOptions"] },
+    listener: IModelStreamListener | undefined,
+  ): Promise<{ data: Response; response: globalThis.Response }> {
+    const { data: events, response } = await raceWithAbort(
+      this.#client.responses.create({ ...body, stream: true }, options).withResponse(),
+      options.signal,
+    );
+    let completed: Response | undefined;
+    try {
+      for await (const event of events) {
+        if (event.type === "response.output_text.delta") listener?.text(event.delta);
+        else if (event.type === "response.completed" || event.type === "response.incomplete")
+          completed = event.response;
+        else if (event.type === "response.failed") completed = event.response;
+      }
+    } catch (error) {
+      events.controller.abort();
+      if (isModelAbortError(error) || options.signal?.aborted || error instanceof APIError) throw error;
+      throw new APIConnectionError({ message: "The stream broke mid-answer.", cause: error as Error });
+    }
+    if (completed === undefined) {
+      throw new APIConnectionError({ message: "The stream ended before the response was complete." });
+    }
+    return { data: completed, response };
   }
 
   #report(

@@ -7,13 +7,14 @@ import { parseResponsesBody } from "./responses-request.js";
 import { decideScriptedReply } from "./script-interpreter.js";
 import { SCRIPTED_MODEL_NAME } from "./scripted-completion.js";
 import { toScriptedResponse } from "./scripted-response.js";
+import { streamResponseEvents, toResponseStreamEvents } from "./scripted-response-events.js";
 
 /** Bodies over this are refused with 413, as on the Chat Completions route. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /**
  * POST /v1/responses: the Responses API on the same scripts as Chat Completions (a script's replies,
- * errors, delays and tool calls), recorded in the same list. Streaming is Chat Completions' only.
+ * errors, delays and tool calls), recorded in the same list; `stream: true` answers Responses stream events.
  */
 export async function handleResponses(
   request: IncomingMessage,
@@ -30,11 +31,6 @@ export async function handleResponses(
   const parsed = parseResponsesBody(json);
   if (parsed.kind === "invalid") {
     sendJson(response, 400, openAIErrorBody(400, parsed.message, { param: parsed.param }));
-    return;
-  }
-  if (parsed.body.stream) {
-    const message = "The scripted model streams Chat Completions only: send stream: false to /v1/responses.";
-    sendJson(response, 400, openAIErrorBody(400, message, { param: "stream" }));
     return;
   }
   const decision = decideScriptedReply(parsed.body, state.servedErrorCounts, state.promptScripts);
@@ -61,7 +57,13 @@ export async function handleResponses(
     createdSeconds: Math.floor(Date.now() / 1000),
     promptCharacters: parsed.body.promptCharacters,
   });
-  if (await waitWhileClientConnected(response, decision.delayMs)) sendJson(response, 200, body);
+  if (!(await waitWhileClientConnected(response, decision.delayMs))) return;
+  if (parsed.body.stream) {
+    const events = toResponseStreamEvents(body, state.streaming.chunkCharacters);
+    await streamResponseEvents(response, events, decision.chunkDelayMs ?? state.streaming.chunkDelayMs);
+    return;
+  }
+  sendJson(response, 200, body);
 }
 
 function parseJson(text: string): unknown {

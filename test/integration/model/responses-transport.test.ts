@@ -105,6 +105,43 @@ describe("the Responses transport", () => {
     ]);
   });
 
+  it("streams: the text reaches the listener in pieces, and the reply is the response the stream ends with", async () => {
+    const client = new ResponsesClient({ model: "responses-model", baseURL: model.url, maxRetries: 0 });
+    model.clearRequests();
+    const pieces: string[] = [];
+    let attempts = 0;
+    const reply = await client.complete({
+      messages: [{ role: "user", content: script({ text: "streamed through responses" }) }],
+      tools: [lookup],
+      stream: { text: (piece) => pieces.push(piece), attemptStarted: () => attempts++ },
+    });
+    expect(reply).toMatchObject({ text: "streamed through responses", toolCalls: [], finishReason: "stop" });
+    expect(reply.usage.totalTokens).toBeGreaterThan(0);
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join("")).toBe("streamed through responses");
+    expect(attempts).toBe(1);
+    expect(model.requests()[0]).toMatchObject({ stream: true });
+  });
+
+  it("without streaming the response comes in one answer", async () => {
+    const client = new ResponsesClient({
+      model: "responses-model",
+      baseURL: model.url,
+      maxRetries: 0,
+      streaming: false,
+    });
+    model.clearRequests();
+    const pieces: string[] = [];
+    const reply = await client.complete({
+      messages: [{ role: "user", content: script({ text: "in one piece" }) }],
+      tools: [lookup],
+      stream: { text: (piece) => pieces.push(piece), attemptStarted: () => undefined },
+    });
+    expect(reply.text).toBe("in one piece");
+    expect(pieces).toEqual([]);
+    expect(model.requests()[0]?.stream).toBeUndefined();
+  });
+
   it("an error status is a TG_MODEL_FAILED carrying the SDK's error, as with Chat Completions", async () => {
     const client = new ResponsesClient({ model: "responses-model", baseURL: model.url, maxRetries: 0 });
     const failing = client.complete({
@@ -157,5 +194,10 @@ describe("a run on a model that speaks the Responses API", () => {
       ["responses-model", true],
     ]);
     expect(requests[1]?.input).toContainEqual(expect.objectContaining({ type: "function_call_output" }));
+    // The answer streamed: its text reached the run's events as text-delta pieces.
+    const deltas: string[] = [];
+    for await (const event of harness.client.events(response.runId))
+      if (event.type === "text-delta") deltas.push(event.data.text);
+    expect(deltas.join("")).toBe("worked");
   });
 });
