@@ -56,7 +56,9 @@ describe("quiet event streams are kept at their size", () => {
       "model-replied",
       "tool-call-parked",
       "approval-decided",
+      "tool-call-settled",
       "step-settled",
+      "text-delta",
       "model-replied",
       "run-finished",
     ]);
