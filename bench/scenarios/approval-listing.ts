@@ -1,6 +1,13 @@
+import type { TApprovalDecisionRecord } from "../../src/contracts/index.js";
+import { approvalEventsOf } from "../../src/engine/internals.js";
 import { clientInternals } from "../../src/producer/client-internals.js";
 import { GatewayClient } from "../../src/producer/index.js";
-import { approvalRecordVersion, type IApprovalQuery, type TApprovalRequest } from "../../src/store/index.js";
+import {
+  type ApprovalStore,
+  approvalRecordVersion,
+  type IApprovalQuery,
+  type TApprovalRequest,
+} from "../../src/store/index.js";
 import { benchGateway } from "../bench-gateway.js";
 import { withInFlight } from "../lib/alternate.js";
 import type { IBenchEnvironment } from "../lib/environment.js";
@@ -8,6 +15,17 @@ import { markdownTable } from "../lib/markdown-table.js";
 import { round, summarize } from "../lib/percentiles.js";
 import { keyBytes, usedMemory } from "../lib/redis-stats.js";
 import type { IScenarioResult } from "../lib/scenario.js";
+
+/** Seeds a decision with the events the approval machine builds for it. */
+async function decideStored(
+  approvals: ApprovalStore,
+  approvalId: string,
+  decision: TApprovalDecisionRecord,
+): Promise<void> {
+  const record = await approvals.get(approvalId);
+  if (record)
+    await approvals.decide(approvalId, decision, approvalEventsOf(record, decision), { known: record });
+}
 
 const prefix = "tg-listing";
 const users = 1_000;
@@ -103,7 +121,7 @@ export async function approvalListing(environment: IBenchEnvironment): Promise<I
 
     await withInFlight(decided, 100, async (index) => {
       const request = requestOf(index * 10);
-      await approvals.decide(request.approvalId, {
+      await decideStored(approvals, request.approvalId, {
         decision: index % 3 === 0 ? "rejected" : "approved",
         approver: `reviewer-${index % 20}`,
         decidedAt: now + index,

@@ -1,16 +1,5 @@
 import { z } from "zod";
-import { EToolCallVerdict } from "./verdict.js";
-
-/** One approver's vote of a quorum: who, when, what they said, and the input they edited (if they did). */
-export const quorumVoteSchema = z.object({
-  approver: z.string(),
-  decidedAt: z.number(),
-  comment: z.string().optional(),
-  /** An edit restarts the count: the votes after it approve this input. */
-  editedInput: z.unknown().optional(),
-  /** The policy's verdict on the edit, kept for the decision the quorum ends with. */
-  verdictOnEdit: z.enum(EToolCallVerdict).optional(),
-});
+import { quorumVoteSchema } from "./approval-decision.js";
 
 /**
  * Progress of a quorum ("four eyes") on an approval, as `GET /v1/approvals/:id` shows it: how many
@@ -24,5 +13,4 @@ export const approvalQuorumSchema = z.object({
   earlierVotes: z.array(quorumVoteSchema).optional(),
 });
 
-export type TQuorumVote = z.infer<typeof quorumVoteSchema>;
 export type TApprovalQuorum = z.infer<typeof approvalQuorumSchema>;

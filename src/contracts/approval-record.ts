@@ -1,10 +1,10 @@
 import { z } from "zod";
+import { approvalDecisionSchema } from "./approval-decision.js";
 import { approvalQuorumSchema } from "./approval-quorum.js";
 import { inputChangeSchema } from "./input-diff.js";
-import { chosenRejectOptionSchema, rejectOptionSchema } from "./reject-options.js";
+import { rejectOptionSchema } from "./reject-options.js";
 import { approvalDecisions } from "./result.js";
 import { userContextSchema } from "./run-state.js";
-import { EToolCallVerdict } from "./verdict.js";
 
 export const approvalStatusSchema = z.enum(["pending", ...approvalDecisions]);
 export type TApprovalStatus = z.infer<typeof approvalStatusSchema>;
@@ -49,22 +49,8 @@ export const approvalRequestSchema = z.object({
   rejectOptions: z.array(rejectOptionSchema).optional(),
 });
 
-export const approvalDecisionSchema = z.object({
-  decision: z.enum(approvalDecisions),
-  approver: z.string().optional(),
-  comment: z.string().optional(),
-  decidedAt: z.number(),
-  /** The approver's edit, as sent: the tool's schema parses it once, in the tool job. */
-  editedInput: z.unknown().optional(),
-  verdictOnEdit: z.enum(EToolCallVerdict).optional(),
-  rejectionText: z.string().optional(),
-  reason: z.string().optional(),
-  /** The named reject option the approver chose: the model read its promptFill (then `comment`, if any). */
-  rejectOption: chosenRejectOptionSchema.optional(),
-});
-
 /** How the approved call ended, written on the record when its tool job finished. */
-export const approvalOutcomeSchema = z.object({
+export const approvedCallOutcomeSchema = z.object({
   /** The tool returned a result (not an error, a timeout or a cancellation). */
   ok: z.boolean(),
   /** The tool's error status, when it gave one. */
@@ -77,8 +63,7 @@ export const approvalOutcomeSchema = z.object({
 });
 
 export type TApprovalRequest = z.infer<typeof approvalRequestSchema>;
-export type TApprovalOutcome = z.infer<typeof approvalOutcomeSchema>;
-export type TApprovalDecisionRecord = z.infer<typeof approvalDecisionSchema>;
+export type TApprovedCallOutcome = z.infer<typeof approvedCallOutcomeSchema>;
 
 /**
  * The three inputs of an approval side by side: what the model proposed, what the approver approved
@@ -108,7 +93,7 @@ export const approvalViewSchema = approvalRequestSchema.extend({
   /** What the edit changed, original input → edited input (derived when read, not stored). */
   diff: z.array(inputChangeSchema).optional(),
   /** How the approved call ended, once its tool job finished. */
-  outcome: approvalOutcomeSchema.optional(),
+  outcome: approvedCallOutcomeSchema.optional(),
   /** A quorum's progress, when the tool's approver rules ask for more than one approver. */
   quorum: approvalQuorumSchema.optional(),
 });

@@ -1,4 +1,14 @@
 export {
+  approvalDecisionSchema,
+  approvalOnResultSchema,
+  approvalReportSchema,
+  quorumVoteSchema,
+  type TApprovalDecisionRecord,
+  type TApprovalOnResult,
+  type TApprovalReport,
+  type TQuorumVote,
+} from "./approval-decision.js";
+export {
   approvalEventSchema,
   approvalEventTypes,
   type TApprovalEvent,
@@ -6,28 +16,22 @@ export {
   type TStoredApprovalEvent,
 } from "./approval-events.js";
 export { approvalListStatuses, type TApprovalListStatus } from "./approval-list-status.js";
+export { approvalQuorumSchema, type TApprovalQuorum } from "./approval-quorum.js";
 export {
-  approvalQuorumSchema,
-  quorumVoteSchema,
-  type TApprovalQuorum,
-  type TQuorumVote,
-} from "./approval-quorum.js";
-export {
-  approvalDecisionSchema,
   approvalInputsSchema,
-  approvalOutcomeSchema,
   approvalRecordVersion,
   approvalRequestSchema,
   approvalStatusSchema,
   approvalViewSchema,
+  approvedCallOutcomeSchema,
   type IApproval,
-  type TApprovalDecisionRecord,
   type TApprovalInputs,
-  type TApprovalOutcome,
   type TApprovalRequest,
   type TApprovalStatus,
+  type TApprovedCallOutcome,
 } from "./approval-record.js";
 export { approvalIdOf, callIdOf, runIdOfApprovalId } from "./call-ids.js";
+export { cancelReasonSchema, type TCancelReason } from "./cancel-reason.js";
 export { canonicalJson } from "./canonical-json.js";
 export type { IChatToolCall, TChatMessage } from "./chat.js";
 export type {
@@ -77,17 +81,18 @@ export {
   toolCallOutcomes,
 } from "./result.js";
 export {
+  approvalDecidedDataSchema,
   type IModelFallback,
   type IRunEventDataByType,
   modelFallbackReasons,
   runEventTypes,
+  type TApprovalDecidedData,
   type TModelFallbackReason,
   type TRunEvent,
   type TRunEventInput,
   type TRunEventType,
 } from "./run-events.js";
 export {
-  approvalOnResultSchema,
   chatMessageSchema,
   chatToolCallSchema,
   isTerminal,

@@ -1,5 +1,21 @@
+import { z } from "zod";
+import type { TCancelReason } from "./cancel-reason.js";
 import type { IGatewayResponse, ITokenUsage, TTerminalRunStatus } from "./gateway-io.js";
-import type { TApprovalDecision } from "./result.js";
+import { approvalDecisions } from "./result.js";
+
+/**
+ * The run's `approval-decided` event: written by the approval's decide script exactly as the approval
+ * machine built it, validated here before it is written.
+ */
+export const approvalDecidedDataSchema = z.object({
+  approvalId: z.string(),
+  callId: z.string(),
+  toolName: z.string(),
+  decision: z.enum(approvalDecisions),
+  approver: z.string().optional(),
+});
+
+export type TApprovalDecidedData = z.infer<typeof approvalDecidedDataSchema>;
 
 /**
  * Why a model call moved to a fallback: the model answered 429 (`rate_limited`) or 5xx (`server_error`),
@@ -72,15 +88,9 @@ export interface IRunEventDataByType<TToolName extends string = string> {
     reason?: string;
     expiresAt: number;
   };
-  "approval-decided": {
-    approvalId: string;
-    callId: string;
-    toolName: TToolName;
-    decision: TApprovalDecision | "cancelled";
-    approver?: string;
-  };
+  "approval-decided": Omit<TApprovalDecidedData, "toolName"> & { toolName: TToolName };
   "step-settled": { step: number; endedByTool?: TToolName; phase: string };
-  "run-cancel-requested": { reason: "cancelled" | "timed_out" };
+  "run-cancel-requested": { reason: TCancelReason };
   /** The response without the tools' outputs (what the model read stays): GET the run for those. */
   "run-finished": { status: TTerminalRunStatus; response: IGatewayResponse<unknown, TToolName> };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { approvalOnResultSchema } from "./approval-decision.js";
 import { outputSpecSchema } from "./output-spec.js";
-import { approvalDecisions, toolCallOutcomes } from "./result.js";
+import { toolCallOutcomes } from "./result.js";
 import { EToolCallVerdict } from "./verdict.js";
 
 /**
@@ -40,17 +41,6 @@ export const chatMessageSchema = z.discriminatedUnion("role", [
 ]);
 
 const outcomeSchema = z.enum(toolCallOutcomes);
-
-export const approvalOnResultSchema = z.object({
-  approvalId: z.string(),
-  decision: z.enum(approvalDecisions),
-  approver: z.string().optional(),
-  comment: z.string().optional(),
-  decidedAt: z.number(),
-  editedInput: z.unknown().optional(),
-  verdictOnEdit: verdictSchema.optional(),
-  rejectOption: z.string().optional(),
-});
 
 export const toolResultPartSchema = z.object({
   toolCallId: z.string(),

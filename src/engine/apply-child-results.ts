@@ -1,6 +1,7 @@
 import {
   type IApprovalRecordOnResult,
   rejectionTextOf,
+  type TApprovalReport,
   type TPlannedCall,
   type TRunState,
 } from "../contracts/index.js";
@@ -11,7 +12,7 @@ import {
   jobFailedFailure,
   rejectedFailure,
 } from "../tools/index.js";
-import type { IApprovalOutcome, TChildOutcome } from "./child-outcome.js";
+import type { TChildOutcome } from "./child-outcome.js";
 import { resultPartOf } from "./result-part.js";
 
 /**
@@ -51,7 +52,7 @@ export function applyChildResults(
 
 interface ICallOutcomes {
   tool?: Extract<TChildOutcome, { kind: "tool" }>["execution"];
-  approval?: IApprovalOutcome;
+  approval?: TApprovalReport;
   failedTool?: boolean;
   failedApproval?: boolean;
 }
@@ -119,7 +120,7 @@ function approvalExtras(call: TPlannedCall): { approval?: IApprovalRecordOnResul
   return call.approval ? { approval: call.approval } : {};
 }
 
-function approvalRecord(approval: IApprovalOutcome): IApprovalRecordOnResult | undefined {
+function approvalRecord(approval: TApprovalReport): IApprovalRecordOnResult | undefined {
   if (approval.decision === "cancelled") return undefined;
   const record: IApprovalRecordOnResult = {
     approvalId: approval.approvalId,
@@ -134,7 +135,7 @@ function approvalRecord(approval: IApprovalOutcome): IApprovalRecordOnResult | u
   return record;
 }
 
-function texts(approval: IApprovalOutcome): { rejectionText?: string; reason?: string } {
+function texts(approval: TApprovalReport): { rejectionText?: string; reason?: string } {
   return {
     ...(approval.rejectionText !== undefined ? { rejectionText: approval.rejectionText } : {}),
     ...(approval.reason !== undefined ? { reason: approval.reason } : {}),

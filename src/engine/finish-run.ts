@@ -1,5 +1,6 @@
 import {
   isTerminal,
+  type TCancelReason,
   type TPlannedCall,
   type TRunState,
   type TTerminalRunStatus,
@@ -24,7 +25,7 @@ export function finishRun(
  * The run is cancelled or past its deadline: calls still in flight or parked settle as cancelled (so the
  * transcript stays whole: every tool call has its tool message) and no model call follows.
  */
-export function stopRun(state: TRunState, status: "cancelled" | "timed_out", now: number): TRunState {
+export function stopRun(state: TRunState, status: TCancelReason, now: number): TRunState {
   // A run that finished while the cancellation travelled keeps its real ending.
   if (isTerminal(state)) return state;
   let stopped = state;

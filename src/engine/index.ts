@@ -16,6 +16,8 @@ export {
   runRequestSchema,
   runStateSchema,
   runStateVersion,
+  type TApprovalReport,
+  type TCancelReason,
   type TPlannedCall,
   type TRunRequest,
   type TRunState,
@@ -24,7 +26,19 @@ export {
   terminalStatuses,
   userContextSchema,
 } from "../contracts/index.js";
-export type { IApprovalOutcome, TChildOutcome } from "./child-outcome.js";
+export type {
+  IApprovalRefusal,
+  IApproveCommand,
+  IQuorumProgress,
+  IRejectCommand,
+  TApprovalCommand,
+  TApproverAccess,
+  TEditVerdict,
+} from "./approval-commands.js";
+export type { IApprovalEvents, TApprovalEffect, TApprovalTransition } from "./approval-effects.js";
+export { approvalTransition } from "./approval-machine.js";
+export { refusalOfStatus } from "./approval-refusals.js";
+export type { TChildOutcome } from "./child-outcome.js";
 export { createRunState } from "./create-run.js";
 export {
   endRunOutsideLoop,
@@ -34,9 +48,8 @@ export {
   type TControl,
   type TInterpretOutcome,
   type TModelOutcome,
-  type TStopReason,
 } from "./interpret-run.js";
 export type { IModelRequestPlan, IRunTools } from "./model-request.js";
 export type { TRunAction } from "./next-action.js";
-export { argumentsValueOf, rawInputOf } from "./raw-input.js";
-export type { IParkSpec, IToolJobSpec, TRunEffect } from "./run-effects.js";
+export { argumentsValueOf, inputThatRan, rawInputOf } from "./raw-input.js";
+export type { IParkSpec, IToolJobRun, IToolJobSpec, TRunEffect } from "./run-effects.js";

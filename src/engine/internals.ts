@@ -2,6 +2,9 @@
 // imports this module (npm run check:imports): it runs the engine through interpretRun.
 export { applyChildResults } from "./apply-child-results.js";
 export { applyModelReply, type IModelReplyEvent, isFinalReply } from "./apply-model-reply.js";
+export { approvalEventsOf, decided } from "./approval-decided.js";
+export { handOver } from "./approval-hand-over.js";
+export { settledDecisionOf, voteTransition } from "./approval-quorum.js";
 export { startRun } from "./create-run.js";
 export {
   applyVerdicts,
@@ -19,4 +22,5 @@ export { decideOutput, outputCorrectionMessage, type TOutputDecision } from "./o
 export { resultPartOf } from "./result-part.js";
 export { effectOrder, type ITransition } from "./run-effects.js";
 export { settleStep } from "./settle-step.js";
+export { approvedToolJobSpecOf, toolJobRunOfRecord, toolJobSpecOf } from "./tool-job-spec.js";
 export * from "./transitions.js";

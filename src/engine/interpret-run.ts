@@ -1,7 +1,9 @@
 import type {
   IModelFallback,
   IToolResultPart,
+  TCancelReason,
   TChatMessage,
+  TRejectOption,
   TRunEventInput,
   TRunState,
 } from "../contracts/index.js";
@@ -33,8 +35,6 @@ import {
   verdictsTransition,
 } from "./transitions.js";
 
-export type TStopReason = "cancelled" | "timed_out";
-
 /**
  * The model call's outcome, as the handler reports it. `fallbacks`: the switches from one named model to
  * the next on the way (each becomes a `model-fallback` event saved with the outcome).
@@ -51,7 +51,7 @@ export type TModelOutcome =
   | { type: "rate-limited"; model: string; retryAfterMs: number; fallbacks?: IModelFallback[] };
 
 /** Before each action: go on, stop the run, or leave the loop with the state as it is (tests only). */
-export type TControl = "continue" | "yield" | { stop: TStopReason };
+export type TControl = "continue" | "yield" | { stop: TCancelReason };
 
 /**
  * What the interpreter needs from its host: the run worker's handlers use Redis and BullMQ; the unit
@@ -104,6 +104,8 @@ export interface IInterpretArgs {
   now: () => number;
   instructions?: string | undefined;
   approvalTtlMsOf: (toolName: string) => number;
+  /** A tool's named reject options (the tool's, else the gateway's): parked calls offer them. */
+  rejectOptionsOf?: ((toolName: string) => TRejectOption[] | undefined) | undefined;
   /** Checks final answers against the run's output schema; given when the run asked for one. */
   outputChecker?: IOutputChecker | undefined;
 }
@@ -202,7 +204,7 @@ export async function interpretRun(args: IInterpretArgs): Promise<TInterpretOutc
           threadId: state.threadId,
         });
         handlers.onVerdicts?.(verdicts);
-        await apply(verdictsTransition(state, verdicts, now()));
+        await apply(verdictsTransition(state, verdicts, args, now()));
         // Just added: nothing to read yet. If they all finish before the wait, the wait says so.
         mustReadChildren = false;
         break;
@@ -212,7 +214,7 @@ export async function interpretRun(args: IInterpretArgs): Promise<TInterpretOutc
           mustReadChildren = false;
           const outcomes = await handlers.readChildren();
           const transition = childrenTransition(state, outcomes, args.approvalTtlMsOf, now());
-          await apply(transition.changed ? transition : ensureChildrenTransition(state));
+          await apply(transition.changed ? transition : ensureChildrenTransition(state, args, now()));
           if (transition.changed) break;
         }
         await flush();
@@ -233,7 +235,7 @@ export async function interpretRun(args: IInterpretArgs): Promise<TInterpretOutc
  */
 export async function endRunOutsideLoop(
   state: TRunState,
-  ending: { stop: TStopReason } | { fail: { code: string; message: string } },
+  ending: { stop: TCancelReason } | { fail: { code: string; message: string } },
   handlers: Pick<IRunEffectHandlers, "finish" | "callsSettled">,
   now: number,
 ): Promise<TRunState> {

@@ -1,4 +1,10 @@
-import type { IThreadRelease, IToolResultPart, TRunEventInput, TRunState } from "../contracts/index.js";
+import type {
+  IThreadRelease,
+  IToolResultPart,
+  TApprovalRequest,
+  TRunEventInput,
+  TRunState,
+} from "../contracts/index.js";
 
 export type { IThreadRelease };
 
@@ -12,15 +18,23 @@ export interface IToolJobSpec {
   approvalId?: string;
 }
 
-/** A call to park for a human: its approval record and its delayed job. */
+/** What a tool job needs of its run: enough to build the run's registry without reading the run. */
+export interface IToolJobRun {
+  runId: string;
+  threadId: string;
+  userContext: TRunState["request"]["userContext"];
+  tools?: string[] | undefined;
+  additionalTools: string[];
+}
+
+/**
+ * A call to park for a human: the approval record to write (every field, its expiry included, decided by
+ * the engine), the `tool-call-parked` event written with it, and how long its delayed job waits.
+ */
 export interface IParkSpec {
-  approvalId: string;
-  callId: string;
-  toolName: string;
-  /** What the approver is shown and may edit: the model's arguments, as sent. */
-  rawInput: unknown;
-  reason?: string;
-  rejectionText?: string;
+  record: TApprovalRequest;
+  announce: Extract<TRunEventInput, { type: "tool-call-parked" }>;
+  delayMs: number;
 }
 
 /**

@@ -1,4 +1,11 @@
-import type { IChatToolCall, IToolResultPart, TChatMessage, TRunState } from "../contracts/index.js";
+import type {
+  IChatToolCall,
+  IToolResultPart,
+  TChatMessage,
+  TPlannedCall,
+  TRunState,
+} from "../contracts/index.js";
+import { approvedEditOf } from "./raw-input.js";
 import { budgetSpent } from "./run-budget.js";
 
 /**
@@ -16,10 +23,7 @@ export function settleStep(state: TRunState, now: number): TRunState {
     id: call.toolCallId,
     name: call.toolName,
     // The model reads the call that ran: a human's approved edit replaces its arguments.
-    argumentsJson:
-      call.approval?.decision === "approved" && call.approval.editedInput !== undefined
-        ? JSON.stringify(call.approval.editedInput)
-        : call.argumentsJson,
+    argumentsJson: argumentsThatRan(call),
   }));
   const messages: TChatMessage[] = [
     ...state.messages,
@@ -53,4 +57,10 @@ export function settleStep(state: TRunState, now: number): TRunState {
   if (budgetSpent(next)) return { ...next, phase: "final-model", stopReason: "budget_exhausted" };
   if (stepIndex >= state.request.maxSteps) return { ...next, phase: "final-model", stopReason: "max_steps" };
   return next;
+}
+
+/** The call's arguments as the model reads them back: the model's own text unless an approved edit ran. */
+function argumentsThatRan(call: TPlannedCall): string {
+  const edit = approvedEditOf(call.approval);
+  return edit ? JSON.stringify(edit.editedInput) : call.argumentsJson;
 }

@@ -3,6 +3,7 @@ import {
   type IModelFallback,
   isTerminal,
   responseOf,
+  type TCancelReason,
   type TChatMessage,
   type TPlannedCall,
   type TRunEventInput,
@@ -12,15 +13,16 @@ import {
 import type { IOutputChecker } from "../output/index.js";
 import { applyChildResults } from "./apply-child-results.js";
 import { applyModelReply, type IModelReplyEvent, isFinalReply } from "./apply-model-reply.js";
+import { type IParkSettings, parkSpecOf } from "./approval-park.js";
 import type { TChildOutcome } from "./child-outcome.js";
 import { startRun } from "./create-run.js";
 import { applyVerdicts, type TCallVerdict } from "./decide-calls.js";
 import { finishRun, stopRun } from "./finish-run.js";
 import type { IModelRequestPlan, IRunTools } from "./model-request.js";
 import { decideOutput } from "./output-decision.js";
-import { rawInputOf } from "./raw-input.js";
-import type { IParkSpec, IThreadRelease, IToolJobSpec, ITransition, TRunEffect } from "./run-effects.js";
+import type { IThreadRelease, ITransition, TRunEffect } from "./run-effects.js";
 import { settleStep } from "./settle-step.js";
+import { toolJobSpecOf } from "./tool-job-spec.js";
 
 /**
  * The engine's transitions: each takes the state and what happened, and returns the next state, the
@@ -103,6 +105,7 @@ function fallbackEvents(state: TRunState, fallbacks: readonly IModelFallback[]):
 export function verdictsTransition(
   state: TRunState,
   verdicts: ReadonlyMap<string, TCallVerdict>,
+  park: IParkSettings,
   now: number,
 ): ITransition {
   const applied = applyVerdicts(state, verdicts, now);
@@ -113,7 +116,7 @@ export function verdictsTransition(
     state: applied.state,
     effects: [
       ...toolJobsEffect(applied.dispatched, true),
-      ...parkEffect(applied.parked),
+      ...parkEffect(applied.state, applied.parked, park, now),
       ...settledEffect(settled),
     ],
     events: [],
@@ -148,7 +151,7 @@ export function childrenTransition(
 }
 
 /** Nothing new was reported: every child the state expects is added again (a no-op where it exists). */
-export function ensureChildrenTransition(state: TRunState): ITransition {
+export function ensureChildrenTransition(state: TRunState, park: IParkSettings, now: number): ITransition {
   const calls = state.step?.calls ?? [];
   return {
     state,
@@ -157,7 +160,12 @@ export function ensureChildrenTransition(state: TRunState): ITransition {
         calls.filter((call) => call.state === "dispatched"),
         false,
       ),
-      ...parkEffect(calls.filter((call) => call.state === "parked")),
+      ...parkEffect(
+        state,
+        calls.filter((call) => call.state === "parked"),
+        park,
+        now,
+      ),
     ],
     events: [],
   };
@@ -183,11 +191,7 @@ export function settleTransition(state: TRunState, now: number): ITransition {
 }
 
 /** Cancelled or past its deadline: calls in flight settle as cancelled and the run ends. */
-export function stopTransition(
-  state: TRunState,
-  reason: "cancelled" | "timed_out",
-  now: number,
-): ITransition {
+export function stopTransition(state: TRunState, reason: TCancelReason, now: number): ITransition {
   // A run that finished while the cancellation travelled keeps its real ending.
   if (isTerminal(state)) return finishedTransition(state);
   return ending(state, stopRun(state, reason, now), [], []);
@@ -254,13 +258,10 @@ function withoutOutputs(response: IGatewayResponse): IGatewayResponse {
 
 function toolJobsEffect(calls: readonly TPlannedCall[], announce: boolean): TRunEffect[] {
   if (calls.length === 0) return [];
-  const specs = calls.map(
-    (call): IToolJobSpec => ({ callId: call.callId, toolName: call.toolName, rawInput: rawInputOf(call) }),
-  );
   return [
     {
       type: "add-tool-jobs",
-      calls: specs,
+      calls: calls.map(toolJobSpecOf),
       announce: announce
         ? calls.map((call) => ({
             type: "tool-call-dispatched" as const,
@@ -271,19 +272,14 @@ function toolJobsEffect(calls: readonly TPlannedCall[], announce: boolean): TRun
   ];
 }
 
-function parkEffect(calls: readonly TPlannedCall[]): TRunEffect[] {
+function parkEffect(
+  state: TRunState,
+  calls: readonly TPlannedCall[],
+  settings: IParkSettings,
+  now: number,
+): TRunEffect[] {
   if (calls.length === 0) return [];
-  const specs = calls.map(
-    (call): IParkSpec => ({
-      approvalId: call.approvalId!,
-      callId: call.callId,
-      toolName: call.toolName,
-      rawInput: rawInputOf(call),
-      ...(call.reason !== undefined ? { reason: call.reason } : {}),
-      ...(call.rejectionText !== undefined ? { rejectionText: call.rejectionText } : {}),
-    }),
-  );
-  return [{ type: "park-calls", calls: specs }];
+  return [{ type: "park-calls", calls: calls.map((call) => parkSpecOf(state, call, now, settings)) }];
 }
 
 function settledEffect(calls: readonly TPlannedCall[]): TRunEffect[] {

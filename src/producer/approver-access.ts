@@ -1,29 +1,34 @@
-import { TollgateError } from "../errors/index.js";
+import type { TApproverAccess } from "../engine/index.js";
 import { checkApprover, quorumOf } from "../policy/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import type { IApproval } from "../store/index.js";
 
 /**
- * Refuses a decision the gateway's approver rules do not allow (TG_FORBIDDEN naming the rule, or the
- * requester check); returns how many distinct approvers the call needs. Read at decision time, so a
- * changed rule applies to approvals already pending.
+ * What the gateway's approver rules say of this approver: how many distinct approvers the call needs, or
+ * a refusal (TG_FORBIDDEN naming the rule, or the requester check) the approval machine answers once it
+ * has checked that the approval is still pending. Read at decision time, so a changed rule applies to
+ * approvals already pending.
  */
-export function assertMayDecide(
+export function approverAccess(
   runtime: ITollgateRuntime,
   approval: IApproval,
-  approver: { subject: string; roles: readonly string[] },
-): number {
+  approver: { approver: string; approverRoles?: readonly string[] | undefined },
+): TApproverAccess {
   const check = checkApprover(
     runtime.gateway.settings.approvals,
     toolOfApproval(runtime, approval),
     { createdBy: approval.createdBy, userId: approval.userContext.userId },
-    approver,
+    { subject: approver.approver, roles: approver.approverRoles ?? [] },
   );
-  if (check.allowed) return check.quorum;
-  throw new TollgateError("TG_FORBIDDEN", check.message, {
-    approvalId: approval.approvalId,
-    rule: check.rule,
-  });
+  if (check.allowed) return { allowed: true, quorum: check.quorum };
+  return {
+    allowed: false,
+    refusal: {
+      code: "TG_FORBIDDEN",
+      message: check.message,
+      details: { approvalId: approval.approvalId, rule: check.rule },
+    },
+  };
 }
 
 /**

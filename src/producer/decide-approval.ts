@@ -1,12 +1,11 @@
-import { EToolCallVerdict, type TChosenRejectOption } from "../contracts/index.js";
+import type { IApprovalRefusal, IApproveCommand, IRejectCommand, TEditVerdict } from "../engine/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
+import { runApprovalCommand } from "../runtime/approval-interpreter.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
-import type { IApproval, TApprovalDecisionRecord } from "../store/index.js";
+import type { IApproval } from "../store/index.js";
 import { maxArgumentsDepth } from "../tools/index.js";
-import { assertMayDecide } from "./approver-access.js";
+import { approverAccess } from "./approver-access.js";
 import { pathBeyondDepth } from "./json-depth.js";
-import { castVote } from "./quorum-vote.js";
-import { alreadyDecided, recordDecision } from "./record-decision.js";
 import { approveInputSchema, rejectInputSchema } from "./run-input-schema.js";
 
 export interface IApproveInput {
@@ -44,7 +43,7 @@ export interface IRejectInput {
  * approval stays pending; one the policy DENYs settles the call as refused; otherwise the call runs with
  * the (edited) input. Exactly one decision wins (atomic in Redis); the others get TG_APPROVAL_DECIDED.
  * The gateway's approver rules are checked first (TG_FORBIDDEN); a tool needing a quorum counts this
- * approval as one vote (see castVote).
+ * approval as one vote. The approval machine decides; the one interpreter carries it out.
  */
 export async function approve(
   runtime: ITollgateRuntime,
@@ -52,62 +51,64 @@ export async function approve(
   rawInput: IApproveInput,
 ): Promise<IApproval> {
   const input = parseOrThrow(approveInputSchema, rawInput);
-  const approval = await pendingApproval(runtime, approvalId, input.inputHash);
-  const quorum = assertMayDecide(runtime, approval, {
-    subject: input.approver,
-    roles: input.approverRoles ?? [],
-  });
-  const decidedAt = runtime.now();
-  const base = {
+  const approval = await readApproval(runtime, approvalId);
+  const command: IApproveCommand = {
+    type: "approve",
     approver: input.approver,
-    decidedAt,
+    access: approverAccess(runtime, approval, input),
     ...(input.comment !== undefined ? { comment: input.comment } : {}),
+    ...(input.inputHash !== undefined ? { inputHash: input.inputHash } : {}),
+    ...(input.input !== undefined ? { edit: await editVerdict(runtime, approval, input.input) } : {}),
   };
-  let decision: TApprovalDecisionRecord = { ...base, decision: "approved" };
-  if (input.input !== undefined) {
-    refuseTooDeep(input.input);
-    // An edit is decided by the policy on the approval's tool and user.
-    const tool = runtime.gateway.catalogue.get(approval.toolName);
-    if (!tool)
-      throw new TollgateError("TG_UNKNOWN_TOOL", `The gateway no longer has tool "${approval.toolName}".`);
-    const edited = await runtime.gateway.policy.decideEdited(tool, input.input, {
-      userContext: approval.userContext,
-      threadId: approval.threadId,
-    });
-    if (!edited.ok) {
-      throw new TollgateError(
-        "TG_APPROVAL_INVALID_EDIT",
-        `The edited input does not match the schema of "${approval.toolName}": ${describeFieldIssues(edited.issues)}`,
-        {
+  return (await runApprovalCommand({ runtime }, approval, command)).record;
+}
+
+/**
+ * The policy's verdict on an edit (design decision D109: an edited input is decided again), on the
+ * approval's tool and user; or why it cannot be decided: too deep, the tool gone, the schema's issues.
+ */
+async function editVerdict(
+  runtime: ITollgateRuntime,
+  approval: IApproval,
+  editedInput: unknown,
+): Promise<TEditVerdict> {
+  const tooDeep = tooDeepRefusal(editedInput);
+  if (tooDeep) return { ok: false, refusal: tooDeep };
+  const tool = runtime.gateway.catalogue.get(approval.toolName);
+  if (!tool) {
+    return {
+      ok: false,
+      refusal: { code: "TG_UNKNOWN_TOOL", message: `The gateway no longer has tool "${approval.toolName}".` },
+    };
+  }
+  const edited = await runtime.gateway.policy.decideEdited(tool, editedInput, {
+    userContext: approval.userContext,
+    threadId: approval.threadId,
+  });
+  if (!edited.ok) {
+    return {
+      ok: false,
+      refusal: {
+        code: "TG_APPROVAL_INVALID_EDIT",
+        message: `The edited input does not match the schema of "${approval.toolName}": ${describeFieldIssues(edited.issues)}`,
+        details: {
           issues: edited.issues.map((issue) => ({
             ...issue,
             path: issue.path ? `input.${issue.path}` : "input",
           })),
         },
-      );
-    }
-    const verdict = edited.result.verdict;
-    decision =
-      verdict === EToolCallVerdict.DENY
-        ? {
-            ...base,
-            decision: "refused",
-            editedInput: input.input,
-            verdictOnEdit: verdict,
-            ...(edited.result.rejectionText !== undefined
-              ? { rejectionText: edited.result.rejectionText }
-              : {}),
-            ...(edited.result.reason !== undefined ? { reason: edited.result.reason } : {}),
-          }
-        : {
-            ...base,
-            decision: "approved",
-            // Kept as sent: the tool job parses it once, so execute sees what the policy just saw.
-            editedInput: input.input,
-            verdictOnEdit: edited.verdictBeforeApproval,
-          };
+      },
+    };
   }
-  return settle(runtime, approval, decision, quorum);
+  return {
+    ok: true,
+    // Kept as sent: the tool job parses it once, so execute sees what the policy just saw.
+    editedInput,
+    verdict: edited.result.verdict,
+    verdictBeforeApproval: edited.verdictBeforeApproval,
+    ...(edited.result.rejectionText !== undefined ? { rejectionText: edited.result.rejectionText } : {}),
+    ...(edited.result.reason !== undefined ? { reason: edited.result.reason } : {}),
+  };
 }
 
 /**
@@ -115,91 +116,41 @@ export async function approve(
  * schema strips still travel as sent (approval record, run state, tool job), and each of those readers
  * (a Lua JSON decoder stops at 1,000 levels) would fail on it in its own way.
  */
-function refuseTooDeep(editedInput: unknown): void {
+function tooDeepRefusal(editedInput: unknown): IApprovalRefusal | undefined {
   const path = pathBeyondDepth(editedInput, maxArgumentsDepth);
-  if (path === undefined) return;
+  if (path === undefined) return undefined;
   const fieldPath = ["input", ...path].join(".");
-  throw new TollgateError(
-    "TG_APPROVAL_INVALID_EDIT",
-    `The edited input nests deeper than ${maxArgumentsDepth} levels (at ${fieldPath}).`,
-    { issues: [{ path: fieldPath, message: `nested deeper than ${maxArgumentsDepth} levels` }] },
-  );
+  return {
+    code: "TG_APPROVAL_INVALID_EDIT",
+    message: `The edited input nests deeper than ${maxArgumentsDepth} levels (at ${fieldPath}).`,
+    details: { issues: [{ path: fieldPath, message: `nested deeper than ${maxArgumentsDepth} levels` }] },
+  };
 }
 
-/** Rejects a parked call: it is never executed; the model reads the reason. */
+/** Rejects a parked call: it is never executed; the model reads the reviewer's reason. */
 export async function reject(
   runtime: ITollgateRuntime,
   approvalId: string,
   rawInput: IRejectInput,
 ): Promise<IApproval> {
   const input = parseOrThrow(rejectInputSchema, rawInput);
-  const approval = await pendingApproval(runtime, approvalId, input.inputHash);
-  const option = input.option === undefined ? undefined : chosenOption(approval, input.option);
-  const quorum = assertMayDecide(runtime, approval, {
-    subject: input.approver,
-    roles: input.approverRoles ?? [],
-  });
-  return settle(
-    runtime,
-    approval,
-    {
-      decision: "rejected",
-      approver: input.approver,
-      decidedAt: runtime.now(),
-      ...(input.reason !== undefined ? { comment: input.reason } : {}),
-      ...(option !== undefined ? { rejectOption: option } : {}),
-    },
-    quorum,
-  );
+  const approval = await readApproval(runtime, approvalId);
+  const command: IRejectCommand = {
+    type: "reject",
+    approver: input.approver,
+    access: approverAccess(runtime, approval, input),
+    // The reviewer's words are the decision's comment, whatever the surface called them.
+    ...(input.reason !== undefined ? { comment: input.reason } : {}),
+    ...(input.option !== undefined ? { option: input.option } : {}),
+    ...(input.inputHash !== undefined ? { inputHash: input.inputHash } : {}),
+  };
+  return (await runApprovalCommand({ runtime }, approval, command)).record;
 }
 
-/** The named option, as the approval offered it when it parked; 422 naming the known ones otherwise. */
-function chosenOption(approval: IApproval, name: string): TChosenRejectOption {
-  const options = approval.rejectOptions ?? [];
-  const found = options.find((option) => option.name === name);
-  if (found) return { name: found.name, title: found.title, promptFill: found.promptFill };
-  const known = options.map((option) => `"${option.name}"`).join(", ");
-  const message =
-    options.length === 0
-      ? `Approval ${approval.approvalId} (tool "${approval.toolName}") offers no reject options; send a reason only.`
-      : `Approval ${approval.approvalId} (tool "${approval.toolName}") has no reject option "${name}"; known options: ${known}.`;
-  throw new TollgateError("TG_INVALID_REQUEST", `Invalid request: option: ${message}`, {
-    issues: [{ path: "option", message }],
-    options: options.map((option) => option.name),
-  });
-}
-
-/** One approver decides alone; under a quorum the decision is a vote (a reject still ends it at once). */
-function settle(
-  runtime: ITollgateRuntime,
-  approval: IApproval,
-  decision: TApprovalDecisionRecord,
-  quorum: number,
-): Promise<IApproval> {
-  if (quorum <= 1) return recordDecision(runtime, approval.approvalId, decision, approval);
-  return castVote(runtime, approval, decision, quorum);
-}
-
-async function pendingApproval(
-  runtime: ITollgateRuntime,
-  approvalId: string,
-  shownInputHash: string | undefined,
-): Promise<IApproval> {
+async function readApproval(runtime: ITollgateRuntime, approvalId: string): Promise<IApproval> {
   const approval = await runtime.approvals.get(approvalId);
   if (!approval)
     throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`, { approvalId });
-  if (approval.status !== "pending") throw alreadyDecided(approvalId, approval.status);
-  if (approval.expiresAt <= runtime.now()) throw alreadyDecided(approvalId, "expired");
-  // The input a pending approval acts on changes only under a quorum (an edit vote), so the check on
-  // this read holds unless a vote lands in the same instant; the vote script serialises the rest.
-  if (shownInputHash !== undefined && shownInputHash !== approval.inputHash) {
-    throw new TollgateError(
-      "TG_APPROVAL_STALE",
-      `Approval ${approvalId} now acts on another input than the one this decision was made on ` +
-        "(an approver edited it since): review the current input and decide again.",
-      { approvalId, inputHash: approval.inputHash, sentInputHash: shownInputHash },
-    );
-  }
   return approval;
 }
 

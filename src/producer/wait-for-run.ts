@@ -1,4 +1,4 @@
-import type { IGatewayResponse } from "../contracts/index.js";
+import type { IGatewayResponse, TCancelReason } from "../contracts/index.js";
 import { isTerminal, responseOf } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { FinishedRuns } from "../runtime/finished-runs.js";
@@ -24,7 +24,7 @@ export async function waitForRun(
   },
 ): Promise<IGatewayResponse> {
   const stop = new AbortController();
-  let reason: "cancelled" | "timed_out" | undefined;
+  let reason: TCancelReason | undefined;
   const onAbort = () => {
     reason ??= "cancelled";
     stop.abort();

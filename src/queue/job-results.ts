@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { toolCallOutcomes } from "../contracts/index.js";
-import { approvalDecisionSchema } from "../store/index.js";
+import { approvalReportSchema, toolCallOutcomes } from "../contracts/index.js";
 
 /**
  * What the child jobs return, validated when the run reads them back (never cast): a value written by
@@ -30,13 +29,11 @@ export const toolJobResultSchema = z.object({
   finishedAt: z.number(),
 });
 
-/** The approval job reports the decision as the record keeps it, with the approval's id. */
-const approvalOutcomeSchema = approvalDecisionSchema.extend({ approvalId: z.string() });
-
 export const approvalJobResultSchema = z.object({
   schemaVersion: z.literal(1),
   callId: z.string(),
-  approval: approvalOutcomeSchema,
+  /** The decision as the record keeps it, with the approval's id. */
+  approval: approvalReportSchema,
 });
 
 export type TToolJobResult = z.infer<typeof toolJobResultSchema>;

@@ -1,6 +1,7 @@
 import { endRunOutsideLoop, isTerminal } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { TCancelReason } from "../store/index.js";
+import { runApprovalCommand } from "./approval-interpreter.js";
 import { broadcastCancel } from "./cancel-bus.js";
 import { finishAndWake } from "./finish-and-wake.js";
 import { promoteJob } from "./promote-job.js";
@@ -28,12 +29,10 @@ export async function requestCancel(
   await broadcastCancel(runtime, runId);
   const parked = await runtime.approvals.listPending({ runId });
   for (const approval of parked) {
-    const decided = await runtime.approvals.decide(
-      approval.approvalId,
-      { decision: "cancelled", decidedAt: runtime.now() },
-      { known: approval },
-    );
-    if (decided.won) await promoteJob(runtime.queues.approvals, approval.approvalId);
+    // A decision that won meanwhile stands: its approval job hands it to the run.
+    await runApprovalCommand({ runtime }, approval, { type: "cancel" }).catch((error: unknown) => {
+      if (!TollgateError.isInstance(error) || error.code !== "TG_APPROVAL_DECIDED") throw error;
+    });
   }
   if (!(await runJobHold(runtime, runId)).held) {
     // Read again after the job: a run whose worker finished it since the first read is seen finished

@@ -1,20 +1,22 @@
 import type { z } from "zod";
 import {
+  approvalDecidedDataSchema,
   approvalDecisionSchema,
-  approvalOutcomeSchema,
   approvalRequestSchema,
   approvalStatusSchema,
+  approvedCallOutcomeSchema,
   diffInputs,
   type IApproval,
   runIdOfApprovalId,
   type TApprovalDecisionRecord,
-  type TApprovalOutcome,
+  type TApprovalEvent,
   type TApprovalQuorum,
   type TApprovalRequest,
+  type TApprovedCallOutcome,
   type TRunEventInput,
   tenantOf,
 } from "../contracts/index.js";
-import { approvalEventJson, approvalEventTypeOf } from "./approval-event-log.js";
+import { approvalEventJson } from "./approval-event-log.js";
 import { type IApprovalPage, type IApprovalQuery, pageApprovals } from "./approval-listing.js";
 import { parseQuorumState, quorumViewOf } from "./approval-quorum.js";
 import { inputHashOf } from "./input-hash.js";
@@ -115,6 +117,8 @@ export class ApprovalStore {
   async decide(
     approvalId: string,
     decision: TApprovalDecisionRecord,
+    /** The events the approval machine built for this decision: written as they are, validated first. */
+    events: { run: TRunEventInput; approval: TApprovalEvent },
     options: {
       checkExpiry?: boolean;
       /** The record as the caller just read it: its placing fields then need no read of their own. */
@@ -130,6 +134,7 @@ export class ApprovalStore {
     const { toolName, userContext } = placement;
     const tenant = tenantOf(placement);
     const approver = decision.approver ?? "";
+    const now = this.options.now();
     const [result, recordJson] = await this.redis.tgDecideApproval(
       this.keys.approval(approvalId),
       this.keys.runEvents(runId),
@@ -145,26 +150,17 @@ export class ApprovalStore {
         this.keys.approvalIndex("decided", "approver", approver),
       ],
       decision.decision,
-      JSON.stringify(decision),
+      JSON.stringify(approvalDecisionSchema.parse(decision)),
       approvalId,
-      String(this.options.now()),
+      String(now),
       String(this.options.eventsMaxLength),
       approver,
       options.checkExpiry ? "1" : "0",
-      approvalEventJson({
-        type: approvalEventTypeOf(decision.decision),
-        approvalId,
-        runId,
-        tenant,
-        toolName,
-        at: decision.decidedAt,
-        status: decision.decision,
-        ...(decision.approver !== undefined ? { approver: decision.approver } : {}),
-        ...(decision.rejectOption !== undefined ? { rejectOption: decision.rejectOption.name } : {}),
-      }),
+      approvalEventJson(events.approval),
       String(this.options.approvalEventsMaxLength),
       String(decision.decidedAt),
       String(this.options.approvalRetentionMs),
+      eventJson(approvalDecidedEventOf(events.run), now),
     );
     if (result !== "ok" || recordJson === undefined) return { won: false, status: result };
     return {
@@ -212,10 +208,10 @@ export class ApprovalStore {
   }
 
   /** Writes how the approved call ended on its record, when the record is still kept. */
-  async recordOutcome(approvalId: string, outcome: TApprovalOutcome): Promise<void> {
+  async recordOutcome(approvalId: string, outcome: TApprovedCallOutcome): Promise<void> {
     await this.redis.tgRecordApprovalOutcome(
       this.keys.approval(approvalId),
-      JSON.stringify(approvalOutcomeSchema.parse(outcome)),
+      JSON.stringify(approvedCallOutcomeSchema.parse(outcome)),
     );
   }
 
@@ -249,7 +245,7 @@ function parseApproval(fields: Record<string, string>): IApproval {
   const request = approvalRequestSchema.parse(JSON.parse(fields.record ?? "{}"));
   const quorum = fields.quorum ? quorumViewOf(parseQuorumState(fields.quorum)) : undefined;
   const decision = fields.decision ? approvalDecisionSchema.parse(JSON.parse(fields.decision)) : undefined;
-  const outcome = fields.outcome ? approvalOutcomeSchema.parse(JSON.parse(fields.outcome)) : undefined;
+  const outcome = fields.outcome ? approvedCallOutcomeSchema.parse(JSON.parse(fields.outcome)) : undefined;
   const status = approvalStatusSchema.parse(fields.status);
   // What a decision acts on now: the decided edit; while a quorum is pending, the edit its votes approve.
   const approvedEdit =
@@ -283,4 +279,11 @@ function parseApproval(fields: Record<string, string>): IApproval {
   if (outcome) approval.outcome = outcome;
   if (quorum) approval.quorum = quorum;
   return approval;
+}
+
+/** The run's `approval-decided` event, validated before the decide script writes it. */
+function approvalDecidedEventOf(event: TRunEventInput): TRunEventInput {
+  if (event.type !== "approval-decided")
+    throw new Error(`A decision writes approval-decided, not ${event.type}.`);
+  return { type: event.type, data: approvalDecidedDataSchema.parse(event.data) };
 }

@@ -1,8 +1,4 @@
-import {
-  approvalDecisionSchema,
-  type TApprovalDecisionRecord,
-  type TQuorumVote,
-} from "../contracts/index.js";
+import type { TApprovalDecisionRecord, TQuorumVote } from "../contracts/index.js";
 import { type IQuorumState, parseQuorumState } from "./approval-quorum.js";
 import type { IKeys } from "./keys.js";
 import type { ITollgateRedis } from "./redis-client.js";
@@ -43,27 +39,4 @@ export class ApprovalVotes {
       state: parseQuorumState(stateJson),
     };
   }
-}
-
-/**
- * The decision a settled quorum ends with: a reject's (or refused edit's) as recorded, else an approval by
- * the last vote counted, of the input the round's first vote edited (if it did).
- */
-export function settledDecisionOf(state: IQuorumState): TApprovalDecisionRecord {
-  if (state.settled === "decision" && state.decisionJson !== undefined) {
-    return approvalDecisionSchema.parse(JSON.parse(state.decisionJson));
-  }
-  const last = state.votes.at(-1);
-  if (state.settled !== "approved" || last === undefined) {
-    throw new Error("The quorum is not settled: it has no decision yet.");
-  }
-  const edit = state.votes[0];
-  return {
-    decision: "approved",
-    approver: last.approver,
-    decidedAt: last.decidedAt,
-    ...(last.comment !== undefined ? { comment: last.comment } : {}),
-    ...(edit?.editedInput !== undefined ? { editedInput: edit.editedInput } : {}),
-    ...(edit?.verdictOnEdit !== undefined ? { verdictOnEdit: edit.verdictOnEdit } : {}),
-  };
 }

@@ -2,7 +2,6 @@
 export {
   approvalDecisionSchema,
   approvalListStatuses,
-  approvalOutcomeSchema,
   approvalQuorumSchema,
   approvalRecordVersion,
   approvalRequestSchema,
@@ -10,10 +9,10 @@ export {
   type IApproval,
   type TApprovalDecisionRecord,
   type TApprovalListStatus,
-  type TApprovalOutcome,
   type TApprovalQuorum,
   type TApprovalRequest,
   type TApprovalStatus,
+  type TCancelReason,
   type TQuorumVote,
 } from "../contracts/index.js";
 export {
@@ -30,7 +29,7 @@ export {
   type IApprovalPlacement,
   pendingWithQuorum,
 } from "./approval-store.js";
-export { ApprovalVotes, settledDecisionOf, type TVoteRequest, type TVoteResult } from "./approval-votes.js";
+export { ApprovalVotes, type TVoteRequest, type TVoteResult } from "./approval-votes.js";
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
 export { clusterSlotCount, hashSlotOf } from "./hash-slot.js";
 export { inputHashOf } from "./input-hash.js";
@@ -92,7 +91,6 @@ export {
   type IStoredRun,
   RunStore,
   runIndexGraceMs,
-  type TCancelReason,
 } from "./run-store.js";
 export { compareStreamIds, parseStreamId } from "./stream-ids.js";
 export { defaultTenant, TenantLimits } from "./tenant-limits.js";

@@ -189,8 +189,9 @@ const lastTieFraction = (decidedTiesPerMs - 1) / decidedTiesPerMs;
  * KEYS: approval, runEvents, approvalEvents, the 5 pending indexes, the 7 decided indexes (all, tenant,
  * run, user, tool, status, approver: skipped without an approver). ARGV: status, decisionJson,
  * approvalId, now, eventsMaxLen, approver (''), checkExpiry ('1' or '0'), approvalEventJson,
- * approvalEventsMaxLen, decidedAt, retentionMs. Returns {'ok', recordJson}, or
- * {current status | 'expired' | 'missing'}.
+ * approvalEventsMaxLen, decidedAt, retentionMs, runEventJson. The events are the approval machine's, as
+ * it built them (validated before they are sent): the script writes them, it builds none. Returns
+ * {'ok', recordJson}, or {current status | 'expired' | 'missing'}.
  */
 export const decideApprovalScript = `
 local status = redis.call('HGET', KEYS[1], 'status')
@@ -216,10 +217,7 @@ for i = 9, last do
   redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', cutoff)
   redis.call('PEXPIRE', KEYS[i], ARGV[11])
 end
-local data = { approvalId = ARGV[3], callId = parsed.callId, toolName = parsed.toolName, decision = ARGV[1] }
-if ARGV[6] ~= '' then data.approver = ARGV[6] end
-local event = cjson.encode({ type = 'approval-decided', data = data, at = tonumber(ARGV[4]) })
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', event)
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[12])
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[9], '*', 'event', ARGV[8])
 return {'ok', record}
 `;

@@ -1,8 +1,10 @@
 import {
+  cancelReasonSchema,
   type IGatewayResponse,
   type IThreadRelease,
   readRunState,
   responseOf,
+  type TCancelReason,
   type TRunEventInput,
   type TRunState,
   tenantOf,
@@ -13,8 +15,6 @@ import { createRunScript } from "./lua-scripts.js";
 import type { ITollgateRedis } from "./redis-client.js";
 import { eventJson } from "./run-events.js";
 import { threadOfRun } from "./thread-store.js";
-
-export type TCancelReason = "cancelled" | "timed_out";
 
 /**
  * A MULTI that a run's creation joins: `runCommand` runs a script defined (ioredis `defineCommand`) on
@@ -343,7 +343,8 @@ export class RunStore {
   /** Why the run was cancelled, if it was. */
   async cancelReason(runId: string): Promise<TCancelReason | undefined> {
     const reason = await this.redis.get(this.keys.runCancel(runId));
-    return reason === "cancelled" || reason === "timed_out" ? reason : undefined;
+    const parsed = cancelReasonSchema.safeParse(reason);
+    return parsed.success ? parsed.data : undefined;
   }
 }
 

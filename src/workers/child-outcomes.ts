@@ -1,4 +1,4 @@
-import type { IApprovalOutcome, TChildOutcome } from "../engine/index.js";
+import type { TChildOutcome } from "../engine/index.js";
 import {
   approvalJobResultSchema,
   queueNames,
@@ -71,7 +71,7 @@ export function childOutcomesOf(
           ? {
               kind: "approval",
               callId: result.data.callId,
-              approval: result.data.approval as IApprovalOutcome,
+              approval: result.data.approval,
             }
           : unreadable(jobId.replace(/-approval$/, ""), "approvals"),
       );

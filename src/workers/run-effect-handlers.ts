@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import type { IRunEffectHandlers, TChildOutcome, TModelOutcome, TStopReason } from "../engine/index.js";
+import type { IRunEffectHandlers, TCancelReason, TChildOutcome, TModelOutcome } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import { DEFAULT_MODEL } from "../gateway/index.js";
 import { logContent } from "../observability/index.js";
@@ -12,7 +12,7 @@ import { countUsage } from "./model-pacing.js";
 import { tenantOfRun } from "./run-slot.js";
 import { TextDeltaBatcher } from "./text-delta-batcher.js";
 import { toModelMessages } from "./to-model-messages.js";
-import { approvalTtlMsOf, type IWorkerContext, outputSupportOf } from "./worker-context.js";
+import { type IWorkerContext, outputSupportOf } from "./worker-context.js";
 
 /** The run as this activation last saved it: the handlers move it forward as they save. */
 export interface IStoredRunRef {
@@ -51,7 +51,7 @@ export function runEffectHandlers(args: {
   token: string | undefined;
   ref: IStoredRunRef;
   cancelSignal: AbortSignal;
-  stopAtStart: TStopReason | undefined;
+  stopAtStart: TCancelReason | undefined;
   /** The children as read with the state (a resumed job): the first `readChildren` answers with them. */
   children?: Promise<TChildOutcome[]> | undefined;
 }): IRunEffectHandlers {
@@ -185,10 +185,10 @@ export function runEffectHandlers(args: {
       // Awaited by the next effect; a failure is that effect's.
       dispatchAnnounced.catch(() => undefined);
     },
-    async parkCalls(state, calls) {
+    async parkCalls(_state, calls) {
       await beforeWrite();
-      await parkCalls(runtime, state, calls, (name) => approvalTtlMsOf(context, name));
-      for (const call of calls) context.metrics?.approvalRequested(call.toolName);
+      await parkCalls(runtime, calls);
+      for (const call of calls) context.metrics?.approvalRequested(call.record.toolName);
     },
   };
 }

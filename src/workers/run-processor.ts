@@ -2,6 +2,7 @@ import { DelayedError, type Job, WaitingChildrenError } from "bullmq";
 import type { TChatMessage } from "../contracts/index.js";
 import { interpretRun, isTerminal } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
+import { rejectOptionsOf } from "../gateway/index.js";
 import { jobLogger } from "../observability/index.js";
 import { outputCheckerOf } from "../output/index.js";
 import { runJobNames, runJobSchema } from "../queue/index.js";
@@ -76,6 +77,7 @@ export function createRunProcessor(workerContext: IWorkerContext) {
         now: () => context.runtime.now(),
         instructions: state.request.instructions ?? context.runtime.gateway.settings.instructions,
         approvalTtlMsOf: (name) => approvalTtlMsOf(context, name),
+        rejectOptionsOf: (name) => rejectOptionsOf(context.runtime.gateway, name),
         outputChecker: state.request.output ? outputCheckerOf(state.request.output) : undefined,
         onStarted: () => {
           context.metrics?.runStarted();

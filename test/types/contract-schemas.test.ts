@@ -6,6 +6,7 @@ import type {
   runViewSchema,
   approvalSchema as storedApprovalViewSchema,
 } from "../../src/api/schemas/response-schemas.js";
+import type { approvalOnResultSchema } from "../../src/contracts/approval-decision.js";
 import type {
   IApprovalRecordOnResult,
   IChatToolCall,
@@ -22,7 +23,6 @@ import type {
   TToolCallOutcome,
 } from "../../src/contracts/index.js";
 import type {
-  approvalOnResultSchema,
   chatMessageSchema,
   chatToolCallSchema,
   runStateSchema,

@@ -3,6 +3,7 @@ import { type IRunningApi, startApi } from "../../../src/api/index.js";
 import { csvHeader } from "../../../src/cli/approval-export-format.js";
 import { runCli } from "../../../src/cli/main.js";
 import { approvalRecordVersion, type IApproval } from "../../../src/store/index.js";
+import { decideStored } from "../../helpers/decide-stored.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { clientInternals } from "../../helpers/internals.js";
 import { captureIo } from "../../unit/cli/capture-io.js";
@@ -53,7 +54,7 @@ describe("tollgate approvals export", () => {
       );
       // The last 10 stay pending: an export of decisions leaves them out.
       if (index < decidedCount) {
-        await approvals.decide(approvalId, {
+        await decideStored(approvals, approvalId, {
           decision: index % 2 === 0 ? "approved" : "rejected",
           approver: `rev-${index % 2}`,
           decidedAt: now - 10_000 + index,

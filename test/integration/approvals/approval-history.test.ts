@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approvalRecordVersion, type TApprovalRequest } from "../../../src/store/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
+import { decideStored } from "../../helpers/decide-stored.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
@@ -126,7 +127,7 @@ describe("approval history", () => {
       },
     });
     // Decided longer ago than the retention (an expiry job that ran late, a clock): trimmed at once.
-    await approvals.decide(request.approvalId, {
+    await decideStored(approvals, request.approvalId, {
       decision: "expired",
       decidedAt: now - approvalRetentionMs - 1,
     });

@@ -7,6 +7,7 @@ import {
   type TApprovalRequest,
 } from "../../../src/store/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
+import { decideStored } from "../../helpers/decide-stored.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { clientInternals } from "../../helpers/internals.js";
 
@@ -117,7 +118,7 @@ describe("approval listings at any size", () => {
     const byTool = await client.approvals.list({ tool: "quick_expiry" });
     expect(byUser.map((approval) => approval.approvalId)).toEqual([late.approvalId]);
     expect(byTool.map((approval) => approval.approvalId)).toEqual([late.approvalId]);
-    const decided = await clientInternals(client).runtime.approvals.decide(late.approvalId, {
+    const decided = await decideStored(clientInternals(client).runtime.approvals, late.approvalId, {
       decision: "cancelled",
       decidedAt: lateCancelledAt,
     });
@@ -161,7 +162,7 @@ describe("approval listings at any size", () => {
       const decision = decisions[index % decisions.length]!;
       const at = now + Math.floor(index / 3);
       const approver = decision === "expired" || decision === "cancelled" ? undefined : `rev-${index % 4}`;
-      const result = await clientInternals(client).runtime.approvals.decide(request.approvalId, {
+      const result = await decideStored(clientInternals(client).runtime.approvals, request.approvalId, {
         decision,
         decidedAt: at,
         ...(approver !== undefined ? { approver } : {}),
@@ -217,7 +218,7 @@ describe("approval listings at any size", () => {
     // A pending page's last entry is decided before the next page is read: the next page starts after it.
     const first = await client.approvals.page({ limit: 10 });
     const last = first.approvals.at(-1) as IApproval;
-    await clientInternals(client).runtime.approvals.decide(last.approvalId, {
+    await decideStored(clientInternals(client).runtime.approvals, last.approvalId, {
       decision: "cancelled",
       decidedAt: now + 2_000,
     });
@@ -231,7 +232,7 @@ describe("approval listings at any size", () => {
     // Decided from the highest id down, so the order of decision is the reverse of the ids' order.
     const sameMillisecond = requests.slice(2_390, 2_400).reverse();
     for (const request of sameMillisecond) {
-      const result = await clientInternals(client).runtime.approvals.decide(request.approvalId, {
+      const result = await decideStored(clientInternals(client).runtime.approvals, request.approvalId, {
         decision: "approved",
         decidedAt: at,
         approver: "rev-tie",

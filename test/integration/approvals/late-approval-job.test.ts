@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledger, testGateway } from "../../fixtures/test-gateway.js";
+import { decideStored } from "../../helpers/decide-stored.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { clientInternals } from "../../helpers/internals.js";
 import { script } from "../../helpers/script.js";
@@ -73,7 +74,7 @@ describe("an approval job whose decider died before adding the tool job", () => 
     });
     const runtime = clientInternals(harness.client).runtimeOf(runId);
     // What `approve` records before it adds the tool job and wakes the approval job: the decision alone.
-    const decided = await runtime.approvals.decide(approval!.approvalId, {
+    const decided = await decideStored(runtime.approvals, approval!.approvalId, {
       decision: "approved",
       approver: "ops",
       decidedAt: Date.now(),

@@ -3,12 +3,12 @@ import type {
   IGatewayResponse,
   ITokenUsage,
   IUserContext,
+  TCancelReason,
   TChatMessage,
 } from "../../../src/contracts/index.js";
 import {
   approvalIdOf,
   createRunState,
-  type IApprovalOutcome,
   type IModelReplyEvent,
   type IModelRequestPlan,
   type IRunEffectHandlers,
@@ -17,6 +17,7 @@ import {
   rawInputOf,
   responseOf,
   runRequestSchema,
+  type TApprovalReport,
   type TChildOutcome,
   type TPlannedCall,
   type TRunAction,
@@ -144,8 +145,8 @@ export function jobFailed(queue: "tools" | "approvals"): TOutcomeMaker {
 
 /** The approval job's report; `decidedAt` is the delivery time unless given. */
 export function approval(
-  decision: IApprovalOutcome["decision"],
-  extra: Partial<Omit<IApprovalOutcome, "decision">> = {},
+  decision: TApprovalReport["decision"],
+  extra: Partial<Omit<TApprovalReport, "decision">> = {},
 ): TOutcomeMaker {
   return (call, at) => ({
     kind: "approval",
@@ -162,7 +163,7 @@ export function approval(
 /** A human approved, and the tool job ran with the approved input: both reported by the same wait. */
 export function approvedAndRan(
   output: unknown,
-  extra: Partial<Omit<IApprovalOutcome, "decision">> = {},
+  extra: Partial<Omit<TApprovalReport, "decision">> = {},
 ): TOutcomeMaker[] {
   return [approval("approved", { approver: "ann", ...extra }), toolOk(output)];
 }
@@ -187,7 +188,7 @@ export interface IPlayOptions {
   instructions?: string;
   approvalTtlMsOf?: (toolName: string) => number;
   /** Cancels the run (or ends it at its deadline) before the first action for which it answers. */
-  stopBefore?: (action: TRunAction, state: TRunState) => "cancelled" | "timed_out" | undefined;
+  stopBefore?: (action: TRunAction, state: TRunState) => TCancelReason | undefined;
   /** Stops driving before the first action for which it answers true: the state is left mid-run. */
   pauseBefore?: (action: TRunAction, state: TRunState) => boolean;
   /**
@@ -322,8 +323,8 @@ export async function playRun(options: IPlayOptions): Promise<IPlayed> {
     },
     async parkCalls(state, calls) {
       seen(state);
-      for (const call of calls) {
-        if (!played.parked.includes(keyOf(call))) played.parked.push(keyOf(call));
+      for (const { record } of calls) {
+        if (!played.parked.includes(keyOf(record))) played.parked.push(keyOf(record));
       }
     },
     callsSettled() {},

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EToolCallVerdict } from "../../../src/contracts/index.js";
+import { EToolCallVerdict, type TCancelReason } from "../../../src/contracts/index.js";
 import { nextAction, stopRun, type TRunState } from "../../../src/engine/internals.js";
 import { cancelledFailure, deniedFailure } from "../../../src/tools/index.js";
 import {
@@ -17,7 +17,7 @@ import { defaultTools } from "./engine-tools.js";
 
 /** Stops the run before the first action of this type. */
 const stopBeforeFirst =
-  (type: string, status: "cancelled" | "timed_out" = "cancelled"): IPlayOptions["stopBefore"] =>
+  (type: string, status: TCancelReason = "cancelled"): IPlayOptions["stopBefore"] =>
   (action) =>
     action.type === type ? status : undefined;
 
