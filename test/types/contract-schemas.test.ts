@@ -72,7 +72,10 @@ describe("the stored shapes and the public contract types are the same types", (
   it("a tool result, its approval record, outcome and decision", () => {
     expectExactlyEqual<IToolResultFields, TStored<typeof toolResultPartSchema>>();
     // The union's members together are exactly those fields (only `toolName` narrows, by outcome).
-    expectExactlyEqual<IToolResultPart["toolName" | "outcome" | "input"], IToolResultFields["toolName" | "outcome" | "input"]>();
+    expectExactlyEqual<
+      IToolResultPart["toolName" | "outcome" | "input"],
+      IToolResultFields["toolName" | "outcome" | "input"]
+    >();
     expectExactlyEqual<IApprovalRecordOnResult, TStored<typeof approvalOnResultSchema>>();
     expectExactlyEqual<TToolCallOutcome, TStored<typeof toolResultPartSchema.shape.outcome>>();
     expectExactlyEqual<TApprovalDecision, TStored<typeof approvalOnResultSchema.shape.decision>>();
