@@ -24,15 +24,7 @@ export function decided(
       acceptSameDecision: options.decidedBefore === true,
     },
   ];
-  if (decision.decision === "approved") {
-    effects.push({
-      type: "add-tool-job",
-      runId: record.runId,
-      run: toolJobRunOfRecord(record),
-      spec: approvedToolJobSpecOf(record, { decision: "approved", editedInput: decision.editedInput }),
-      onlyIfMissing: false,
-    });
-  }
+  if (decision.decision === "approved") effects.push(approvedCallJobEffect(record, decision, false));
   effects.push({ type: "promote-approval-job" });
   return {
     ok: true,
@@ -72,5 +64,20 @@ export function approvalEventsOf(record: IApproval, decision: TApprovalDecisionR
       ...approver,
       ...(decision.rejectOption !== undefined ? { rejectOption: decision.rejectOption.name } : {}),
     },
+  };
+}
+
+/** The approved call's tool job, built once from its record (with its approvalId and the edit that runs). */
+export function approvedCallJobEffect(
+  record: IApproval,
+  decision: TApprovalDecisionRecord,
+  onlyIfMissing: boolean,
+): TApprovalEffect {
+  return {
+    type: "add-tool-job",
+    runId: record.runId,
+    run: toolJobRunOfRecord(record),
+    spec: approvedToolJobSpecOf(record, { decision: "approved", editedInput: decision.editedInput }),
+    onlyIfMissing,
   };
 }

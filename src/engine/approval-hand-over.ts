@@ -1,7 +1,7 @@
 import type { IApproval } from "../contracts/index.js";
+import { approvedCallJobEffect } from "./approval-decided.js";
 import type { TApprovalEffect, TApprovalTransition } from "./approval-effects.js";
 import { refusalOfStatus } from "./approval-refusals.js";
-import { approvedToolJobSpecOf, toolJobRunOfRecord } from "./tool-job-spec.js";
 
 /**
  * The approval job hands the decision to the run: an approved call's tool job is made sure of (added only
@@ -13,15 +13,7 @@ export function handOver(record: IApproval): TApprovalTransition {
   if (record.status === "pending" || decision === undefined)
     return { ok: false, refusal: refusalOfStatus(record.approvalId, "pending") };
   const effects: TApprovalEffect[] = [];
-  if (decision.decision === "approved") {
-    effects.push({
-      type: "add-tool-job",
-      runId: record.runId,
-      run: toolJobRunOfRecord(record),
-      spec: approvedToolJobSpecOf(record, { decision: "approved", editedInput: decision.editedInput }),
-      onlyIfMissing: true,
-    });
-  }
+  if (decision.decision === "approved") effects.push(approvedCallJobEffect(record, decision, true));
   if (decision.decision !== "cancelled") {
     effects.push({
       type: "count-decision",
