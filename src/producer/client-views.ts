@@ -18,7 +18,10 @@ export type TWithToolName<TShape extends { toolName: string }, TToolName extends
 export type IApproval<TToolName extends string = string> = TWithToolName<IApprovalFields, TToolName>;
 
 /** An approval event (`approvals.events`), its `toolName` one of the gateway's. */
-export type TApprovalEvent<TToolName extends string = string> = TWithToolName<TApprovalEventFields, TToolName>;
+export type TApprovalEvent<TToolName extends string = string> = TWithToolName<
+  TApprovalEventFields,
+  TToolName
+>;
 
 /** An approval event as read back, with its stream id (the SSE `id:` and Last-Event-ID). */
 export type TStoredApprovalEvent<TToolName extends string = string> = TWithToolName<

@@ -87,5 +87,5 @@ export const askRoute = defineRoute(
 
 /** Whether the caller asked for an event stream (`Accept: text/event-stream`, alone or among others). */
 function acceptsEventStream(accept: string | undefined): boolean {
-  return accept !== undefined && accept.toLowerCase().includes("text/event-stream");
+  return accept?.toLowerCase().includes("text/event-stream") ?? false;
 }

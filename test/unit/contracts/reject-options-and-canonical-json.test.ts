@@ -21,12 +21,7 @@ describe("what the model reads for a rejection", () => {
   const option = { name: "tone", title: "Tone", promptFill: "Rewrite it kindly." };
   it.each([
     ["the option's promptFill alone", option, undefined, "Rewrite it kindly."],
-    [
-      "the promptFill, then the reason",
-      option,
-      "too curt",
-      "Rewrite it kindly. Reviewer's reason: too curt",
-    ],
+    ["the promptFill, then the reason", option, "too curt", "Rewrite it kindly. Reviewer's reason: too curt"],
     ["the reason alone without an option", undefined, "no", "no"],
     ["nothing: the policy's rejectionText applies", undefined, undefined, undefined],
   ])("%s", (_rule, chosen, reason, expected) => {
