@@ -69,7 +69,8 @@ module.exports = {
         "A GatewayClient's and a worker's runtimes are not public: the client and its narrow port (client-port.ts) read the client's registry, startWorker the worker's; the API, links and CLI use the port. Tests reach both through test/helpers/internals.ts.",
       from: {
         path: "^src/",
-        pathNot: "^src/(producer/(gateway-client|client-port|client-internals)|workers/(start-worker|worker-internals))\\.ts$",
+        pathNot:
+          "^src/(producer/(gateway-client|client-port|client-internals)|workers/(start-worker|worker-internals))\\.ts$",
       },
       to: { path: "^src/(producer/client-internals|workers/worker-internals)\\.ts$" },
     },
