@@ -21,6 +21,7 @@ import { isolation } from "./scenarios/isolation.js";
 import { latency } from "./scenarios/latency.js";
 import { parkedMemory } from "./scenarios/parked-memory.js";
 import { scale } from "./scenarios/scale.js";
+import { streaming } from "./scenarios/streaming.js";
 import { throughput } from "./scenarios/throughput.js";
 import { workerFootprint } from "./scenarios/worker-footprint.js";
 
@@ -34,6 +35,7 @@ const scenarios: Record<string, TScenario> = {
   "worker-footprint": workerFootprint,
   scale,
   "approval-listing": approvalListing,
+  streaming,
   "parked-memory": parkedMemory,
 };
 

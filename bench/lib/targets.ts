@@ -78,6 +78,18 @@ export function checkTargets(
     add("approve → tool start ÷ its floor, p50", tollgate.p50 / approvalFloor.p50, "at most", 1.5);
     add("approve → tool start ÷ its floor, p99", tollgate.p99 / approvalFloor.p99, "at most", 1.5);
   }
+  const streaming = results.streaming?.data.added as
+    | { firstDeltaP50Ms: number; processCpuRatio: number }
+    | undefined;
+  if (streaming) {
+    add(
+      "first text-delta (SSE reader) over the in-process openai stream, 1 in flight, p50 (ms)",
+      streaming.firstDeltaP50Ms,
+      "at most",
+      5,
+    );
+    add("process CPU per run, streaming on ÷ off", streaming.processCpuRatio, "at most", 1.1);
+  }
   const parked = results["parked-memory"]?.data.levels as Array<Record<string, number>> | undefined;
   for (const level of parked ?? []) {
     add(`bytes per parked approval at ${level.level} parked`, level.approvalBytes!, "at most", 2048);
