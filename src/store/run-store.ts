@@ -356,11 +356,16 @@ export class RunStore {
  */
 export const runIndexGraceMs = 7 * 24 * 60 * 60 * 1000;
 
-/** The listing indexes' trim cutoff (creation time, ms) and time to live, for a write at `now`. */
+/**
+ * The listing indexes' trim cutoff (creation time, ms) and time to live, for a write at `now`. The grace is
+ * at most the retention itself, so a deployment with a short retention keeps no index key much longer than
+ * the runs it lists (at most twice the retention after its newest entry).
+ */
 function runIndexTimes(retentionMs: number, now: number): { cutoff: string; ttlMs: string } {
+  const graceMs = Math.min(runIndexGraceMs, retentionMs);
   return {
-    cutoff: String(now - retentionMs - runIndexGraceMs),
-    ttlMs: String(retentionMs + runIndexGraceMs),
+    cutoff: String(now - retentionMs - graceMs),
+    ttlMs: String(retentionMs + graceMs),
   };
 }
 

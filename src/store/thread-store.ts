@@ -72,6 +72,8 @@ export class ThreadStore {
       this.keys.runCancel(runId),
       this.keys.runOutputs(runId),
     ]);
+    // The thread's own listing index goes with its runs; other indexes skip the deleted runs until trimmed.
+    if (runIds.length > 0) keys.push(this.keys.runIndex("thread", thread.tenant, thread.threadId));
     // The default tenant's thread has the unscoped keys: an owner key left from before scoping goes with it.
     const legacyOwner =
       thread.tenant === defaultTenant ? [this.keys.legacyThreadTenant(thread.threadId)] : [];
