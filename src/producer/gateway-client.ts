@@ -235,9 +235,12 @@ export class GatewayClient<TToolName extends string = string> {
    * Enqueues a run and waits for its response. `timeoutMs` becomes the run's deadline (it ends as
    * timed_out); aborting `abortSignal` cancels the run. Either way the response says so. With a zod
    * `output.schema`, the response's `output` has the schema's type (validated against its JSON Schema form).
+   * Aborting `options.stopWaiting` only stops waiting (TG_WAIT_TIMEOUT with `details.stoppedWaiting`): the
+   * run goes on, as when an HTTP caller of `POST /v1/ask` hangs up.
    */
   async ask<TSchema extends TOutputSchemaInput = TOutputSchemaInput>(
     input: TClientAskInput<TToolName, TSchema>,
+    options: { stopWaiting?: AbortSignal } = {},
   ): Promise<IGatewayResponse<TOutputOf<TSchema>, TToolName>> {
     const { abortSignal, ...runInput } = input;
     if (abortSignal?.aborted)
@@ -250,6 +253,7 @@ export class GatewayClient<TToolName extends string = string> {
       // A retried request with the same idempotency key found its run: that one may have finished already.
       createdAfterSubscribe: created,
       ...(abortSignal ? { abortSignal } : {}),
+      ...(options.stopWaiting ? { stopWaiting: options.stopWaiting } : {}),
       ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
     });
     // The output passed the schema's JSON Schema form in the worker.

@@ -7,7 +7,8 @@ import type { ITollgateRuntime } from "../runtime/runtime.js";
 
 /**
  * Waits until the run finishes. A timeout or an abort cancels the run (timed_out / cancelled) and then
- * waits, up to cancelGraceMs, for the worker to record that final state.
+ * waits, up to cancelGraceMs, for the worker to record that final state. `stopWaiting` only ends the wait
+ * (TG_WAIT_TIMEOUT, the run going on): a caller that hung up no longer waits, and never stops the run.
  */
 export async function waitForRun(
   runtime: ITollgateRuntime,
@@ -15,6 +16,8 @@ export async function waitForRun(
   runId: string,
   options: {
     abortSignal?: AbortSignal;
+    /** Ends the wait, never the run. */
+    stopWaiting?: AbortSignal;
     timeoutMs?: number;
     /**
      * The run was created after `finishedRuns` was subscribed: its finish cannot have been missed, so
@@ -30,6 +33,12 @@ export async function waitForRun(
     stop.abort();
   };
   options.abortSignal?.addEventListener("abort", onAbort, { once: true });
+  let stoppedWaiting = false;
+  const onStopWaiting = () => {
+    stoppedWaiting = true;
+    stop.abort();
+  };
+  options.stopWaiting?.addEventListener("abort", onStopWaiting, { once: true });
   const timer =
     options.timeoutMs !== undefined
       ? setTimeout(() => {
@@ -46,6 +55,13 @@ export async function waitForRun(
       options.createdAfterSubscribe === true,
     );
     if (finished) return finished;
+    if (stoppedWaiting && reason === undefined) {
+      throw new TollgateError(
+        "TG_WAIT_TIMEOUT",
+        `Stopped waiting for run ${runId} before it finished; the run goes on.`,
+        { runId, stoppedWaiting: true },
+      );
+    }
     await requestCancel(runtime, runId, reason ?? "cancelled");
     const afterCancel = await finishedOrStopped(
       runtime,
@@ -62,6 +78,7 @@ export async function waitForRun(
   } finally {
     if (timer) clearTimeout(timer);
     options.abortSignal?.removeEventListener("abort", onAbort);
+    options.stopWaiting?.removeEventListener("abort", onStopWaiting);
   }
 }
 

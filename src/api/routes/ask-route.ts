@@ -15,10 +15,10 @@ export const askRoute = defineRoute(
     description:
       "`timeoutMs` (at most the server's askMaxWaitMs, which is also the default) is both how long the " +
       "request waits and the run's deadline: a run not finished by then ends as timed_out, and the " +
-      "response says so. A client that disconnects cancels the run. With `Accept: text/event-stream` " +
-      "the request does not wait: it answers the run's events as `GET /v1/runs/:runId/events` does " +
-      "(header `x-run-id`), text as it is written, ending after `run-finished`; a client that goes away " +
-      "then leaves the run running (`POST /v1/runs/:runId/cancel` stops it).",
+      "response says so. With `Accept: text/event-stream` the request does not wait: it answers the " +
+      "run's events as `GET /v1/runs/:runId/events` does (header `x-run-id`), text as it is written, " +
+      "ending after `run-finished`. A client that disconnects, waiting or streaming, never stops the run " +
+      "(`POST /v1/runs/:runId/cancel` does); its response stays readable at `GET /v1/runs/:runId`.",
     tag: "runs",
     // Waits for the run or the events as long as it takes: no whole-request Redis budget.
     waits: true,
@@ -65,20 +65,27 @@ export const askRoute = defineRoute(
       });
       return reply;
     }
-    // Asking is waiting on behalf of the caller: one who hangs up no longer wants the answer.
+    // A caller that hangs up stops the waiting, never the run (issue 23): a dropped connection (a proxy's
+    // idle timeout, a phone changing networks) is no decision to cancel; `POST /v1/runs/:runId/cancel` is.
     const hangUp = new AbortController();
     const onClose = () => {
       if (!reply.raw.writableEnded) hangUp.abort();
     };
     reply.raw.once("close", onClose);
     try {
-      return await client.ask({
-        ...body,
-        ...ownership,
-        timeoutMs,
-        abortSignal: hangUp.signal,
-        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-      });
+      return await client.ask(
+        {
+          ...body,
+          ...ownership,
+          timeoutMs,
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+        },
+        { stopWaiting: hangUp.signal },
+      );
+    } catch (error) {
+      // Nobody is left to answer: the run goes on, its response kept for `GET /v1/runs/:runId`.
+      if (hangUp.signal.aborted) return reply.hijack();
+      throw error;
     } finally {
       reply.raw.off("close", onClose);
     }

@@ -5,6 +5,7 @@ import type { TRunEvent } from "../../../src/contracts/index.js";
 import type { TGatewayStreamEvent } from "../../../src/producer/index.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { script } from "../../helpers/script.js";
+import { waitUntil } from "../../helpers/wait-until.js";
 import { apiTestGateway, apiTestTokens, bearer, silentLogger, userContext } from "../api/api-fixture.js";
 import { type ISseEvent, SseReader } from "../api/sse-reader.js";
 
@@ -98,6 +99,33 @@ describe("streamed answers over HTTP and GatewayClient.stream", () => {
     const reader = new SseReader(response.body!);
     await reader.readUntilEvent("text-delta");
     await reader.cancel();
+    const finished = await harness.client.wait(runId, { timeoutMs: 20_000 });
+    expect(finished).toMatchObject({ status: "completed", text: answer });
+  });
+
+  it("a caller of a waiting POST /v1/ask that hangs up mid-run never stops the run", async () => {
+    // A user of its own, to find the run the waiting request created (its id comes only with the answer).
+    const caller = { userId: "u-hangs-up" };
+    const hangUp = new AbortController();
+    const asked = fetch(`${api.url}/v1/ask`, {
+      method: "POST",
+      headers: { ...bearer("admin"), "content-type": "application/json" },
+      body: JSON.stringify({ input: slowAnswer, userContext: caller }),
+      signal: hangUp.signal,
+    }).catch((error: unknown) => error);
+    const runId = await waitUntil(
+      async () => (await harness.client.listRuns({ userId: caller.userId })).runs[0]?.runId,
+      { message: "the asked run exists" },
+    );
+    // The run is mid-answer when the caller goes away.
+    const follower = await openEvents(runId);
+    await follower.readUntilEvent("text-delta");
+    hangUp.abort();
+    expect(await asked).toMatchObject({ name: "AbortError" });
+    await follower.readToEnd();
+    const events = follower.events.map(runEventOf);
+    expect(events.some((event) => event.type === "run-cancel-requested")).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: "run-finished", data: { status: "completed" } });
     const finished = await harness.client.wait(runId, { timeoutMs: 20_000 });
     expect(finished).toMatchObject({ status: "completed", text: answer });
   });
