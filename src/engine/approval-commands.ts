@@ -89,6 +89,8 @@ export type TApprovalCommand =
       approver: string;
       result:
         | { outcome: "partial" | "complete" | "settled" | "already-voted"; quorum: IQuorumProgress }
+        /** The round acts on another input (`inputHash`) than the one the vote was sent for. */
+        | { outcome: "stale"; inputHash: string; sentInputHash: string }
         /** The approval's status when it is no longer pending, `expired` or `missing`. */
         | { outcome: "refused"; status: string };
     }

@@ -35,6 +35,8 @@ export type TApprovalEffect =
       required: number;
       /** The decision that settles the quorum at once (a reject, an edit the policy refused). */
       decision?: TApprovalDecisionRecord;
+      /** The `inputHash` the approver was shown: checked against the round's input in the vote's step. */
+      inputHash?: string;
     }
   /**
    * Adds the approved call's tool job as a child of the run (a no-op when it exists). `run` is absent

@@ -59,8 +59,9 @@ function humanDecision(
   const { approvalId } = record;
   if (record.status !== "pending") return { ok: false, refusal: refusalOfStatus(approvalId, record.status) };
   if (record.expiresAt <= now) return { ok: false, refusal: refusalOfStatus(approvalId, "expired") };
-  // The input a pending approval acts on changes only under a quorum (an edit vote): the record as read
-  // holds unless a vote lands in the same instant, and the vote script serialises the rest.
+  // The input a pending approval acts on changes only under a quorum (an edit vote). Checked on the record
+  // as read (no round trip for a decision on an input already replaced), and again atomically by the vote
+  // script, in the step that counts the vote: an edit that lands between the read and the vote wins.
   if (command.inputHash !== undefined && command.inputHash !== record.inputHash)
     return { ok: false, refusal: staleInput(approvalId, record.inputHash, command.inputHash) };
   const option =
@@ -71,7 +72,8 @@ function humanDecision(
   if (!command.access.allowed) return { ok: false, refusal: command.access.refusal };
   const decision = decisionOf(command, option?.option, now);
   if (!decision.ok) return decision;
-  if (command.access.quorum > 1) return castVote(record, decision.decision, command.access.quorum);
+  if (command.access.quorum > 1)
+    return castVote(record, decision.decision, command.access.quorum, command.inputHash);
   return decided(record, decision.decision, { checkExpiry: true });
 }
 
@@ -128,6 +130,7 @@ function castVote(
   record: IApproval,
   decision: TApprovalDecisionRecord,
   required: number,
+  inputHash: string | undefined,
 ): TApprovalTransition {
   const vote = {
     approver: decision.approver ?? "",
@@ -136,10 +139,17 @@ function castVote(
     ...(decision.editedInput !== undefined ? { editedInput: decision.editedInput } : {}),
     ...(decision.verdictOnEdit !== undefined ? { verdictOnEdit: decision.verdictOnEdit } : {}),
   };
+  const shown = inputHash !== undefined ? { inputHash } : {};
   const effect: TApprovalEffect =
     decision.decision !== "approved"
-      ? { type: "cast-vote", kind: "settle", vote, required, decision }
-      : { type: "cast-vote", kind: decision.editedInput !== undefined ? "edit" : "vote", vote, required };
+      ? { type: "cast-vote", kind: "settle", vote, required, decision, ...shown }
+      : {
+          type: "cast-vote",
+          kind: decision.editedInput !== undefined ? "edit" : "vote",
+          vote,
+          required,
+          ...shown,
+        };
   return { ok: true, record, effects: [effect], events: undefined };
 }
 

@@ -2,20 +2,22 @@ import type { IApproval, TApprovalDecisionRecord } from "../contracts/index.js";
 import type { IQuorumProgress } from "./approval-commands.js";
 import { decided } from "./approval-decided.js";
 import type { TApprovalTransition } from "./approval-effects.js";
-import { alreadyVoted, refusalOfStatus } from "./approval-refusals.js";
+import { alreadyVoted, refusalOfStatus, staleInput } from "./approval-refusals.js";
 
 /**
  * The vote script's answer to one vote of a quorum (approver rules asking for more than one approver).
  * partial: the approval stays pending, with the quorum's progress; complete: this vote completed it, and
  * its decision is committed (the call then runs, once); settled: another voter completed or ended it a
  * moment ago, so its decision is committed again (a no-op unless that voter died before committing) and
- * this vote did not count; already-voted: this approver already counts in this round.
+ * this vote did not count; already-voted: this approver already counts in this round; stale: the round acts
+ * on another input than the vote was sent for (an edit landed since the approver read it), not counted.
  */
 export function voteTransition(
   record: IApproval,
   approver: string,
   result:
     | { outcome: "partial" | "complete" | "settled" | "already-voted"; quorum: IQuorumProgress }
+    | { outcome: "stale"; inputHash: string; sentInputHash: string }
     | { outcome: "refused"; status: string },
   now: number,
 ): TApprovalTransition {
@@ -23,6 +25,9 @@ export function voteTransition(
   switch (result.outcome) {
     case "refused":
       return { ok: false, refusal: refusalOfStatus(approvalId, result.status) };
+    case "stale":
+      // Refused in the vote's own step: the vote did not count.
+      return { ok: false, refusal: staleInput(approvalId, result.inputHash, result.sentInputHash) };
     case "already-voted":
       return {
         ok: false,

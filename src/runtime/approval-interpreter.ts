@@ -13,6 +13,7 @@ import {
   approvalDecisionSchema,
   type IApproval,
   type IQuorumState,
+  inputHashOf,
   pendingWithQuorum,
 } from "../store/index.js";
 import { runJobChildKeys } from "../workers/child-outcomes.js";
@@ -112,11 +113,20 @@ async function castVote(
   record: IApproval,
   effect: Extract<TApprovalEffect, { type: "cast-vote" }>,
 ): Promise<IApprovalCommandResult> {
+  const shown = {
+    sentInputHash: effect.inputHash,
+    readInputHash: record.inputHash ?? inputHashOf(record.input),
+  };
   const result = await context.runtime.approvalVotes.vote(
     record.approvalId,
     effect.kind === "settle" && effect.decision
-      ? { kind: "settle", vote: effect.vote, required: effect.required, decision: effect.decision }
-      : { kind: effect.kind === "edit" ? "edit" : "vote", vote: effect.vote, required: effect.required },
+      ? { kind: "settle", vote: effect.vote, required: effect.required, decision: effect.decision, ...shown }
+      : {
+          kind: effect.kind === "edit" ? "edit" : "vote",
+          vote: effect.vote,
+          required: effect.required,
+          ...shown,
+        },
   );
   const counted = await runApprovalCommand(context, record, {
     type: "vote",
@@ -124,7 +134,9 @@ async function castVote(
     result:
       result.outcome === "refused"
         ? result
-        : { outcome: result.outcome, quorum: quorumProgressOf(result.state) },
+        : result.outcome === "stale"
+          ? { outcome: "stale", inputHash: result.inputHash, sentInputHash: effect.inputHash ?? "" }
+          : { outcome: result.outcome, quorum: quorumProgressOf(result.state) },
   });
   // A partial vote leaves the approval pending: an edit vote changes the input a decision acts on now.
   const { record: after } = counted;

@@ -138,6 +138,31 @@ describe("the approval machine", () => {
     expect(result.ok ? "ok" : result.refusal.code).toBe("TG_APPROVAL_ALREADY_VOTED");
   });
 
+  it("quorum: a vote the vote script found stale (an edit landed since the read) is refused, not counted", () => {
+    const quorumVote = approvalTransition(
+      pending,
+      { ...approve, access: { allowed: true, quorum: 2 }, inputHash: "hash-of-input" },
+      now,
+    );
+    expect(quorumVote.ok && quorumVote.effects[0]).toMatchObject({
+      type: "cast-vote",
+      inputHash: "hash-of-input",
+    });
+    const result = approvalTransition(
+      pending,
+      {
+        type: "vote",
+        approver: "ann",
+        result: { outcome: "stale", inputHash: "hash-of-edit", sentInputHash: "hash-of-input" },
+      },
+      now,
+    );
+    expect(result.ok ? "ok" : result.refusal).toMatchObject({
+      code: "TG_APPROVAL_STALE",
+      details: { inputHash: "hash-of-edit", sentInputHash: "hash-of-input" },
+    });
+  });
+
   it("the approved call's tool job carries its approvalId and the edit that ran", () => {
     const edited = { amount: 45 };
     const transition = approvalTransition(
