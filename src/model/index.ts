@@ -17,6 +17,7 @@ export { classifyModelFailure, type IRetryableModelFailure } from "./routing/mod
 export {
   type IModelRouterOptions,
   type IRoutedModel,
+  type IRoutedRequest,
   ModelRouter,
   type TRouteOutcome,
 } from "./routing/model-router.js";

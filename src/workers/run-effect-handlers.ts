@@ -102,12 +102,21 @@ export function runEffectHandlers(args: {
         const message = `The run asks for the model "${name}", which this worker's gateway does not configure.`;
         return { type: "failed", error: { code: "TG_MODEL_FAILED", message } };
       }
-      // A structured answer is asked as the chosen model supports it; its fallbacks get the same request.
-      const format = plan.output
-        ? outputRequestFormatOf(plan.output, outputSupportOf(context, name))
-        : undefined;
       const messages = toModelMessages(plan.messages);
-      if (format?.instruction !== undefined) messages.push({ role: "system", content: format.instruction });
+      const output = plan.output;
+      // A structured answer is asked as each model tried supports it: a fallback without json_schema gets
+      // json_object and the schema in a message, whatever the chosen model supports.
+      const forModel = (modelName: string) => {
+        if (output === undefined) return { messages };
+        const format = outputRequestFormatOf(output, outputSupportOf(context, modelName));
+        return {
+          messages:
+            format.instruction === undefined
+              ? messages
+              : [...messages, { role: "system" as const, content: format.instruction }],
+          responseFormat: format.responseFormat,
+        };
+      };
       const deltas = new TextDeltaBatcher({
         log: runtime.textDeltas,
         runId: ref.current.state.runId,
@@ -119,11 +128,11 @@ export function runEffectHandlers(args: {
       let outcome: Awaited<ReturnType<typeof context.models.complete>>;
       try {
         outcome = await context.models.complete(name, {
-          messages,
+          ...forModel(name),
+          forModel,
           tools: plan.tools,
           abortSignal: cancelSignal,
           stream: deltas,
-          ...(format ? { responseFormat: format.responseFormat } : {}),
         });
       } finally {
         // The text is in the events before the checkpoint that records the reply.

@@ -32,6 +32,28 @@ export interface IModelRouterOptions {
   onFallback?: (fallback: IModelFallback) => void;
 }
 
+/** A call as the router takes it: the request, with what depends on the model built for each model tried. */
+export interface IRoutedRequest extends IModelCompleteRequest {
+  /**
+   * The parts of the request that depend on what a model supports (the response format, and the message
+   * that shows the schema to a model without json_schema), built for each model tried: a fallback that
+   * supports less gets a request it can take. Absent: every model gets the request as it is.
+   */
+  forModel?: (model: string) => Pick<IModelCompleteRequest, "messages" | "responseFormat">;
+}
+
+/** The request `model` is sent: the shared parts, and what `forModel` builds for that model. */
+function requestFor(request: IRoutedRequest, model: string): IModelCompleteRequest {
+  const { forModel, messages, responseFormat, ...shared } = request;
+  if (forModel === undefined) return request;
+  const shaped = forModel(model);
+  return {
+    ...shared,
+    messages: shaped.messages,
+    ...(shaped.responseFormat ? { responseFormat: shaped.responseFormat } : {}),
+  };
+}
+
 /** What one routed call came to: the loop handles each (nothing is thrown through it but bugs). */
 export type TRouteOutcome =
   | { type: "replied"; reply: IModelReply; model: string; fallbacks: IModelFallback[] }
@@ -71,7 +93,7 @@ export class ModelRouter {
   }
 
   /** Asks `name` (then its fallbacks) for the next reply. */
-  async complete(name: string, request: IModelCompleteRequest): Promise<TRouteOutcome> {
+  async complete(name: string, request: IRoutedRequest): Promise<TRouteOutcome> {
     const chosen = this.#model(name);
     const chain = [chosen.name, ...chosen.fallbacks];
     const pauses = new Map<string, number>();
@@ -110,7 +132,7 @@ export class ModelRouter {
       const model = this.#model(step.model);
       for (let retriesDone = 0; ; retriesDone += 1) {
         try {
-          const reply = await model.transport.complete(request);
+          const reply = await model.transport.complete(requestFor(request, model.name));
           this.#cooldowns.recovered(model.name);
           return { type: "replied", reply, model: model.name, fallbacks };
         } catch (error) {

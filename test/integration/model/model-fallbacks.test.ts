@@ -45,6 +45,13 @@ describe("named models: a request chooses one; fallbacks on 429, 5xx and dead en
         failing: { model: "failing-model", baseURL: model.url, fallbacks: ["cheap"] },
         jammed: { model: "jammed-model", baseURL: model.url, fallbacks: ["spare"], maxRetries: 0 },
         spare: { model: "spare-model", baseURL: model.url, maxRetries: 0 },
+        schemaful: { model: "schemaful-model", baseURL: model.url, fallbacks: ["plain"], maxRetries: 0 },
+        plain: {
+          model: "plain-model",
+          baseURL: model.url,
+          maxRetries: 0,
+          supports: { jsonSchema: false, streaming: false },
+        },
       },
     });
     harness = await createHarness(gateway, "models");
@@ -200,5 +207,36 @@ describe("named models: a request chooses one; fallbacks on 429, 5xx and dead en
     expect(await seriesValue(registry, "tollgate_model_paused_runs_total", { model: "jammed-model" })).toBe(
       1,
     );
+  });
+
+  it("a fallback is asked as it supports: json_object and no stream when it declares neither json_schema nor streaming", async () => {
+    const schema = {
+      type: "object",
+      properties: { answer: { type: "string" } },
+      required: ["answer"],
+      additionalProperties: false,
+    };
+    const response = await harness.client.ask({
+      input: script({ status: 500 }, { text: '{"answer":"from the plain one"}' }),
+      userContext,
+      instructions: "marker-plain",
+      model: "schemaful",
+      output: { schema, name: "verdict" },
+    });
+    expect(response).toMatchObject({ status: "completed", output: { answer: "from the plain one" } });
+    const [asked, fallback] = requestsWithMarker(model, "marker-plain");
+    expect([asked?.model, fallback?.model]).toEqual(["schemaful-model", "plain-model"]);
+    // The chosen model supports everything: a strict json_schema, streamed.
+    expect(asked).toMatchObject({
+      stream: true,
+      response_format: { type: "json_schema", json_schema: { name: "verdict", strict: true } },
+    });
+    // The fallback declares jsonSchema: false and streaming: false: json_object, the schema in a message.
+    expect(fallback?.response_format).toEqual({ type: "json_object" });
+    expect(fallback?.stream).toBeUndefined();
+    const lastMessage = fallback?.messages?.at(-1);
+    expect(lastMessage?.role).toBe("system");
+    expect(String(lastMessage?.content)).toContain('"verdict"');
+    expect(asked?.messages?.some((message) => String(message.content).includes("JSON Schema"))).toBe(false);
   });
 });
