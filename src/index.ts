@@ -39,6 +39,7 @@ export {
   type IGatewayAskInput,
   type IGatewayResponse,
   type IGatewayRunInput,
+  type IJsonSchemaToolInput,
   type IOutputRequest,
   type ITokenUsage,
   type IToolApprovalProfile,
@@ -64,6 +65,7 @@ export {
   type TToolCallOutcome,
   type TToolCallPolicyResult,
   type TToolEndsRunPredicate,
+  type TToolInputSchema,
   type TToolNameOf,
   type TToolPolicyKind,
   type TToolPolicyPredicate,
@@ -120,5 +122,5 @@ export {
 export type { IDeletedThread } from "./runtime/delete-thread.js";
 export type { TCancelReason } from "./runtime/request-cancel.js";
 export type { IApprovalFilter, IRunEvent, TApprovalStatus, TRunEventType } from "./store/index.js";
-export { dynaError, type IDynaError, type IErrorConfig } from "./tools/index.js";
+export { dynaError, type IDynaError, type IErrorConfig, jsonSchemaInput } from "./tools/index.js";
 export { type IStartWorkerOptions, type ITollgateWorker, startWorker } from "./workers/index.js";

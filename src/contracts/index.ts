@@ -125,12 +125,15 @@ export { defaultTenant, tenantNamePattern, tenantOf } from "./tenant.js";
 export type { IThreadRelease } from "./thread-release.js";
 export {
   defineTool,
+  type IJsonSchemaToolInput,
   type IToolDef,
   type IToolExecuteArgs,
   type IToolPolicyArgs,
   type IToolVisibilityArgs,
+  isJsonSchemaToolInput,
   type TAnyToolDef,
   type TToolEndsRunPredicate,
+  type TToolInputSchema,
   type TToolIsolation,
   type TToolNameOf,
   type TToolPolicyKind,

@@ -58,6 +58,35 @@ export interface IToolExecuteArgs<TInput> {
 }
 
 /**
+ * A tool's input described by a JSON Schema instead of zod: what a tool served by another service (an MCP
+ * server, an HTTP endpoint) declares. Built with `jsonSchemaInput`, which copies and freezes the schema;
+ * the registry validates inputs with ajv (2020-12 dialect) and the model reads the schema, normalized for
+ * its endpoint. `TInput` is only a compile-time promise: nothing checks it beyond the schema.
+ */
+export interface IJsonSchemaToolInput<TInput = unknown> {
+  readonly kind: "json-schema";
+  /** The JSON Schema of the input (a root object), as the tool declares it. */
+  readonly jsonSchema: Readonly<Record<string, unknown>>;
+  /** Never set: carries TInput for inference, as zod's schemas do. */
+  readonly "~input"?: TInput;
+}
+
+/** What a tool's input is described by: a zod schema, or a JSON Schema (`jsonSchemaInput`). */
+export type TToolInputSchema<TInput = unknown> = ZodType<TInput> | IJsonSchemaToolInput<TInput>;
+
+/** Whether a tool's input schema is a JSON Schema (`jsonSchemaInput`) rather than zod's. */
+export function isJsonSchemaToolInput(value: unknown): value is IJsonSchemaToolInput {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === "json-schema" &&
+    typeof (value as { jsonSchema?: unknown }).jsonSchema === "object" &&
+    (value as { jsonSchema?: unknown }).jsonSchema !== null &&
+    !Array.isArray((value as { jsonSchema?: unknown }).jsonSchema)
+  );
+}
+
+/**
  * One tool as the application defines it: the name and description the model reads, the Zod schema of
  * the input, the policy, when it ends the run, when it is offered, its limits, and the execute that does
  * the work. Write it with `defineTool` so TInput and TOutput are inferred.
@@ -70,8 +99,11 @@ export interface IToolDef<TInput = unknown, TOutput = unknown, TName extends str
   name: TName;
   /** What the model reads to decide when to call it. */
   description: string;
-  /** Zod schema of the input; the registry parses the model's input with it before anything else. */
-  inputSchema: ZodType<TInput>;
+  /**
+   * Schema of the input, zod's or a JSON Schema (`jsonSchemaInput`); the registry parses the model's input
+   * with it before anything else, and a human's edit of a parked call is checked against it.
+   */
+  inputSchema: TToolInputSchema<TInput>;
   /** Free tags for policy filtering, e.g. "billing". */
   tags?: string[];
   /**

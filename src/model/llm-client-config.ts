@@ -49,6 +49,12 @@ export interface ILLMClientConfig {
    * @defaultValue true
    */
   streaming?: boolean;
+  /**
+   * The endpoint honours `strict: true` on a function tool (the gateway's `supports.strictSchemas`): a
+   * tool whose JSON Schema fits strict mode is sent strict, the others `strict: false`. Off: no tool is
+   * sent strict. @defaultValue false
+   */
+  strictSchemas?: boolean;
   /** Called once per `complete` call. A hook that throws is ignored: metrics never fail a run. */
   onRequestFinished?: (event: IModelRequestFinishedEvent) => void;
 }
@@ -62,6 +68,7 @@ export interface IResolvedLLMClientConfig {
   readonly maxRetries: number;
   readonly temperature: number | undefined;
   readonly streaming: boolean;
+  readonly strictSchemas: boolean;
   readonly onRequestFinished: ((event: IModelRequestFinishedEvent) => void) | undefined;
 }
 
@@ -74,6 +81,7 @@ const configSchema = z.strictObject({
   maxRetries: z.number().int().min(0).default(DEFAULT_MODEL_MAX_RETRIES),
   temperature: z.number().min(0).max(2).optional(),
   streaming: z.boolean().default(true),
+  strictSchemas: z.boolean().default(false),
   onRequestFinished: z
     .custom<(event: IModelRequestFinishedEvent) => void>((value) => typeof value === "function", {
       message: "must be a function",
@@ -98,6 +106,7 @@ export function resolveLLMClientConfig(config: ILLMClientConfig): IResolvedLLMCl
     maxRetries: parsed.data.maxRetries,
     temperature: parsed.data.temperature,
     streaming: parsed.data.streaming,
+    strictSchemas: parsed.data.strictSchemas,
     onRequestFinished: parsed.data.onRequestFinished,
   });
 }

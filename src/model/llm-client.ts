@@ -220,7 +220,9 @@ export class LLMClient {
       model: this.#config.model,
       messages: request.messages,
       // An empty `tools` array is rejected by some endpoints and means "no tools" to none of them.
-      ...(request.tools.length > 0 ? { tools: toModelTools(request.tools) } : {}),
+      ...(request.tools.length > 0
+        ? { tools: toModelTools(request.tools, { strictSchemas: this.#config.strictSchemas }) }
+        : {}),
       ...(request.responseFormat ? { response_format: request.responseFormat } : {}),
       ...(this.#config.temperature !== undefined ? { temperature: this.#config.temperature } : {}),
     };

@@ -1,44 +1,77 @@
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import type { FunctionParameters } from "openai/resources/shared";
-import { type ZodType, z } from "zod";
-import type { TAnyToolDef } from "../contracts/index.js";
+import { z } from "zod";
+import { isJsonSchemaToolInput, type TAnyToolDef, type TToolInputSchema } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
+import { allowsStrictMode } from "../output/index.js";
+
+/** A tool's input as the model reads it: the JSON Schema, and whether it fits strict mode. */
+interface IModelToolSchema {
+  parameters: FunctionParameters;
+  /** The schema fits the endpoints' strict mode (closed objects, all required, typed, no `format`). */
+  fitsStrictMode: boolean;
+}
+
+/** What the endpoint the tools are sent to supports. */
+export interface IModelToolsOptions {
+  /**
+   * The endpoint honours `strict: true` on a function: a tool whose schema fits strict mode is sent with
+   * it (the model's arguments then always match), every other one with `strict: false`. Without it no
+   * tool is marked strict. @defaultValue false
+   */
+  strictSchemas?: boolean;
+}
 
 /**
- * JSON Schemas already derived, per zod schema: `toModelTools` runs before every model call, and
+ * JSON Schemas already derived, per input schema: `toModelTools` runs before every model call, and
  * converting a schema walks all of it. A WeakMap lets a schema and its JSON Schema go together.
  */
-const parametersBySchema = new WeakMap<ZodType, FunctionParameters>();
+const modelSchemaByInput = new WeakMap<TToolInputSchema, IModelToolSchema>();
 
 /**
  * The tools as the Chat Completions API expects them. The parameters are the JSON Schema of what the
- * model must send, i.e. the schema's *input* side (a field with a default is optional).
+ * model must send: for a zod schema its *input* side (a field with a default is optional), a JSON Schema
+ * as the tool declares it, without `$schema`. Each is strict where the endpoint supports it and the
+ * schema allows it (a missing `required`, a `format`, a node without `type` do not), non-strict otherwise.
  * Throws TG_INVALID_TOOL_DEFINITION when a schema cannot be expressed as a JSON Schema object.
  */
-export function toModelTools(tools: readonly TAnyToolDef[]): ChatCompletionFunctionTool[] {
-  return tools.map((tool) => ({
-    type: "function",
-    function: {
-      name: tool.name,
-      description: tool.description,
-      parameters: parametersOf(tool),
-    },
-  }));
+export function toModelTools(
+  tools: readonly TAnyToolDef[],
+  options: IModelToolsOptions = {},
+): ChatCompletionFunctionTool[] {
+  return tools.map((tool) => {
+    const { parameters, fitsStrictMode } = modelSchemaOf(tool);
+    return {
+      type: "function",
+      function: {
+        name: tool.name,
+        description: tool.description,
+        parameters,
+        ...(options.strictSchemas === true ? { strict: fitsStrictMode } : {}),
+      },
+    };
+  });
 }
 
-function parametersOf(tool: TAnyToolDef): FunctionParameters {
-  const cached = parametersBySchema.get(tool.inputSchema);
+function modelSchemaOf(tool: TAnyToolDef): IModelToolSchema {
+  const cached = modelSchemaByInput.get(tool.inputSchema);
   if (cached !== undefined) {
     return cached;
   }
   const parameters = deepFreeze(toObjectSchema(tool.name, convert(tool)));
-  parametersBySchema.set(tool.inputSchema, parameters);
-  return parameters;
+  const modelSchema = { parameters, fitsStrictMode: allowsStrictMode(parameters) };
+  modelSchemaByInput.set(tool.inputSchema, modelSchema);
+  return modelSchema;
 }
 
 function convert(tool: TAnyToolDef): Record<string, unknown> {
+  const inputSchema: TToolInputSchema = tool.inputSchema;
+  if (isJsonSchemaToolInput(inputSchema)) {
+    const { $schema: _dialect, ...schema } = inputSchema.jsonSchema;
+    return schema;
+  }
   try {
-    const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.inputSchema, { io: "input" });
+    const { $schema: _dialect, ...schema } = z.toJSONSchema(inputSchema as z.ZodType, { io: "input" });
     return schema;
   } catch (error) {
     throw new TollgateError(

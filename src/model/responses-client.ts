@@ -74,6 +74,7 @@ export class ResponsesClient implements IModelTransport {
       messages: request.messages,
       tools: request.tools,
       temperature: this.#config.temperature,
+      strictSchemas: this.#config.strictSchemas,
       ...(request.responseFormat ? { responseFormat: request.responseFormat } : {}),
     });
     const startedAt = this.#now();

@@ -52,14 +52,17 @@ export function toResponsesInput(messages: readonly ChatCompletionMessageParam[]
   });
 }
 
-/** The tools as the Responses API declares them: the same JSON Schemas as for Chat Completions, not strict. */
-export function toResponsesTools(tools: readonly TAnyToolDef[]): FunctionTool[] {
-  return toModelTools(tools).map(({ function: tool }) => ({
+/**
+ * The tools as the Responses API declares them: the same JSON Schemas as for Chat Completions, strict where
+ * the endpoint supports it and the schema fits (the Responses API takes a function as strict unless told).
+ */
+export function toResponsesTools(tools: readonly TAnyToolDef[], strictSchemas = false): FunctionTool[] {
+  return toModelTools(tools, { strictSchemas }).map(({ function: tool }) => ({
     type: "function",
     name: tool.name,
     description: tool.description ?? null,
     parameters: tool.parameters ?? { type: "object", properties: {} },
-    strict: false,
+    strict: tool.strict === true,
   }));
 }
 
@@ -68,6 +71,8 @@ export function toResponsesBody(args: {
   messages: readonly ChatCompletionMessageParam[];
   tools: readonly TAnyToolDef[];
   temperature: number | undefined;
+  /** The endpoint honours strict function schemas (see toModelTools). @defaultValue false */
+  strictSchemas?: boolean;
   /** A structured answer, as Chat Completions' `response_format`: sent as `text.format`. */
   responseFormat?: IModelCompleteRequest["responseFormat"];
 }): ResponseCreateParamsNonStreaming {
@@ -76,7 +81,7 @@ export function toResponsesBody(args: {
     input: toResponsesInput(args.messages),
     // Tollgate keeps the transcript itself: nothing is stored at the provider between steps.
     store: false,
-    ...(args.tools.length > 0 ? { tools: toResponsesTools(args.tools) } : {}),
+    ...(args.tools.length > 0 ? { tools: toResponsesTools(args.tools, args.strictSchemas) } : {}),
     ...(args.temperature !== undefined ? { temperature: args.temperature } : {}),
     ...(args.responseFormat ? { text: { format: toResponsesTextFormat(args.responseFormat) } } : {}),
   };

@@ -1,6 +1,13 @@
 export { defineTool } from "../contracts/index.js";
 export { type IClock, systemClock } from "./clock.js";
 export { dynaError, type IDynaError, type IErrorConfig } from "./dyna-error.js";
+export {
+  compileToolInput,
+  jsonSchemaInput,
+  maxInputIssues,
+  type TCompiledToolInput,
+  validateJsonSchemaInput,
+} from "./json-schema-input.js";
 export { jsonTextNestsDeeperThan, maxArgumentsDepth } from "./json-text-depth.js";
 export {
   budgetExhaustedFailure,

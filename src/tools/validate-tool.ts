@@ -1,10 +1,12 @@
 import {
   EToolCallVerdict,
+  isJsonSchemaToolInput,
   rejectOptionsSchema,
   type TAnyToolDef,
   type TToolIsolation,
 } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
+import { compileToolInput } from "./json-schema-input.js";
 
 /** snake_case: lower-case words of letters and digits joined by single underscores. */
 export const toolNamePattern = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
@@ -37,6 +39,15 @@ function isZodSchema(value: unknown): boolean {
   );
 }
 
+/** Why a tool's input schema cannot be used, or undefined: a JSON Schema must compile (root object). */
+function inputSchemaProblem(schema: unknown): string | undefined {
+  if (isZodSchema(schema)) return undefined;
+  if (!isJsonSchemaToolInput(schema))
+    return "inputSchema must be a zod schema or a JSON Schema (jsonSchemaInput)";
+  const compiled = compileToolInput(schema);
+  return compiled.ok ? undefined : `its JSON Schema does not compile (${compiled.message})`;
+}
+
 function describeName(name: unknown): string {
   return typeof name === "string" ? `"${name}"` : `(name ${typeof name})`;
 }
@@ -50,8 +61,9 @@ function findDefinitionProblem(tool: TAnyToolDef): string | undefined {
   if (typeof tool.description !== "string" || tool.description.trim() === "") {
     return "the description must be a non-empty string";
   }
-  if (!isZodSchema(tool.inputSchema)) {
-    return "inputSchema must be a zod schema";
+  const schemaProblem = inputSchemaProblem(tool.inputSchema);
+  if (schemaProblem !== undefined) {
+    return schemaProblem;
   }
   if (typeof tool.execute !== "function") {
     return "execute must be a function";

@@ -56,6 +56,8 @@ export function resolveNamedModels(
         ...(temperature !== undefined ? { temperature } : {}),
         // TOLLGATE_MODEL_STREAMING=false turns it off for the default model; `supports` for each.
         streaming: (isDefault ? overrides.streaming : undefined) ?? model.supports.streaming,
+        // A tool whose schema fits is sent strict where the endpoint honours it.
+        strictSchemas: model.supports.strictSchemas,
       },
       maxRetries: (isDefault ? overrides.maxRetries : undefined) ?? model.maxRetries,
       cooldownMs: model.cooldownMs,

@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { EToolCallVerdict, type IToolDef, type IUserContext } from "../../src/contracts/index.js";
-import { defineTool } from "../../src/tools/index.js";
+import { defineTool, jsonSchemaInput } from "../../src/tools/index.js";
 
 describe("defineTool infers TInput from inputSchema and TOutput from execute", () => {
   const handover = defineTool({
@@ -48,6 +48,30 @@ describe("defineTool infers TInput from inputSchema and TOutput from execute", (
       inputSchema: z.object({ orderId: z.string() }),
       // @ts-expect-error `orderNumber` is not in the schema.
       execute: async ({ input }) => input.orderNumber,
+    });
+  });
+});
+
+describe("defineTool with a JSON Schema input takes TInput from jsonSchemaInput's type argument", () => {
+  it("the input is typed as declared, and unknown without a type argument", () => {
+    const remote = defineTool({
+      name: "remote_refund",
+      description: "Refunds, served elsewhere.",
+      inputSchema: jsonSchemaInput<{ chargeId: string }>({ type: "object" }),
+      execute: async ({ input }) => {
+        expectTypeOf(input).toEqualTypeOf<{ chargeId: string }>();
+        return 1;
+      },
+    });
+    expectTypeOf(remote).toEqualTypeOf<IToolDef<{ chargeId: string }, number, "remote_refund">>();
+    defineTool({
+      name: "remote_any",
+      description: "Anything.",
+      inputSchema: jsonSchemaInput({ type: "object" }),
+      execute: async ({ input }) => {
+        expectTypeOf(input).toEqualTypeOf<unknown>();
+        return 1;
+      },
     });
   });
 });

@@ -12,6 +12,7 @@ import {
   ModelRateLimitedError,
   startScriptedModel,
 } from "../../../src/model/index.js";
+import { jsonSchemaInput } from "../../../src/tools/index.js";
 
 // LLMClient over the real openai SDK and real HTTP, against the scripted model (DESIGN §7).
 
@@ -144,6 +145,31 @@ describe("LLMClient against the scripted model", () => {
       },
     });
     expect(offered?.function.parameters).not.toHaveProperty("$schema");
+  });
+
+  it("with strictSchemas, a JSON Schema tool that fits strict mode is sent strict, one with a format is not", async () => {
+    const schemaOf = (format?: string) => ({
+      type: "object",
+      properties: { url: { type: "string", ...(format ? { format } : {}) } },
+      required: ["url"],
+      additionalProperties: false,
+    });
+    const remote = (name: string, format?: string) =>
+      defineTool({
+        name,
+        description: "remote",
+        inputSchema: jsonSchemaInput(schemaOf(format)),
+        execute: async () => 1,
+      });
+    await client({ strictSchemas: true }).complete({
+      messages: userScript([{ text: "ok" }]),
+      tools: [remote("fetch_closed"), remote("fetch_uri", "uri")],
+    });
+    const offered = model.requests()[0]?.tools?.map((tool) => tool.function);
+    expect(offered).toEqual([
+      { name: "fetch_closed", description: "remote", parameters: schemaOf(), strict: true },
+      { name: "fetch_uri", description: "remote", parameters: schemaOf("uri"), strict: false },
+    ]);
   });
 
   it("sends no tools field when offered none, and the scripted model answers [no-tools]", async () => {

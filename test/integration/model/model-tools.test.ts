@@ -3,6 +3,8 @@ import { z } from "zod";
 import { defineTool, type TAnyToolDef } from "../../../src/contracts/index.js";
 import { TollgateError } from "../../../src/errors/index.js";
 import { toModelTools } from "../../../src/model/index.js";
+import { toResponsesTools } from "../../../src/model/responses-wire.js";
+import { jsonSchemaInput } from "../../../src/tools/index.js";
 
 function toolWith(inputSchema: z.ZodType, name = "some_tool"): TAnyToolDef {
   return defineTool({ name, description: `the ${name}`, inputSchema, execute: async () => "done" });
@@ -68,5 +70,67 @@ describe("toModelTools", () => {
     }
     expect(TollgateError.is(thrown, "TG_INVALID_TOOL_DEFINITION")).toBe(true);
     expect((thrown as Error).message).toContain(reason);
+  });
+});
+
+describe("toModelTools: JSON Schema tools, strict where the endpoint and the schema allow it", () => {
+  const closed = {
+    type: "object",
+    properties: { city: { type: "string" }, days: { type: "integer" } },
+    required: ["city", "days"],
+    additionalProperties: false,
+  };
+  const remote = (schema: Record<string, unknown>, name = "remote_tool") =>
+    defineTool({ name, description: "remote", inputSchema: jsonSchemaInput(schema), execute: async () => 1 });
+
+  it("sends the JSON Schema as declared, without $schema", () => {
+    const [tool] = toModelTools([remote({ $schema: "http://json-schema.org/draft-07/schema#", ...closed })]);
+    expect(tool?.function.parameters).toEqual(closed);
+    expect(tool?.function).not.toHaveProperty("strict");
+  });
+
+  it.each<[string, Record<string, unknown>, boolean]>([
+    ["a closed object with every property required", closed, true],
+    ["a missing `required`", { ...closed, required: undefined }, false],
+    ["an optional property", { ...closed, required: ["city"] }, false],
+    ["an open object", { ...closed, additionalProperties: undefined }, false],
+    [
+      "a `format`",
+      { ...closed, properties: { city: { type: "string", format: "uri" }, days: { type: "integer" } } },
+      false,
+    ],
+    [
+      "a property with no `type`",
+      { ...closed, properties: { city: { description: "any" }, days: { type: "integer" } } },
+      false,
+    ],
+    [
+      "a property named like a keyword",
+      {
+        ...closed,
+        properties: { format: { type: "string" }, not: { type: "string" } },
+        required: ["format", "not"],
+      },
+      true,
+    ],
+    ["no top-level type (added for the model)", { properties: {}, additionalProperties: false }, true],
+  ])("%s decides strict mode where the endpoint honours strict schemas", (_case, schema, strict) => {
+    const [chat] = toModelTools([remote(schema)], { strictSchemas: true });
+    expect(chat?.function.strict).toBe(strict);
+    expect(chat?.function.parameters).toMatchObject({ type: "object" });
+    const [responses] = toResponsesTools([remote(schema)], true);
+    expect(responses?.strict).toBe(strict);
+  });
+
+  it("nothing is strict for an endpoint without strict schemas; zod tools follow the same rule", () => {
+    const strictZod = toolWith(z.strictObject({ id: z.string() }), "zod_closed");
+    const openZod = toolWith(z.object({ id: z.string().optional() }), "zod_open");
+    expect(
+      toModelTools([remote(closed), strictZod], { strictSchemas: false }).map((tool) => tool.function.strict),
+    ).toEqual([undefined, undefined]);
+    expect(toResponsesTools([remote(closed), strictZod]).map((tool) => tool.strict)).toEqual([false, false]);
+    expect(
+      toModelTools([strictZod, openZod], { strictSchemas: true }).map((tool) => tool.function.strict),
+    ).toEqual([true, false]);
   });
 });

@@ -117,6 +117,12 @@ describe("allowsStrictMode: strict only where the schema fits it", () => {
       false,
     ],
     [
+      "a format does not fit (strict mode knows few; `uri` breaks it)",
+      { ...closed, properties: { total: { type: "string", format: "uri" } } },
+      false,
+    ],
+    ["a property with no type does not fit", { ...closed, properties: { total: {} } }, false],
+    [
       "an enum of objects is data, not a schema",
       { ...closed, properties: { total: { enum: [{ type: "object" }] } } },
       true,

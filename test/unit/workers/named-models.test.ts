@@ -45,7 +45,15 @@ describe("named models as a worker resolves them", () => {
       requestTimeoutMs: 60_000,
       temperature: 0.2,
       streaming: true,
+      strictSchemas: true,
     });
+  });
+
+  it("sends tools strict as supports.strictSchemas says", () => {
+    const gateway = gatewayWith({ models: { loose: { supports: { strictSchemas: false } } } });
+    const [defaultModel, loose] = resolveNamedModels(gateway.settings, {}, {});
+    expect(defaultModel?.endpoint.strictSchemas).toBe(true);
+    expect(loose?.endpoint.strictSchemas).toBe(false);
   });
 
   it("streams as supports.streaming says; TOLLGATE_MODEL_STREAMING=false turns it off for default", () => {

@@ -1,0 +1,127 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import ajvFormats from "ajv-formats";
+import type { IJsonSchemaToolInput } from "../contracts/index.js";
+import type { IFieldIssue } from "../errors/index.js";
+
+/** The most schema errors an invalid input reports (the model reads them all in one line). */
+export const maxInputIssues = 10;
+
+/**
+ * A tool input described by a JSON Schema, for tools served by other services (MCP, HTTP): the schema is
+ * copied and frozen, so the definition cannot change under the registry. Its checks (an object root, a
+ * schema ajv compiles) run when a registry is built, where the tool's name can be given with the error.
+ */
+export function jsonSchemaInput<TInput = unknown>(
+  schema: Readonly<Record<string, unknown>>,
+): IJsonSchemaToolInput<TInput> {
+  return Object.freeze({ kind: "json-schema" as const, jsonSchema: deepFrozenCopy(schema) });
+}
+
+/**
+ * One validator for the tool inputs of the process, 2020-12 dialect. Tolerant of the schema (servers we do
+ * not write emit vendor keywords and formats we do not know: they are ignored, not fatal), exact about the
+ * input: every error, formats checked, defaults filled in as zod's `.default()` does. Nothing is fetched:
+ * a `$ref` outside the schema does not compile.
+ */
+const ajv = new Ajv2020({
+  allErrors: true,
+  strict: false,
+  useDefaults: true,
+  addUsedSchema: false,
+  logger: false,
+});
+// ajv-formats is CommonJS: its module object is the plugin, and `.default` is the plugin too.
+ajvFormats.default(ajv);
+
+export type TCompiledToolInput = { ok: true; validate: ValidateFunction } | { ok: false; message: string };
+
+/** Compiled once per schema object; a schema that goes (a refreshed MCP tool list) takes its validator with it. */
+const compiledByInput = new WeakMap<IJsonSchemaToolInput, TCompiledToolInput>();
+
+/** The schema compiled, or why it does not compile. Never throws. */
+export function compileToolInput(input: IJsonSchemaToolInput): TCompiledToolInput {
+  const known = compiledByInput.get(input);
+  if (known !== undefined) return known;
+  const compiled = compileOnce(input.jsonSchema);
+  compiledByInput.set(input, compiled);
+  return compiled;
+}
+
+function compileOnce(jsonSchema: Readonly<Record<string, unknown>>): TCompiledToolInput {
+  // The dialect is ours: a draft-07 `$schema` (what many servers send) would make ajv look for a meta-schema.
+  const { $schema: _dialect, ...schema } = jsonSchema;
+  if (schema.type !== undefined && schema.type !== "object") {
+    return { ok: false, message: `the root must be "type": "object", not ${JSON.stringify(schema.type)}` };
+  }
+  try {
+    return { ok: true, validate: ajv.compile(schema) };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  } finally {
+    // Ajv keeps every schema object it compiled; ours are kept by the WeakMap above.
+    ajv.removeSchema(schema);
+  }
+}
+
+/** The outcome of checking an input against a JSON Schema: as zod's parse, issues with dotted paths. */
+export type TJsonSchemaInputResult =
+  | { ok: true; input: unknown }
+  | { ok: false; issues: IFieldIssue[]; error?: unknown };
+
+/**
+ * Checks `rawInput` against the tool's JSON Schema. The input is copied first: defaults are filled in on
+ * the copy, never on what the model or a human sent. A schema that does not compile is reported as `error`
+ * (the tool's fault, not the input's).
+ */
+export function validateJsonSchemaInput(
+  input: IJsonSchemaToolInput,
+  rawInput: unknown,
+): TJsonSchemaInputResult {
+  const compiled = compileToolInput(input);
+  if (!compiled.ok) return { ok: false, issues: [], error: new Error(compiled.message) };
+  const copy = rawInput === undefined ? undefined : structuredClone(rawInput);
+  if (compiled.validate(copy)) return { ok: true, input: copy };
+  return { ok: false, issues: toInputIssues(compiled.validate.errors) };
+}
+
+/**
+ * Ajv's errors as the field issues zod's would be: a missing or unexpected property is named in the path
+ * (as zod names it), with a message a model can act on.
+ */
+export function toInputIssues(errors: readonly ErrorObject[] | null | undefined): IFieldIssue[] {
+  const issues = (errors ?? []).map(toInputIssue);
+  const unique = issues.filter(
+    (issue, index) =>
+      issues.findIndex((other) => other.path === issue.path && other.message === issue.message) === index,
+  );
+  return unique.slice(0, maxInputIssues);
+}
+
+function toInputIssue(error: ErrorObject): IFieldIssue {
+  const segments = error.instancePath
+    .split("/")
+    .slice(1)
+    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === "required") {
+    return { path: [...segments, String(params.missingProperty)].join("."), message: "is required" };
+  }
+  if (error.keyword === "additionalProperties") {
+    return { path: [...segments, String(params.additionalProperty)].join("."), message: "is not allowed" };
+  }
+  const message = error.message ?? `fails "${error.keyword}"`;
+  const allowed = error.keyword === "enum" ? `: ${JSON.stringify(params.allowedValues)}` : "";
+  return { path: segments.join("."), message: `${message}${allowed}` };
+}
+
+function deepFrozenCopy<TValue>(value: TValue): TValue {
+  const copy = structuredClone(value);
+  const pending: unknown[] = [copy];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    if (typeof node === "object" && node !== null && !Object.isFrozen(node)) {
+      Object.freeze(node);
+      pending.push(...Object.values(node));
+    }
+  }
+  return copy;
+}
