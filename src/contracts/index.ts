@@ -93,6 +93,13 @@ export {
   type TRunEventType,
 } from "./run-events.js";
 export {
+  openCallSchema,
+  runProgressOf,
+  runProgressSchema,
+  type TOpenCall,
+  type TRunProgress,
+} from "./run-progress.js";
+export {
   chatMessageSchema,
   chatToolCallSchema,
   isTerminal,

@@ -2,10 +2,12 @@ import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
 import {
   defaultTenant,
   type IGatewayResponse,
+  runProgressOf,
   type TClientAskInput,
   type TClientRunInput,
   type TOutputOf,
   type TOutputSchemaInput,
+  type TRunProgress,
 } from "../contracts/index.js";
 import { isTerminal, responseOf, type TRunState } from "../engine/index.js";
 import { assertKnownKeys, TollgateError } from "../errors/index.js";
@@ -94,6 +96,12 @@ export interface IRunView<TToolName extends string = string> {
   rerunOf?: string;
   /** The runs that re-ran this one, oldest first. */
   reruns?: string[];
+  /** The user the run acts for. */
+  userId: string;
+  /** The user message the run was asked. */
+  input: string;
+  /** While the run is unfinished: its calls and model replies so far, for a timeline (then `response`). */
+  progress?: TRunProgress;
 }
 
 /**
@@ -284,6 +292,8 @@ export class GatewayClient<TToolName extends string = string> {
       steps: state.modelCalls,
       createdAt: state.createdAt,
       pendingApprovals: isTerminal(state) ? [] : await runtime.approvals.listPending({ runId }),
+      userId: state.request.userContext.userId,
+      input: state.request.input,
     };
     if (state.startedAt !== undefined) view.startedAt = state.startedAt;
     if (state.finishedAt !== undefined) view.finishedAt = state.finishedAt;
@@ -291,6 +301,7 @@ export class GatewayClient<TToolName extends string = string> {
     if (state.request.tenant !== undefined) view.tenant = state.request.tenant;
     if (state.request.createdBy !== undefined) view.createdBy = state.request.createdBy;
     if (isTerminal(state)) view.response = await runtime.runs.withOutputs(runId, responseOf(state));
+    else view.progress = await runtime.runs.withOutputs(runId, runProgressOf(state));
     if (state.request.rerunOf !== undefined) view.rerunOf = state.request.rerunOf;
     const rerunIds = await reruns;
     if (rerunIds.length > 0) view.reruns = rerunIds;

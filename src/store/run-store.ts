@@ -256,7 +256,10 @@ export class RunStore {
    * The response with the outputs stored apart put back (one read, only when the run has such outputs):
    * what the run's readers (getRun, ask, wait) return. An output gone with its key is left absent.
    */
-  async withOutputs(runId: string, response: IGatewayResponse): Promise<IGatewayResponse> {
+  async withOutputs<TWithResults extends Pick<IGatewayResponse, "toolResults">>(
+    runId: string,
+    response: TWithResults,
+  ): Promise<TWithResults> {
     const apart = response.toolResults.filter((part) => part.outputStoredApart);
     if (apart.length === 0) return response;
     const values = await this.redis.hmget(this.keys.runOutputs(runId), ...apart.map((part) => part.callId));

@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   approvalViewSchema,
   EToolCallVerdict,
+  runProgressSchema,
   runStateSchema,
   runSummarySchema,
   type TRunEventType,
@@ -88,6 +89,15 @@ export const runViewSchema = z.object({
   response: gatewayResponseSchema.optional().describe("Present once the run finished."),
   rerunOf: z.string().optional().describe("The run this one re-ran."),
   reruns: z.array(z.string()).optional().describe("The runs that re-ran this one, oldest first."),
+  userId: z.string().describe("The user the run acts for."),
+  input: z.string().describe("The user message the run was asked."),
+  progress: runProgressSchema
+    .optional()
+    .describe(
+      "While the run is unfinished: the calls settled so far (input, output or error, duration, decision), " +
+        "each model reply (which named model answered, its tokens) and the current step's open calls. " +
+        "A finished run has `response` instead.",
+    ),
 });
 
 /** `GET /v1/runs`: a page of runs as a listing shows them. */
