@@ -85,6 +85,8 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
     eventStreams,
     openApiDocument: () => buildOpenApiDocument(settings),
   };
+  // A run this API cancels that no job holds any more is ended here, not by a worker: counted here.
+  const stopObserving = metrics ? port.observeRunEndings({ metrics, logger }) : undefined;
   const redisBudgetMs = port.options.commandTimeoutMs;
   for (const route of apiRoutes) registerRoute(app, route, context, authenticator, redisBudgetMs);
   await registerConsole(app);
@@ -96,6 +98,9 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   // Before the server stops accepting: an open stream would otherwise keep close() waiting forever.
   app.addHook("preClose", async () => {
     await eventStreams.closeAll();
+  });
+  app.addHook("onClose", async () => {
+    stopObserving?.();
   });
   if (options.ownsClient) {
     app.addHook("onClose", async () => {

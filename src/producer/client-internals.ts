@@ -1,4 +1,5 @@
 import type { IPartitionSet } from "../runtime/partition-set.js";
+import type { IRunEndingObserver } from "../runtime/run-ending.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import type { IThreadRef } from "../store/index.js";
 
@@ -16,6 +17,8 @@ export interface IGatewayClientInternals {
   runtimeOf(runId: string): ITollgateRuntime;
   /** The partition a thread's next run goes to. */
   runtimeOfThread(thread: IThreadRef): Promise<ITollgateRuntime>;
+  /** Where the runs the client ends itself are counted (set by an API through its port). */
+  readonly runEndings: IRunEndingObserver;
 }
 
 /** Keyed by the client object; a WeakMap so a closed, dropped client is collected with its entry. */

@@ -3,6 +3,7 @@ import type { IGateway } from "../gateway/index.js";
 import type { ICreateMetricsOptions } from "../observability/index.js";
 import { partitionMetricsSources } from "../runtime/partition-metrics.js";
 import { checkRedisServer, type IRedisServerCheckOptions } from "../runtime/redis-server-check.js";
+import type { IRunEndingObserver } from "../runtime/run-ending.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { clientInternals } from "./client-internals.js";
 import type { GatewayClient } from "./gateway-client.js";
@@ -28,11 +29,18 @@ export interface IGatewayClientPort {
   checkRedisServer(options: IRedisServerCheckOptions): Promise<void>;
   /** What `createMetrics` reads at scrape time: pending approvals and the queues' job counts. */
   metricsSources(): Required<Pick<ICreateMetricsOptions, "pendingApprovals" | "queues">>;
+  /**
+   * Counts the runs the client ends itself (a cancelled run no job holds any more: no worker will) in
+   * `observer`, the API's metrics and logger, as a worker counts the runs it ends. Returns what undoes it
+   * (the API's close); a later observer replaces an earlier one.
+   */
+  observeRunEndings(observer: Required<IRunEndingObserver>): () => void;
 }
 
 /** The narrow port of a client, for the API, the links and the CLI. */
 export function clientPortOf(client: GatewayClient): IGatewayClientPort {
-  const { runtime, partitions } = clientInternals(client);
+  const internals = clientInternals(client);
+  const { runtime, partitions } = internals;
   return {
     gateway: runtime.gateway,
     options: runtime.options,
@@ -43,5 +51,15 @@ export function clientPortOf(client: GatewayClient): IGatewayClientPort {
       await checkRedisServer(runtime, options);
     },
     metricsSources: () => partitionMetricsSources(partitions.all),
+    observeRunEndings: (observer) => {
+      const endings = internals.runEndings;
+      endings.metrics = observer.metrics;
+      endings.logger = observer.logger;
+      return () => {
+        if (endings.metrics !== observer.metrics) return;
+        endings.metrics = undefined;
+        endings.logger = undefined;
+      };
+    },
   };
 }

@@ -17,6 +17,7 @@ import { EventFollowers } from "../runtime/event-followers.js";
 import { FinishedRuns } from "../runtime/finished-runs.js";
 import { createPartitionSet, type IPartitionSet } from "../runtime/partition-set.js";
 import { requestCancel, type TCancelReason } from "../runtime/request-cancel.js";
+import type { IRunEndingObserver } from "../runtime/run-ending.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import {
   connectionUsable,
@@ -121,6 +122,11 @@ export class GatewayClient<TToolName extends string = string> {
   /** Every partition this client reaches, and where ids and threads go. */
   readonly #partitions: IPartitionSet;
   readonly #finishedRuns: FinishedRuns;
+  /**
+   * Where the runs this client ends itself (a cancelled run no job holds any more) are counted: nowhere
+   * until an API on this client gives its metrics (clientPortOf(...).observeRunEndings).
+   */
+  readonly #runEndings: IRunEndingObserver = {};
   /** Followers per partition, created when a run of it is first followed. */
   private readonly followers = new Map<ITollgateRuntime, EventFollowers>();
   private readonly followersPerConnection: number | undefined;
@@ -158,6 +164,7 @@ export class GatewayClient<TToolName extends string = string> {
       partitions,
       runtimeOf: (runId) => this.#runtimeOf(runId),
       runtimeOfThread: (thread) => partitions.forThread(thread),
+      runEndings: this.#runEndings,
     });
     this.followersPerConnection = options.eventFollowersPerConnection;
     this.#finishedRuns = new FinishedRuns(
@@ -260,6 +267,7 @@ export class GatewayClient<TToolName extends string = string> {
     const response = waitForRun(this.#runtimeOf(runId), this.#finishedRuns, runId, {
       // A retried request with the same idempotency key found its run: that one may have finished already.
       createdAfterSubscribe: created,
+      runEndings: this.#runEndings,
       ...(abortSignal ? { abortSignal } : {}),
       ...(options.stopWaiting ? { stopWaiting: options.stopWaiting } : {}),
       ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
@@ -273,7 +281,10 @@ export class GatewayClient<TToolName extends string = string> {
     runId: string,
     options: { abortSignal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<IGatewayResponse<unknown, TToolName>> {
-    const response = waitForRun(this.#runtimeOf(runId), this.#finishedRuns, runId, options);
+    const response = waitForRun(this.#runtimeOf(runId), this.#finishedRuns, runId, {
+      ...options,
+      runEndings: this.#runEndings,
+    });
     return response as Promise<IGatewayResponse<unknown, TToolName>>;
   }
 
@@ -339,7 +350,7 @@ export class GatewayClient<TToolName extends string = string> {
   async cancel(runId: string, reason: TCancelReason = "cancelled"): Promise<void> {
     const runtime = this.#runtimeOf(runId);
     await runtime.ready();
-    const { alreadyFinished } = await requestCancel(runtime, runId, reason);
+    const { alreadyFinished } = await requestCancel(runtime, runId, reason, this.#runEndings);
     if (alreadyFinished)
       throw new TollgateError("TG_RUN_FINISHED", `Run ${runId} has already finished.`, { runId });
   }
@@ -359,7 +370,7 @@ export class GatewayClient<TToolName extends string = string> {
     // Where the thread's runs go now, and where the previous layout put them: delete it in both.
     const deletions: IDeletedThread[] = [];
     for (const runtime of this.#partitions.ofThread(threadId)) {
-      deletions.push(await deleteThread(runtime, thread, options.force === true));
+      deletions.push(await deleteThread(runtime, thread, options.force === true, this.#runEndings));
     }
     return {
       threadId,

@@ -3,6 +3,7 @@ import { isTerminal, responseOf } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { FinishedRuns } from "../runtime/finished-runs.js";
 import { requestCancel } from "../runtime/request-cancel.js";
+import type { IRunEndingObserver } from "../runtime/run-ending.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 
 /**
@@ -24,6 +25,8 @@ export async function waitForRun(
      * nothing is read before waiting.
      */
     createdAfterSubscribe?: boolean;
+    /** Where a run this wait cancels, and ends itself, is counted. */
+    runEndings?: IRunEndingObserver;
   },
 ): Promise<IGatewayResponse> {
   const stop = new AbortController();
@@ -62,7 +65,7 @@ export async function waitForRun(
         { runId, stoppedWaiting: true },
       );
     }
-    await requestCancel(runtime, runId, reason ?? "cancelled");
+    await requestCancel(runtime, runId, reason ?? "cancelled", options.runEndings);
     const afterCancel = await finishedOrStopped(
       runtime,
       finishedRuns,

@@ -1,6 +1,7 @@
 import { TollgateError } from "../errors/index.js";
 import type { IThreadRef } from "../store/index.js";
 import { requestCancel } from "./request-cancel.js";
+import type { IRunEndingObserver } from "./run-ending.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
 export interface IDeletedThread {
@@ -20,6 +21,8 @@ export async function deleteThread(
   runtime: ITollgateRuntime,
   thread: IThreadRef,
   force: boolean,
+  /** Where the runs this cancels and ends itself are counted. */
+  observer: IRunEndingObserver = {},
 ): Promise<IDeletedThread> {
   const { threadId } = thread;
   // Another tenant's thread stored before thread ids were scoped is not the default tenant's to delete.
@@ -29,7 +32,7 @@ export async function deleteThread(
   if (force) {
     const waiting = await runtime.redis.lrange(runtime.keys.threadRuns(thread), 0, -1);
     for (const runId of waiting) {
-      const cancelled = await requestCancel(runtime, runId, "cancelled").catch((error: unknown) => {
+      const cancelled = await requestCancel(runtime, runId, "cancelled", observer).catch((error: unknown) => {
         // A run listed on the thread whose state is gone has nothing to cancel.
         if (TollgateError.isInstance(error) && error.code === "TG_RUN_NOT_FOUND") return undefined;
         throw error;

@@ -3,8 +3,8 @@ import { TollgateError } from "../errors/index.js";
 import type { TCancelReason } from "../store/index.js";
 import { runApprovalCommand } from "./approval-interpreter.js";
 import { broadcastCancel } from "./cancel-bus.js";
-import { finishAndWake } from "./finish-and-wake.js";
 import { promoteJob } from "./promote-job.js";
+import { type IRunEndingObserver, runEndingHandlers } from "./run-ending.js";
 import { runJobHold } from "./run-jobs.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
@@ -15,12 +15,14 @@ export type { TCancelReason } from "../store/index.js";
  * worker that starts the run later still sees it; then every worker aborts its in-flight calls of the run,
  * parked approvals are settled as cancelled and released, and a run waiting for its thread is woken, so
  * the run worker records the final status without another model call. A run that no job holds any more
- * (its job is gone or failed) has no worker to do that: it is ended here, at once.
+ * (its job is gone or failed) has no worker to do that: it is ended here, at once, through the same
+ * ending as the worker's, counted in `observer` (the metrics of the process that cancels: the API's).
  */
 export async function requestCancel(
   runtime: ITollgateRuntime,
   runId: string,
   reason: TCancelReason,
+  observer: IRunEndingObserver = {},
 ): Promise<{ alreadyFinished: boolean }> {
   const stored = await runtime.runs.load(runId);
   if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
@@ -39,16 +41,10 @@ export async function requestCancel(
     // here (ending it from the stale read would lose the revision race to the worker's final save).
     const current = await runtime.runs.load(runId);
     if (!current || isTerminal(current.state)) return { alreadyFinished: false };
-    const ref = { current };
     await endRunOutsideLoop(
       current.state,
       { stop: reason },
-      {
-        async finish(state, events, release, save) {
-          ref.current = await finishAndWake(runtime, ref.current, state, events, release, save);
-        },
-        callsSettled: () => undefined,
-      },
+      runEndingHandlers(runtime, { ...observer, logger: observer.logger?.child({ runId }) }, { current }),
       runtime.now(),
     );
     return { alreadyFinished: false };

@@ -5,39 +5,26 @@ import { DEFAULT_MODEL } from "../gateway/index.js";
 import { logContent } from "../observability/index.js";
 import { outputRequestFormatOf } from "../output/index.js";
 import { addToolJobs, parkCalls, toolJobRunOf } from "../runtime/child-jobs.js";
-import type { IStoredRun } from "../store/index.js";
+import { type IStoredRunRef, runEndingHandlers } from "../runtime/run-ending.js";
 import { readChildOutcomes } from "./child-outcomes.js";
-import { endRun } from "./end-run.js";
 import { countUsage } from "./model-pacing.js";
 import { tenantOfRun } from "./run-slot.js";
 import { TextDeltaBatcher } from "./text-delta-batcher.js";
 import { toModelMessages } from "./to-model-messages.js";
 import { type IWorkerContext, outputSupportOf } from "./worker-context.js";
 
-/** The run as this activation last saved it: the handlers move it forward as they save. */
-export interface IStoredRunRef {
-  current: IStoredRun;
-}
+export type { IStoredRunRef } from "../runtime/run-ending.js";
 
 /**
- * The effects that end a run, usable without a job: `onFailed` and the thread's clean-up end runs from
- * outside the run loop through these.
+ * The effects that end a run, usable without a job: `onFailed`, the reconciler and the thread's clean-up
+ * end runs from outside the run loop through these. The one ending (runtime/run-ending.ts), counted in
+ * this worker's metrics.
  */
 export function endingHandlers(
   context: IWorkerContext,
   ref: IStoredRunRef,
 ): Pick<IRunEffectHandlers, "finish" | "callsSettled"> {
-  return {
-    async finish(state, events, release, save) {
-      ref.current = await endRun(context, ref.current, state, events, release, save);
-    },
-    callsSettled(results) {
-      for (const result of results) {
-        const known = context.runtime.gateway.catalogue.has(result.toolName);
-        context.metrics?.toolCall({ tool: known ? result.toolName : "(unknown)", outcome: result.outcome });
-      }
-    },
-  };
+  return runEndingHandlers(context.runtime, context, ref);
 }
 
 /**

@@ -106,6 +106,6 @@ async function handleDeadline(context: IWorkerContext, job: Job): Promise<unknow
   const { runId } = runJobSchema.parse(job.data);
   const stored = await context.runtime.runs.load(runId);
   if (!stored || isTerminal(stored.state)) return { runId, skipped: true };
-  await requestCancel(context.runtime, runId, "timed_out");
+  await requestCancel(context.runtime, runId, "timed_out", context);
   return { runId, timedOut: true };
 }
