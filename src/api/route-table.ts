@@ -15,6 +15,7 @@ import { runEventsRoute } from "./routes/run-events-route.js";
 import {
   cancelRunRoute,
   createRunRoute,
+  forkRoute,
   getRunRoute,
   listRunsRoute,
   rerunRoute,
@@ -30,6 +31,7 @@ export const apiRoutes: readonly IApiRoute[] = Object.freeze([
   askRoute,
   getRunRoute,
   rerunRoute,
+  forkRoute,
   runEventsRoute,
   cancelRunRoute,
   deleteThreadRoute,

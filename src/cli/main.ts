@@ -15,6 +15,7 @@ import { demoCommand } from "./commands/demo-command.js";
 import { modelServerCommand } from "./commands/model-server-command.js";
 import { runsCancelCommand } from "./commands/runs-cancel.js";
 import { runsEventsCommand } from "./commands/runs-events.js";
+import { runsForkCommand } from "./commands/runs-fork.js";
 import { runsGetCommand } from "./commands/runs-get.js";
 import { runsListCommand } from "./commands/runs-list.js";
 import { runsRerunCommand } from "./commands/runs-rerun.js";
@@ -26,14 +27,19 @@ export const commands: readonly ICommand[] = [
   workerCommand,
   modelServerCommand,
   demoCommand,
-  defineCommandGroup("runs", "submit, find, inspect, follow, cancel and re-run runs through the HTTP API", [
-    runsSubmitCommand,
-    runsListCommand,
-    runsGetCommand,
-    runsEventsCommand,
-    runsCancelCommand,
-    runsRerunCommand,
-  ]),
+  defineCommandGroup(
+    "runs",
+    "submit, find, inspect, follow, cancel, re-run and fork runs through the HTTP API",
+    [
+      runsSubmitCommand,
+      runsListCommand,
+      runsGetCommand,
+      runsEventsCommand,
+      runsCancelCommand,
+      runsRerunCommand,
+      runsForkCommand,
+    ],
+  ),
   defineCommandGroup("approvals", "list and decide parked tool calls through the HTTP API", [
     approvalsListCommand,
     approvalsGetCommand,

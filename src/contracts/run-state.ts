@@ -94,6 +94,11 @@ export const runRequestSchema = z.object({
   output: outputSpecSchema.optional(),
   /** The run this one re-runs (same request, maybe another input or user): see POST /v1/runs/{runId}/rerun. */
   rerunOf: z.string().optional(),
+  /**
+   * The run and tool call this one was forked from: it started with that run's transcript up to the call
+   * and ran the call again (see POST /v1/runs/{runId}/fork).
+   */
+  forkOf: z.object({ runId: z.string(), callId: z.string() }).optional(),
 });
 
 /** One call of the current step and how far it got. */

@@ -39,6 +39,8 @@ export const runSummarySchema = z.object({
   errorCode: z.string().optional(),
   /** The run this one re-ran (POST /v1/runs/{runId}/rerun). */
   rerunOf: z.string().optional(),
+  /** The run and call this one was forked from (POST /v1/runs/{runId}/fork). */
+  forkOf: z.object({ runId: z.string(), callId: z.string() }).optional(),
 });
 
 export type TRunSummary = z.infer<typeof runSummarySchema>;
@@ -80,6 +82,7 @@ export function runSummaryOf(state: TRunState): TRunSummary {
   }
   if (state.error !== undefined) summary.errorCode = state.error.code;
   if (request.rerunOf !== undefined) summary.rerunOf = request.rerunOf;
+  if (request.forkOf !== undefined) summary.forkOf = request.forkOf;
   return summary;
 }
 

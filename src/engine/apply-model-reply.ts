@@ -119,7 +119,12 @@ function withOutput(answered: TRunState, decision: TOutputDecision, now: number)
   }
 }
 
-async function planCall(
+/**
+ * One call of a model reply, planned at `state`'s step: settled at once when it cannot run (over the
+ * budget, an unknown or hidden tool, arguments the schema refuses), else pending its verdict. A fork plans
+ * the calls it runs again the same way (fork-run.ts).
+ */
+export async function planCall(
   state: TRunState,
   toolCall: IChatToolCall,
   index: number,

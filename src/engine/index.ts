@@ -40,6 +40,7 @@ export { approvalTransition } from "./approval-machine.js";
 export { refusalOfStatus } from "./approval-refusals.js";
 export type { TChildOutcome } from "./child-outcome.js";
 export { createRunState } from "./create-run.js";
+export { forkRunState, type IForkRefusal, type IForkStart, type TForkStart } from "./fork-run.js";
 export {
   endRunOutsideLoop,
   type IInterpretArgs,

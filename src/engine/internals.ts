@@ -20,6 +20,7 @@ export { planModelRequest, visibleToolsOf } from "./model-request.js";
 export { nextAction } from "./next-action.js";
 export { decideOutput, outputCorrectionMessage, type TOutputDecision } from "./output-decision.js";
 export { resultPartOf } from "./result-part.js";
+export { budgetSpent, toolCallsLeft } from "./run-budget.js";
 export { effectOrder, type ITransition } from "./run-effects.js";
 export { settleStep } from "./settle-step.js";
 export { approvedToolJobSpecOf, toolJobRunOfRecord, toolJobSpecOf } from "./tool-job-spec.js";

@@ -33,6 +33,19 @@ export const errorCatalogue = {
   TG_HEADERS_TOO_LARGE: { status: 431, summary: "The request's headers are over the size limit (16 KiB)." },
   TG_RUN_NOT_FOUND: { status: 404, summary: "No run has this id." },
   TG_THREAD_NOT_FOUND: { status: 404, summary: "No thread has this id (in the caller's tenant)." },
+  TG_CALL_NOT_FOUND: {
+    status: 404,
+    summary: "The run has no tool call with this id (a fork's `fromCallId`).",
+  },
+  TG_CALL_NOT_FORKABLE: {
+    status: 409,
+    summary:
+      "A fork cannot start at this call: an earlier call of its step has not finished yet, or the call cannot run at its step (`details.reason`).",
+  },
+  TG_FORK_INVALID_INPUT: {
+    status: 422,
+    summary: "A fork's edited input fails the tool's schema (or nests too deep); nothing was created.",
+  },
   TG_RUN_FINISHED: { status: 409, summary: "The run has already finished." },
   TG_IDEMPOTENCY_CONFLICT: {
     status: 409,

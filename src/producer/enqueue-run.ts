@@ -1,6 +1,13 @@
 import { createHash } from "node:crypto";
 import { defaultTenant, tenantOf } from "../contracts/index.js";
-import { createRunState, type TRunRequest, type TRunState } from "../engine/index.js";
+import {
+  createRunState,
+  forkRunState,
+  type IForkStart,
+  type IRunTools,
+  type TRunRequest,
+  type TRunState,
+} from "../engine/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
 import { modelNamesOf, runToolRegistry, type TNamedModelsSettings } from "../gateway/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
@@ -18,16 +25,26 @@ export interface IEnqueuedRun {
   created: boolean;
 }
 
+/** Where a fork starts: the stored run, the call it runs again, and that call's new input if any. */
+export interface IForkOrigin {
+  /** The original's state, with its outputs stored apart put back. */
+  original: TRunState;
+  fromCallId: string;
+  edit?: { input: unknown };
+}
+
 /**
  * Validates a run request, then stores the run and queues its job in one atomic step (an error answer
- * means nothing exists). With an idempotency key the run id is derived from it, so a retried request
- * returns the same run (and a different request with the same key is a conflict). Nothing is queued for
- * a request that fails validation.
+ * means nothing exists). A re-run names its origin; a fork starts from the state the engine builds from
+ * the original's (forkRunState), refused (nothing stored, no rate spent) when the engine refuses it. With
+ * an idempotency key the run id is derived from it, so a retried request returns the same run (and a
+ * different request with the same key is a conflict). Nothing is queued for a request that fails
+ * validation.
  */
 export async function enqueueRun(
   runtime: ITollgateRuntime,
   rawInput: unknown,
-  origin: { rerunOf?: string } = {},
+  origin: { rerunOf?: string; fork?: IForkOrigin } = {},
 ): Promise<IEnqueuedRun> {
   const parsed = runInputSchema.safeParse(rawInput);
   if (!parsed.success) {
@@ -45,17 +62,10 @@ export async function enqueueRun(
       { issues: [{ path: "input", message: `longer than ${gateway.settings.maxInputChars} characters` }] },
     );
   }
-  runToolRegistry(gateway, input);
+  const registry = runToolRegistry(gateway, input);
   if (input.model !== undefined) assertKnownModel(gateway.settings.models, input.model);
   const output = outputOfRequest(input.output, gateway.settings.output);
   const tenant = tenantOf(input);
-  // Both reads leave in one write (auto-pipelined); the second is made only on a named thread.
-  await Promise.all([
-    takeRunRate(runtime, tenant),
-    input.threadId !== undefined
-      ? assertThreadReachable(runtime, { tenant, threadId: input.threadId })
-      : undefined,
-  ]);
   const request: TRunRequest = {
     input: input.input,
     userContext: input.userContext,
@@ -72,6 +82,9 @@ export async function enqueueRun(
     ...budgetOf(input.maxToolCalls, gateway.settings.maxToolCalls, "maxToolCalls"),
     ...(output ? { output } : {}),
     ...(origin.rerunOf !== undefined ? { rerunOf: origin.rerunOf } : {}),
+    ...(origin.fork !== undefined
+      ? { forkOf: { runId: origin.fork.original.runId, callId: origin.fork.fromCallId } }
+      : {}),
   };
   // Ids name the partition (nothing in the unpartitioned layout): any process finds them without a lookup.
   const { partition } = runtime;
@@ -80,14 +93,22 @@ export async function enqueueRun(
     ? idempotentRunId(partition.runIdPrefix, tenant, input.idempotencyKey)
     : `${partition.runIdPrefix}${randomId()}`;
   const requestHash = sha256(JSON.stringify({ request, threadId: input.threadId ?? null }));
-  const state = createRunState({
-    runId,
-    threadId,
-    request,
-    requestHash,
-    now: runtime.now(),
-    ownsThread: input.threadId === undefined,
-  });
+  const start = { runId, threadId, request, requestHash };
+  // A fork is checked (its call found, its edit parsed) before the rate is taken: a refusal costs nothing.
+  const forked = origin.fork
+    ? await forkStateOf(origin.fork, { ...start, now: runtime.now() }, { registry, policy: gateway.policy })
+    : undefined;
+  // Both reads leave in one write (auto-pipelined); the second is made only on a named thread.
+  await Promise.all([
+    takeRunRate(runtime, tenant),
+    input.threadId !== undefined
+      ? assertThreadReachable(runtime, { tenant, threadId: input.threadId })
+      : undefined,
+  ]);
+  const now = runtime.now();
+  const state = forked
+    ? { ...forked, createdAt: now, updatedAt: now }
+    : createRunState({ ...start, now, ownsThread: input.threadId === undefined });
   const { created, state: stored } = await storeNewRun(runtime, state, {
     type: "run-queued",
     data: {
@@ -105,6 +126,22 @@ export async function enqueueRun(
     );
   }
   return { runId, threadId: stored.threadId, status: stored.status, created };
+}
+
+/** The fork's first state, or the engine's refusal as a TollgateError (nothing is stored). */
+async function forkStateOf(
+  fork: IForkOrigin,
+  created: Omit<IForkStart, "fromCallId" | "edit">,
+  tools: IRunTools,
+): Promise<TRunState> {
+  const started = await forkRunState(
+    fork.original,
+    { ...created, fromCallId: fork.fromCallId, ...(fork.edit !== undefined ? { edit: fork.edit } : {}) },
+    tools,
+  );
+  if (started.ok) return started.state;
+  const { code, message, details } = started.refusal;
+  throw new TollgateError(code, message, details);
 }
 
 /** The run id an idempotency key derives, in the partition whose run ids start with `runIdPrefix`. */

@@ -34,6 +34,7 @@ import { attachClientInternals } from "./client-internals.js";
 import type { IApproval, TStoredApprovalEvent } from "./client-views.js";
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
+import { forkRun, type IForkFrom, type IForkResult } from "./fork-run.js";
 import { pageApprovals } from "./list-approvals.js";
 import { type IRunPage, pageRuns } from "./list-runs.js";
 import { withJsonOutputSchema } from "./output-of-request.js";
@@ -103,6 +104,10 @@ export interface IRunView<TToolName extends string = string> {
   input: string;
   /** While the run is unfinished: its calls and model replies so far, for a timeline (then `response`). */
   progress?: TRunProgress;
+  /** The run and call this one was forked from. */
+  forkOf?: { runId: string; callId: string };
+  /** The runs forked from this one, oldest first, with the call each started at. */
+  forks?: Array<{ runId: string; callId: string }>;
 }
 
 /**
@@ -295,6 +300,7 @@ export class GatewayClient<TToolName extends string = string> {
     if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
     const state = stored.state;
     const reruns = runtime.runs.rerunsOf(runId);
+    const forks = runtime.runs.forksOf(runId);
     const view: IRunView = {
       runId,
       threadId: state.threadId,
@@ -316,6 +322,9 @@ export class GatewayClient<TToolName extends string = string> {
     if (state.request.rerunOf !== undefined) view.rerunOf = state.request.rerunOf;
     const rerunIds = await reruns;
     if (rerunIds.length > 0) view.reruns = rerunIds;
+    if (state.request.forkOf !== undefined) view.forkOf = state.request.forkOf;
+    const forkLinks = await forks;
+    if (forkLinks.length > 0) view.forks = forkLinks;
     return view as IRunView<TToolName>;
   }
 
@@ -334,6 +343,17 @@ export class GatewayClient<TToolName extends string = string> {
    */
   rerun(runId: string, changes: IRerunChanges = {}): Promise<IRerunResult> {
     return rerunRun(this.#partitions, runId, changes);
+  }
+
+  /**
+   * A new run that starts from `runId`'s state just before its call `fromCallId` (earlier model replies
+   * and tool results taken from the stored run, not asked or run again), runs that call (with `input`
+   * if given: checked by the tool's schema, decided by the policy, approved if it must be) and goes on
+   * live. The two runs name each other (`forkOf`, `forks`). TG_RUN_NOT_FOUND, TG_CALL_NOT_FOUND,
+   * TG_CALL_NOT_FORKABLE, TG_FORK_INVALID_INPUT; nothing is created when refused.
+   */
+  fork(runId: string, from: IForkFrom): Promise<IForkResult> {
+    return forkRun(this.#partitions, runId, from);
   }
 
   /** The run's conversation so far, as a reviewer reads it before deciding one of its parked calls. */

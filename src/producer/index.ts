@@ -3,6 +3,7 @@ export { clientPortOf, type IGatewayClientPort, type TLinkPartition } from "./cl
 export type { IApproval, TApprovalEvent, TStoredApprovalEvent, TWithToolName } from "./client-views.js";
 export type { IApproveInput, IRejectInput } from "./decide-approval.js";
 export type { IEnqueuedRun } from "./enqueue-run.js";
+export type { IForkFrom, IForkResult } from "./fork-run.js";
 export {
   GatewayClient,
   type IGatewayClientOptions,

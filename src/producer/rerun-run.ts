@@ -1,6 +1,8 @@
 import type { IGatewayRunInput, IUserContext } from "../contracts/index.js";
+import type { TRunState } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IPartitionSet } from "../runtime/partition-set.js";
+import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
 import { partitionForRun } from "./run-partition.js";
 
@@ -32,19 +34,38 @@ export async function rerunRun(
   runId: string,
   changes: IRerunChanges = {},
 ): Promise<IRerunResult> {
+  const { runtime, state } = await loadRun(partitions, runId);
+  const input = requestAgain(state, changes);
+  if (!state.ownsThread) input.threadId = state.threadId;
+  const enqueued = await enqueueRun(await partitionForRun(partitions, input), input, { rerunOf: runId });
+  await runtime.runs.linkRerun(runId, enqueued.runId);
+  return { ...enqueued, rerunOf: runId };
+}
+
+/** The stored run and the partition that holds it; TG_RUN_NOT_FOUND when there is none. */
+export async function loadRun(
+  partitions: IPartitionSet,
+  runId: string,
+): Promise<{ runtime: ITollgateRuntime; state: TRunState }> {
   const runtime = partitions.ofId(runId);
   if (!runtime) throw notFound(runId);
   await runtime.ready();
   const stored = await runtime.runs.load(runId);
   if (!stored) throw notFound(runId);
-  const { state } = stored;
+  return { runtime, state: stored.state };
+}
+
+/**
+ * The run's request as a new request (its tools, budgets, instructions, metadata, tenant), with the
+ * changes given; on no thread (the caller names one if it wants to).
+ */
+export function requestAgain(state: TRunState, changes: IRerunChanges = {}): IGatewayRunInput {
   const { request } = state;
   const input: IGatewayRunInput = {
     input: changes.input ?? request.input,
     userContext: changes.userContext ?? request.userContext,
     additionalTools: request.additionalTools,
     maxSteps: request.maxSteps,
-    ...(state.ownsThread ? {} : { threadId: state.threadId }),
     ...(request.tools ? { tools: request.tools } : {}),
     ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
     ...(request.metadata ? { metadata: request.metadata } : {}),
@@ -58,9 +79,7 @@ export async function rerunRun(
   if (model !== undefined) input.model = model;
   const createdBy = changes.createdBy ?? request.createdBy;
   if (createdBy !== undefined) input.createdBy = createdBy;
-  const enqueued = await enqueueRun(await partitionForRun(partitions, input), input, { rerunOf: runId });
-  await runtime.runs.linkRerun(runId, enqueued.runId);
-  return { ...enqueued, rerunOf: runId };
+  return input;
 }
 
 function notFound(runId: string): TollgateError {

@@ -356,14 +356,15 @@ return reply
 `;
 
 /**
- * Records on a run that another re-ran it: the re-run's id joins the run's `reruns` field (ids separated
- * by spaces), in the run's own hash so it lives and goes with the run. KEYS: run. ARGV: rerunId.
- * Returns 1 when written, 0 when the run is gone.
+ * Records on a run that another came from it: the new run's entry joins the run's `reruns` or `forks`
+ * field (entries separated by spaces; a fork's is `<forkRunId>@<callId>`), in the run's own hash so it
+ * lives and goes with the run. KEYS: run. ARGV: field, entry. Returns 1 when written, 0 when the run is
+ * gone.
  */
-export const linkRerunScript = `
+export const linkRunScript = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-local reruns = redis.call('HGET', KEYS[1], 'reruns')
-if reruns then reruns = reruns .. ' ' .. ARGV[1] else reruns = ARGV[1] end
-redis.call('HSET', KEYS[1], 'reruns', reruns)
+local entries = redis.call('HGET', KEYS[1], ARGV[1])
+if entries then entries = entries .. ' ' .. ARGV[2] else entries = ARGV[2] end
+redis.call('HSET', KEYS[1], ARGV[1], entries)
 return 1
 `;

@@ -11,7 +11,7 @@ import {
   finishRunScript,
   finishThreadRunScript,
   keepOutputApartScript,
-  linkRerunScript,
+  linkRunScript,
   pendingIndexCount,
   recordApprovalOutcomeScript,
   requestCancelScript,
@@ -52,7 +52,7 @@ export interface ITollgateRedis extends Redis {
   /** KEYS and ARGV: see decideApprovalScript. */
   tgDecideApproval(...keysAndArgs: string[]): Promise<[string, string?]>;
   tgApprovalIndexPage(indexKey: string, ...args: string[]): Promise<string[]>;
-  tgLinkRerun(runKey: string, rerunId: string): Promise<number>;
+  tgLinkRun(runKey: string, field: "reruns" | "forks", entry: string): Promise<number>;
   /** The number of keys, then KEYS and ARGV: see runIndexPageScript. */
   tgRunIndexPage(numberOfKeys: string, ...keysAndArgs: string[]): Promise<Array<string | number>>;
   tgRecordApprovalOutcome(approvalKey: string, outcomeJson: string): Promise<number>;
@@ -155,7 +155,7 @@ export function defineScripts(redis: Redis): ITollgateRedis {
     lua: decideApprovalScript,
   });
   defineLuaCommand(redis, "tgApprovalIndexPage", { numberOfKeys: 1, lua: approvalIndexPageScript });
-  defineLuaCommand(redis, "tgLinkRerun", { numberOfKeys: 1, lua: linkRerunScript });
+  defineLuaCommand(redis, "tgLinkRun", { numberOfKeys: 1, lua: linkRunScript });
   defineLuaCommand(redis, "tgRunIndexPage", { numberOfKeys: "dynamic", lua: runIndexPageScript });
   defineLuaCommand(redis, "tgRecordApprovalOutcome", { numberOfKeys: 1, lua: recordApprovalOutcomeScript });
   defineLuaCommand(redis, "tgVoteApproval", { numberOfKeys: 2, lua: voteApprovalScript });

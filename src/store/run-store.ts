@@ -2,6 +2,7 @@ import {
   cancelReasonSchema,
   type IGatewayResponse,
   type IThreadRelease,
+  type IToolResultPart,
   readRunState,
   responseOf,
   type TCancelReason,
@@ -152,13 +153,45 @@ export class RunStore {
 
   /** Records on `runId` that `rerunId` re-ran it (kept with the run); false when the run is gone. */
   async linkRerun(runId: string, rerunId: string): Promise<boolean> {
-    return (await this.redis.tgLinkRerun(this.keys.run(runId), rerunId)) === 1;
+    return (await this.redis.tgLinkRun(this.keys.run(runId), "reruns", rerunId)) === 1;
   }
 
   /** The runs that re-ran this one, oldest first. */
   async rerunsOf(runId: string): Promise<string[]> {
     const reruns = await this.redis.hget(this.keys.run(runId), "reruns");
     return reruns ? reruns.split(" ") : [];
+  }
+
+  /** Records on `runId` that `forkId` was forked from its call `callId`; false when the run is gone. */
+  async linkFork(runId: string, forkId: string, callId: string): Promise<boolean> {
+    return (await this.redis.tgLinkRun(this.keys.run(runId), "forks", `${forkId}@${callId}`)) === 1;
+  }
+
+  /** The runs forked from this one and the call each started at, oldest first. */
+  async forksOf(runId: string): Promise<Array<{ runId: string; callId: string }>> {
+    const forks = await this.redis.hget(this.keys.run(runId), "forks");
+    if (!forks) return [];
+    return forks.split(" ").map((entry) => {
+      const at = entry.indexOf("@");
+      return { runId: entry.slice(0, at), callId: entry.slice(at + 1) };
+    });
+  }
+
+  /**
+   * Results with their outputs stored apart put back (one read, only when some are): what a fork takes
+   * over from its original, whose `outputs` key it does not share.
+   */
+  async resultsWithOutputs<TPart extends IToolResultPart>(runId: string, parts: TPart[]): Promise<TPart[]> {
+    const apart = parts.filter((part) => part.outputStoredApart);
+    if (apart.length === 0) return parts;
+    const values = await this.redis.hmget(this.keys.runOutputs(runId), ...apart.map((part) => part.callId));
+    const outputs = new Map(apart.map((part, index) => [part.callId, values[index]]));
+    return parts.map((part) => {
+      if (!part.outputStoredApart) return part;
+      const { outputStoredApart: _apart, ...rest } = part;
+      const json = outputs.get(part.callId);
+      return (typeof json === "string" ? { ...rest, output: JSON.parse(json) } : rest) as TPart;
+    });
   }
 
   /** Saves when nobody saved since `stored` was read, with its events in the same atomic step. */
@@ -260,17 +293,8 @@ export class RunStore {
     runId: string,
     response: TWithResults,
   ): Promise<TWithResults> {
-    const apart = response.toolResults.filter((part) => part.outputStoredApart);
-    if (apart.length === 0) return response;
-    const values = await this.redis.hmget(this.keys.runOutputs(runId), ...apart.map((part) => part.callId));
-    const outputs = new Map(apart.map((part, index) => [part.callId, values[index]]));
-    return {
-      ...response,
-      toolResults: response.toolResults.map(({ outputStoredApart, ...part }) => {
-        const json = outputs.get(part.callId);
-        return outputStoredApart && typeof json === "string" ? { ...part, output: JSON.parse(json) } : part;
-      }),
-    };
+    const toolResults = await this.resultsWithOutputs(runId, response.toolResults);
+    return toolResults === response.toolResults ? response : { ...response, toolResults };
   }
 
   /**

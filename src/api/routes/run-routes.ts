@@ -5,6 +5,7 @@ import { runOwnershipOf } from "../auth/run-ownership.js";
 import { assertRunVisible, listingScopeOf } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
 import {
+  forkBodySchema,
   idempotencyHeadersSchema,
   rerunBodySchema,
   runBodySchema,
@@ -14,6 +15,7 @@ import {
 import {
   cancelAcceptedSchema,
   enqueuedRunSchema,
+  forkSchema,
   rerunSchema,
   runListSchema,
   runViewSchema,
@@ -183,5 +185,64 @@ export const rerunRoute = defineRoute(
       detail: { rerunId: rerun.runId },
     });
     return reply.code(202).send(rerun);
+  },
+);
+
+export const forkRoute = defineRoute(
+  {
+    method: "POST",
+    url: "/v1/runs/:runId/fork",
+    operationId: "forkRun",
+    summary: "Run a run again from one of its tool calls, optionally with another input for that call",
+    description:
+      "A new run that starts from the run's state just before the call `fromCallId`: the earlier model " +
+      "replies and tool results are taken from the stored run, not asked or run again. It then runs that " +
+      "call, with `input` if given (checked by the tool's schema: 422 TG_FORK_INVALID_INPUT; decided by the " +
+      "policy and approved as any call) and goes on live, on a thread of its own, for the run's user, " +
+      "created by the token's subject. The fork names the original (`forkOf`) and the original lists it " +
+      "(`forks`); the original is otherwise untouched. Another tenant's run answers 404.",
+    tag: "runs",
+    access: "runs:write",
+    schemas: { params: runParamsSchema, body: forkBodySchema },
+    responses: { 202: { description: "The fork is queued.", schema: forkSchema } },
+    errors: [
+      "TG_RUN_NOT_FOUND",
+      "TG_CALL_NOT_FOUND",
+      "TG_CALL_NOT_FORKABLE",
+      "TG_FORK_INVALID_INPUT",
+      "TG_FORBIDDEN",
+      "TG_RATE_LIMITED",
+      "TG_REDIS_UNAVAILABLE",
+      "TG_RUN_OUTCOME_UNKNOWN",
+    ],
+  },
+  async (request, reply, { client }) => {
+    const { runId } = request.params;
+    await assertRunVisible(client, request, runId);
+    const owner = await client.runOwner(runId);
+    // The fork stays in the run's tenant, for the run's user.
+    const ownership = runOwnershipOf(request, { tenant: owner?.tenant, userContext: undefined });
+    const { fromCallId, input } = request.body;
+    const audit = (outcome: string, detail?: Record<string, unknown>) =>
+      auditLog(request.log, {
+        subject: ownership.createdBy,
+        tenant: ownership.tenant,
+        action: "run.fork",
+        targetId: runId,
+        outcome,
+        detail: { fromCallId, edited: input !== undefined, ...detail },
+      });
+    try {
+      const fork = await client.fork(runId, {
+        fromCallId,
+        ...(input !== undefined ? { input } : {}),
+        createdBy: ownership.createdBy,
+      });
+      audit("ok", { forkId: fork.runId });
+      return reply.code(202).send(fork);
+    } catch (error) {
+      audit(error instanceof TollgateError ? error.code : "error");
+      throw error;
+    }
   },
 );

@@ -187,6 +187,17 @@ export const rerunBodySchema = z.strictObject({
   ),
 });
 
+/** `POST /v1/runs/{runId}/fork`: the call to start from and its new input; the creator is the token's subject. */
+export const forkBodySchema = z.strictObject({
+  fromCallId: idSchema.describe("The run's tool call to run again (a `toolResults[].callId`)."),
+  input: z
+    .unknown()
+    .optional()
+    .describe(
+      "The call's input in the fork, whole (checked by the tool's schema); omitted: the input it had.",
+    ),
+});
+
 /** The approver and their roles come from the token, never from the body. */
 export const approveBodySchema = approveInputSchema.omit({ approver: true, approverRoles: true });
 

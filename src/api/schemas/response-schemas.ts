@@ -73,6 +73,8 @@ export const approvalLinkViewSchema = z.object({
     ),
 });
 
+const forkLinkSchema = z.object({ runId: z.string(), callId: z.string() });
+
 export const runViewSchema = z.object({
   runId: z.string(),
   threadId: z.string(),
@@ -98,6 +100,11 @@ export const runViewSchema = z.object({
         "each model reply (which named model answered, its tokens) and the current step's open calls. " +
         "A finished run has `response` instead.",
     ),
+  forkOf: forkLinkSchema.optional().describe("The run and call this one was forked from."),
+  forks: z
+    .array(forkLinkSchema)
+    .optional()
+    .describe("The runs forked from this one, oldest first, with the call each started at."),
 });
 
 /** `GET /v1/runs`: a page of runs as a listing shows them. */
@@ -108,6 +115,11 @@ export const runListSchema = z.object({
 
 /** `POST /v1/runs/{runId}/rerun`: the new run. */
 export const rerunSchema = enqueuedRunSchema.extend({ rerunOf: z.string().describe("The run re-run.") });
+
+/** `POST /v1/runs/{runId}/fork`: the new run. */
+export const forkSchema = enqueuedRunSchema.extend({
+  forkOf: forkLinkSchema.describe("The run and call it was forked from."),
+});
 
 const transcriptMessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("user"), content: z.string() }),

@@ -99,6 +99,21 @@ async function finishedRun(tenant: string): Promise<string> {
   return runId;
 }
 
+const toolRuns = new Map<string, string>();
+/** A finished run of this tenant that called a tool (its first call: `<runId>-s0-c0`), to fork. */
+async function finishedToolRun(tenant: string): Promise<string> {
+  const known = toolRuns.get(tenant);
+  if (known) return known;
+  const { runId } = await fixture.harness.client.run({
+    input: script({ calls: [{ name: "add", input: { a: 1, b: 2 } }] }, { text: "done" }),
+    userContext: { userId: "user-table" },
+    tenant,
+  });
+  await fixture.harness.client.wait(runId);
+  toolRuns.set(tenant, runId);
+  return runId;
+}
+
 const runBody = (side: TSide) => ({
   input: script({ text: "hello" }),
   ...(side === "other" ? { tenant: otherTenant } : {}),
@@ -136,6 +151,18 @@ const rows: Record<string, IRow> = {
     success: 202,
     call: async (f, headers, tenant) =>
       f.app.inject({ method: "POST", url: `/v1/runs/${await finishedRun(tenant)}/rerun`, headers }),
+  },
+  forkRun: {
+    success: 202,
+    call: async (f, headers, tenant) => {
+      const runId = await finishedToolRun(tenant);
+      return f.app.inject({
+        method: "POST",
+        url: `/v1/runs/${runId}/fork`,
+        headers,
+        payload: { fromCallId: `${runId}-s0-c0` },
+      });
+    },
   },
   getRun: {
     success: 200,

@@ -54,9 +54,11 @@ describe("tollgate", () => {
     [["api", "--gateway", "g.ts", "--port", "http"], "tollgate api: --port must be an integer"],
     [["model-server", "extra"], 'tollgate model-server: unexpected argument "extra"'],
     [["demo", "--fast"], "tollgate demo: unknown option --fast"],
-    [["runs"], "tollgate runs: missing command: one of submit, list, get, events, cancel, rerun"],
+    [["runs"], "tollgate runs: missing command: one of submit, list, get, events, cancel, rerun, fork"],
     [["runs", "delete"], 'tollgate runs: unknown command "delete"'],
     [["runs", "rerun"], "tollgate runs rerun: missing <runId>"],
+    [["runs", "fork", "r1"], "tollgate runs fork: --from-call is required"],
+    [["runs", "fork", "r1", "--from-call", "c1", "--input", "{"], "tollgate runs fork: --input must be JSON"],
     [["runs", "list", "--limit", "501"], "tollgate runs list: --limit must be an integer from 1 to 500"],
     [["runs", "get"], "tollgate runs get: missing <runId>"],
     [

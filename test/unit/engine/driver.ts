@@ -58,6 +58,8 @@ export interface IScriptedReply {
   usage: ITokenUsage;
   /** The endpoint's finish_reason; "length" cuts the answer. */
   finishReason?: string;
+  /** The named model that answered (recorded in the run's modelReplies); none unless given. */
+  model?: string;
 }
 
 /** A call with its input as JSON. */
@@ -184,6 +186,8 @@ export interface IPlayOptions {
    */
   children?: Record<string, TCallScript>;
   request?: Partial<TRunRequest>;
+  /** The state to play from (a fork's first state); default: a new run of `request`. */
+  start?: TRunState;
   history?: TChatMessage[];
   instructions?: string;
   approvalTtlMsOf?: (toolName: string) => number;
@@ -249,13 +253,15 @@ export async function playRun(options: IPlayOptions): Promise<IPlayed> {
     parked: [],
     delivered: [],
   };
-  const created = createRunState({
-    runId,
-    threadId,
-    request: runRequest(options.request),
-    requestHash: "hash-1",
-    now: time,
-  });
+  const created =
+    options.start ??
+    createRunState({
+      runId,
+      threadId,
+      request: runRequest(options.request),
+      requestHash: "hash-1",
+      now: time,
+    });
   played.states.push(created);
   let actions = 0;
   let waitingCalls: TPlannedCall[] = [];
@@ -341,7 +347,7 @@ export async function playRun(options: IPlayOptions): Promise<IPlayed> {
   };
   const outcome = await interpretRun({
     state: created,
-    startWithHistory: options.history ?? [],
+    startWithHistory: options.history ?? created.history,
     tools,
     handlers,
     now,
@@ -371,6 +377,7 @@ function replyEvent(reply: IScriptedReply, modelCall: number): IModelReplyEvent 
     text: reply.text,
     usage: reply.usage,
     ...(reply.finishReason !== undefined ? { finishReason: reply.finishReason } : {}),
+    ...(reply.model !== undefined ? { model: reply.model } : {}),
     toolCalls: reply.calls.map((scripted, index) => ({
       id: scripted.id ?? `call_${modelCall}_${index}`,
       name: scripted.name,

@@ -1,0 +1,271 @@
+import {
+  callIdOf,
+  type IChatToolCall,
+  type IToolResultPart,
+  type TChatMessage,
+  type TModelReply,
+  type TPlannedCall,
+  type TRunRequest,
+  type TRunState,
+} from "../contracts/index.js";
+import { planCall } from "./apply-model-reply.js";
+import { createRunState } from "./create-run.js";
+import { type IRunTools, visibleToolsOf } from "./model-request.js";
+import { toolCallsLeft } from "./run-budget.js";
+
+/** The new run a fork is, as `createRunState` takes it, and where in the original it starts. */
+export interface IForkStart {
+  runId: string;
+  threadId: string;
+  /** The fork's request: the original's, with `forkOf`. */
+  request: TRunRequest;
+  requestHash: string;
+  now: number;
+  /** The original's call the fork runs again. */
+  fromCallId: string;
+  /** The call's input in the fork (a JSON value, the whole input); absent: the input it had. */
+  edit?: { input: unknown };
+}
+
+export interface IForkRefusal {
+  code: "TG_CALL_NOT_FOUND" | "TG_CALL_NOT_FORKABLE" | "TG_FORK_INVALID_INPUT";
+  message: string;
+  details: Record<string, unknown>;
+}
+
+export type TForkStart = { ok: true; state: TRunState } | { ok: false; refusal: IForkRefusal };
+
+/** One call of the step the fork starts in, as the original has it. */
+interface IOriginalCall {
+  toolCallId: string;
+  toolName: string;
+  /** The arguments the call had (a human's approved edit included, as the model read it back). */
+  argumentsJson: string;
+  /** Its result once it settled. */
+  result?: IToolResultPart;
+  endsRun?: boolean;
+}
+
+/** Where the call is: its step, that step's calls, and the transcript before the step. */
+interface ILocatedCall {
+  stepIndex: number;
+  index: number;
+  calls: IOriginalCall[];
+  assistantText: string | null;
+  model?: string;
+  /** The run's messages before the step's assistant message. */
+  messages: TChatMessage[];
+}
+
+/**
+ * A fork's first state (issue 25): the original run as it was just before `fromCallId` ran. The model's
+ * earlier replies and the results of the calls before it (earlier steps, and the calls of its own step
+ * that come first) are taken from the stored run, never asked or run again; the call and the ones after it
+ * in its step are planned again (with `edit` for the call) exactly as a reply's calls are, so the policy,
+ * approvals, visibility and budgets apply to them as to any call. The fork reads the history the original
+ * read, on a thread of its own: its transcript would repeat a turn on the original's thread. Every call
+ * of the fork gets an id of the fork; results taken over keep their input, output, verdict and approval.
+ *
+ * Refused: a call the run does not have (TG_CALL_NOT_FOUND); a call with an earlier call of its step not
+ * settled yet in the original (TG_CALL_NOT_FORKABLE, try once it has); an edited input the tool's schema
+ * refuses, or an edit of a call that cannot run at that step (TG_FORK_INVALID_INPUT, TG_CALL_NOT_FORKABLE).
+ */
+export async function forkRunState(
+  original: TRunState,
+  fork: IForkStart,
+  tools: IRunTools,
+): Promise<TForkStart> {
+  const located = locateCall(original, fork.fromCallId);
+  if (!located) {
+    return refuse("TG_CALL_NOT_FOUND", `Run ${original.runId} has no tool call ${fork.fromCallId}.`, {
+      runId: original.runId,
+      callId: fork.fromCallId,
+    });
+  }
+  const { stepIndex, index, calls } = located;
+  const unsettled = calls.slice(0, index).find((call) => call.result === undefined);
+  if (unsettled) {
+    return refuse(
+      "TG_CALL_NOT_FORKABLE",
+      `An earlier call of its step (${unsettled.toolName}) has not finished in run ${original.runId}; fork once it has.`,
+      { runId: original.runId, callId: fork.fromCallId, reason: "earlier-call-unsettled" },
+    );
+  }
+  const base = baseState(original, fork, located);
+  const visibleNames = new Set(visibleToolsOf(base, tools).map((tool) => tool.name));
+  const callsLeft = toolCallsLeft(base);
+  const planned: TPlannedCall[] = [];
+  for (const [at, call] of calls.entries()) {
+    const callId = callIdOf(fork.runId, stepIndex, at);
+    if (at < index) {
+      planned.push(takenOver(call, at, callId));
+      continue;
+    }
+    const argumentsJson =
+      at === index && fork.edit !== undefined ? JSON.stringify(fork.edit.input) : call.argumentsJson;
+    const toolCall: IChatToolCall = { id: call.toolCallId, name: call.toolName, argumentsJson };
+    planned.push(await planCall(base, toolCall, at, visibleNames, tools, at >= callsLeft));
+  }
+  const target = planned[index]!;
+  if (fork.edit !== undefined && target.state === "settled") {
+    const result = target.result!;
+    const invalid = result.outcome === "invalid_input";
+    return refuse(
+      invalid ? "TG_FORK_INVALID_INPUT" : "TG_CALL_NOT_FORKABLE",
+      invalid
+        ? `The input does not fit the tool ${target.toolName}: ${result.text}`
+        : `The call cannot run at its step (${result.outcome}): ${result.text}`,
+      {
+        runId: original.runId,
+        callId: fork.fromCallId,
+        toolName: target.toolName,
+        ...(invalid ? {} : { reason: result.outcome }),
+      },
+    );
+  }
+  return {
+    ok: true,
+    state: {
+      ...base,
+      phase: "tools",
+      step: {
+        stepIndex,
+        ...(located.model !== undefined ? { model: located.model } : {}),
+        assistantText: located.assistantText,
+        calls: planned,
+      },
+    },
+  };
+}
+
+/** The fork queued on a thread of its own, with the original's transcript, tool results and usage so far. */
+function baseState(original: TRunState, fork: IForkStart, located: ILocatedCall): TRunState {
+  const { stepIndex } = located;
+  const created = createRunState({ ...fork, ownsThread: true });
+  const earlier = original.toolResults.filter((part) => part.step < stepIndex);
+  const toolResults = earlier.map((part, at) =>
+    withCallId(part, callIdOf(fork.runId, part.step, indexInStep(earlier, at))),
+  );
+  const state: TRunState = {
+    ...created,
+    history: original.history,
+    messages: located.messages,
+    stepIndex,
+    executed: toolResults.filter((part) => part.outcome === "ok").map((part) => part.toolName),
+    toolResults,
+  };
+  const replies = original.modelReplies?.filter((reply) => reply.step <= stepIndex);
+  if (replies === undefined) {
+    // A state saved before named models: one model call per step so far; its tokens are not known per step.
+    return { ...state, modelCalls: stepIndex + 1 };
+  }
+  // Each step up to this one had one reply with tool calls; any other was a structured answer retried.
+  const retries = replies.length - (stepIndex + 1);
+  return {
+    ...state,
+    modelCalls: replies.length,
+    modelReplies: replies,
+    usage: usageOf(replies),
+    ...(retries > 0 ? { outputRetries: retries } : {}),
+  };
+}
+
+/** The call's place among the results of its step (results are kept in call order per step). */
+function indexInStep(results: readonly IToolResultPart[], at: number): number {
+  const step = results[at]!.step;
+  return results.slice(0, at).filter((part) => part.step === step).length;
+}
+
+/** A call of the fork's step that comes before the forked one: settled, with the original's result. */
+function takenOver(call: IOriginalCall, index: number, callId: string): TPlannedCall {
+  const result = withCallId(call.result!, callId);
+  const planned: TPlannedCall = {
+    index,
+    toolCallId: call.toolCallId,
+    callId,
+    toolName: call.toolName,
+    argumentsJson: call.argumentsJson,
+    state: "settled",
+    result,
+  };
+  if (result.verdict !== undefined) planned.verdict = result.verdict;
+  if (result.approval !== undefined) planned.approval = result.approval;
+  if (call.endsRun) planned.endsRun = true;
+  return planned;
+}
+
+function withCallId(part: IToolResultPart, callId: string): IToolResultPart {
+  return { ...part, callId };
+}
+
+/** The call in the original's current step, or among its settled steps' results. */
+function locateCall(original: TRunState, callId: string): ILocatedCall | undefined {
+  const current = original.step;
+  const inCurrent = current?.calls.findIndex((call) => call.callId === callId) ?? -1;
+  if (current && inCurrent >= 0) {
+    return {
+      stepIndex: current.stepIndex,
+      index: inCurrent,
+      calls: current.calls.map((call) => ({
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        argumentsJson: call.argumentsJson,
+        ...(call.state === "settled" && call.result ? { result: call.result } : {}),
+        ...(call.endsRun ? { endsRun: true } : {}),
+      })),
+      assistantText: current.assistantText,
+      ...(current.model !== undefined ? { model: current.model } : {}),
+      messages: original.messages,
+    };
+  }
+  const found = original.toolResults.find((part) => part.callId === callId);
+  if (!found) return undefined;
+  const results = original.toolResults.filter((part) => part.step === found.step);
+  // Each settled step left one assistant message with its tool calls, in step order.
+  let seen = -1;
+  const at = original.messages.findIndex(
+    (message) =>
+      message.role === "assistant" && (message.toolCalls?.length ?? 0) > 0 && ++seen === found.step,
+  );
+  const message = original.messages[at];
+  if (message?.role !== "assistant") return undefined;
+  const toolCalls = message.toolCalls ?? [];
+  const aligned =
+    toolCalls.length === results.length &&
+    toolCalls.every((toolCall, index) => toolCall.id === results[index]!.toolCallId);
+  if (!aligned) return undefined;
+  return {
+    stepIndex: found.step,
+    index: results.indexOf(found),
+    calls: results.map((result, index) => ({
+      toolCallId: result.toolCallId,
+      toolName: result.toolName,
+      argumentsJson: toolCalls[index]!.argumentsJson,
+      result,
+      ...(result.endedRun ? { endsRun: true } : {}),
+    })),
+    assistantText: message.content,
+    ...modelOfStep(original.modelReplies, found.step),
+    messages: original.messages.slice(0, at),
+  };
+}
+
+function modelOfStep(replies: readonly TModelReply[] | undefined, step: number): { model?: string } {
+  const reply = replies?.findLast((candidate) => candidate.step === step);
+  return reply ? { model: reply.model } : {};
+}
+
+function usageOf(replies: readonly TModelReply[]): TRunState["usage"] {
+  return replies.reduce(
+    (total, reply) => ({
+      promptTokens: total.promptTokens + reply.usage.promptTokens,
+      completionTokens: total.completionTokens + reply.usage.completionTokens,
+      totalTokens: total.totalTokens + reply.usage.totalTokens,
+    }),
+    { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+  );
+}
+
+function refuse(code: IForkRefusal["code"], message: string, details: Record<string, unknown>): TForkStart {
+  return { ok: false, refusal: { code, message, details } };
+}

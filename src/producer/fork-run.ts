@@ -1,0 +1,67 @@
+import type { TRunState } from "../engine/index.js";
+import type { IPartitionSet } from "../runtime/partition-set.js";
+import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
+import { loadRun, requestAgain } from "./rerun-run.js";
+import { partitionForRun } from "./run-partition.js";
+
+/** Where a fork starts, and what changes there. */
+export interface IForkFrom {
+  /** The original's tool call (`toolResults[].callId`, or a call of the step it is in) to run again. */
+  fromCallId: string;
+  /**
+   * The call's input in the fork (the whole input, checked by the tool's schema: TG_FORK_INVALID_INPUT
+   * when it does not fit); absent: the input it had.
+   */
+  input?: unknown;
+  /** Who asks for the fork (the HTTP API sets the token's subject); absent: the original's creator. */
+  createdBy?: string;
+}
+
+export interface IForkResult extends IEnqueuedRun {
+  forkOf: { runId: string; callId: string };
+}
+
+/**
+ * A new run that starts where `runId` was just before its call `fromCallId` (the engine builds that state
+ * from the stored one: forkRunState) and goes on live from that call, with its new input if given. It is
+ * created by the one create path (validated, rate-counted, stored and queued in one atomic step), on a
+ * thread of its own, in the original's tenant, for the original's user. The fork records `forkOf`; the
+ * original gets it among its `forks` once the fork exists (a second write, on the original's partition),
+ * and is otherwise untouched. The caller checks the tenant.
+ */
+export async function forkRun(
+  partitions: IPartitionSet,
+  runId: string,
+  from: IForkFrom,
+): Promise<IForkResult> {
+  const { runtime, state } = await loadRun(partitions, runId);
+  // The fork keeps no link to the original's outputs key: the results it takes over carry their outputs.
+  const original: TRunState = {
+    ...state,
+    toolResults: await runtime.runs.resultsWithOutputs(runId, state.toolResults),
+    ...(state.step
+      ? {
+          step: {
+            ...state.step,
+            calls: await Promise.all(
+              state.step.calls.map(async (call) =>
+                call.result
+                  ? { ...call, result: (await runtime.runs.resultsWithOutputs(runId, [call.result]))[0]! }
+                  : call,
+              ),
+            ),
+          },
+        }
+      : {}),
+  };
+  const input = requestAgain(state, from.createdBy !== undefined ? { createdBy: from.createdBy } : {});
+  const enqueued = await enqueueRun(await partitionForRun(partitions, input), input, {
+    fork: {
+      original,
+      fromCallId: from.fromCallId,
+      ...(from.input !== undefined ? { edit: { input: from.input } } : {}),
+    },
+  });
+  await runtime.runs.linkFork(runId, enqueued.runId, from.fromCallId);
+  return { ...enqueued, forkOf: { runId, callId: from.fromCallId } };
+}
