@@ -5,6 +5,7 @@ import { inputChangeSchema } from "./input-diff.js";
 import { rejectOptionSchema } from "./reject-options.js";
 import { approvalDecisions } from "./result.js";
 import { userContextSchema } from "./run-state.js";
+import { approvalRecordV1Schema } from "./stored-versions/approval-record-v1.js";
 
 export const approvalStatusSchema = z.enum(["pending", ...approvalDecisions]);
 export type TApprovalStatus = z.infer<typeof approvalStatusSchema>;
@@ -14,10 +15,10 @@ export const approvalRecordVersion = 2;
 /**
  * A parked call waiting for a human, as stored (and as `GET /v1/approvals/:id` shows it). Version 2 keeps
  * the model's arguments as sent (`input`) and what the tool job needs, so that an approved call's job is
- * built from this record alone. Version 1 records (the parsed input, no tool selection) are read too.
+ * built from this record alone. Records of version 1 are read through `storedApprovalRequestSchema`.
  */
 export const approvalRequestSchema = z.object({
-  schemaVersion: z.union([z.literal(1), z.literal(approvalRecordVersion)]),
+  schemaVersion: z.literal(approvalRecordVersion),
   approvalId: z.string(),
   runId: z.string(),
   threadId: z.string(),
@@ -63,6 +64,18 @@ export const approvedCallOutcomeSchema = z.object({
 });
 
 export type TApprovalRequest = z.infer<typeof approvalRequestSchema>;
+
+/**
+ * A stored record of this version or the one before (its frozen copy), upgraded on read: a version-1 record
+ * kept the schema's parsed input, which is all there is of the model's arguments, and no tool selection
+ * (the approved call's job then uses the gateway's whole registry, as version-1 builds did).
+ */
+export const storedApprovalRequestSchema = z
+  .discriminatedUnion("schemaVersion", [approvalRequestSchema, approvalRecordV1Schema])
+  .transform((record): TApprovalRequest => {
+    if (record.schemaVersion === approvalRecordVersion) return record;
+    return { ...record, schemaVersion: approvalRecordVersion };
+  });
 export type TApprovedCallOutcome = z.infer<typeof approvedCallOutcomeSchema>;
 
 /**

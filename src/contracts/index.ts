@@ -25,6 +25,7 @@ export {
   approvalViewSchema,
   approvedCallOutcomeSchema,
   type IApproval,
+  storedApprovalRequestSchema,
   type TApprovalInputs,
   type TApprovalRequest,
   type TApprovalStatus,
@@ -49,6 +50,24 @@ export type {
   TTerminalRunStatus,
 } from "./gateway-io.js";
 export { diffInputs, type IInputChange, inputChangeSchema } from "./input-diff.js";
+export {
+  approvalIdOfJob,
+  approvalJobSchema,
+  runJobSchema,
+  type TApprovalJob,
+  type TRunJob,
+  type TToolJob,
+  type TToolJobInput,
+  toolJobSchema,
+} from "./job-payloads.js";
+export {
+  approvalJobResultSchema,
+  type TApprovalJobResult,
+  type TToolExecutionRecord,
+  type TToolJobResult,
+  toolExecutionSchema,
+  toolJobResultSchema,
+} from "./job-results.js";
 export {
   outputIssueSchema,
   outputSpecSchema,

@@ -1,24 +1,8 @@
-import { z } from "zod";
 import { type IFieldIssue, toFieldIssues } from "../errors/index.js";
-import {
-  plannedCallSchema,
-  runStateSchema,
-  runStateVersion,
-  stepStateSchema,
-  type TPlannedCall,
-  type TRunState,
-} from "./run-state.js";
+import type { TApprovalOnResult } from "./approval-decision.js";
+import { runStateVersion, type TPlannedCall, type TRunState } from "./run-state.js";
+import { runStateV1Schema, type TRunStateV1 } from "./stored-versions/run-state-v1.js";
 import { EToolCallVerdict } from "./verdict.js";
-
-/**
- * Version 1 of the run state (before 0.2): planned calls kept the schema's parsed `input`, and an edit the
- * policy refused was recorded as `approved` with `verdictOnEdit: DENY`.
- */
-const plannedCallV1Schema = plannedCallSchema.extend({ input: z.unknown().optional() });
-const runStateV1Schema = runStateSchema.extend({
-  schemaVersion: z.literal(1),
-  step: stepStateSchema.extend({ calls: z.array(plannedCallV1Schema) }).optional(),
-});
 
 export type TRunStateRead =
   | { ok: true; state: TRunState; upgradedFrom?: number }
@@ -63,30 +47,51 @@ function looksLikeRunState(raw: unknown): boolean {
   );
 }
 
-function upgradeFromV1(old: z.infer<typeof runStateV1Schema>): TRunState {
-  const { step, ...rest } = old;
+/**
+ * Version 1 → 2, field by field from the frozen shape: planned calls drop the parsed `input` (version 2
+ * parses the raw arguments once, in the tool job), and an edit the policy refused becomes `refused`.
+ */
+function upgradeFromV1(old: TRunStateV1): TRunState {
+  const { step, toolResults, ...rest } = old;
   const state: TRunState = {
     ...rest,
     schemaVersion: runStateVersion,
-    toolResults: rest.toolResults.map((part) =>
-      part.approval ? { ...part, approval: refusedAsRefused(part.approval) } : part,
-    ),
+    toolResults: toolResults.map(resultPartFromV1),
   };
   if (step) {
     state.step = {
       ...step,
-      calls: step.calls.map(({ input: _parsedInput, ...call }): TPlannedCall => {
-        return call.approval ? { ...call, approval: refusedAsRefused(call.approval) } : call;
-      }),
+      calls: step.calls.map(
+        ({ input: _parsedInput, verdict, approval, result, ...call }): TPlannedCall => ({
+          ...call,
+          ...(verdict !== undefined ? { verdict: EToolCallVerdict[verdict] } : {}),
+          ...(approval !== undefined ? { approval: approvalFromV1(approval) } : {}),
+          ...(result !== undefined ? { result: resultPartFromV1(result) } : {}),
+        }),
+      ),
     };
   }
   return state;
 }
 
-function refusedAsRefused<
-  TApproval extends { decision: string; verdictOnEdit?: EToolCallVerdict | undefined },
->(approval: TApproval): TApproval {
-  return approval.decision === "approved" && approval.verdictOnEdit === EToolCallVerdict.DENY
-    ? { ...approval, decision: "refused" }
-    : approval;
+type TResultPartV1 = TRunStateV1["toolResults"][number];
+type TApprovalOnResultV1 = NonNullable<TResultPartV1["approval"]>;
+
+function resultPartFromV1({ verdict, approval, ...part }: TResultPartV1): TRunState["toolResults"][number] {
+  return {
+    ...part,
+    ...(verdict !== undefined ? { verdict: EToolCallVerdict[verdict] } : {}),
+    ...(approval !== undefined ? { approval: approvalFromV1(approval) } : {}),
+  };
+}
+
+/** Version 1 recorded an edit the policy refused as `approved` with `verdictOnEdit: DENY`. */
+function approvalFromV1({ verdictOnEdit, ...approval }: TApprovalOnResultV1): TApprovalOnResult {
+  const verdict = verdictOnEdit !== undefined ? EToolCallVerdict[verdictOnEdit] : undefined;
+  return {
+    ...approval,
+    decision:
+      approval.decision === "approved" && verdict === EToolCallVerdict.DENY ? "refused" : approval.decision,
+    ...(verdict !== undefined ? { verdictOnEdit: verdict } : {}),
+  };
 }

@@ -42,6 +42,13 @@ export type { TChildOutcome } from "./child-outcome.js";
 export { createRunState } from "./create-run.js";
 export { forkRunState, type IForkRefusal, type IForkStart, type TForkStart } from "./fork-run.js";
 export {
+  type IApprovalEffectHandlers,
+  interpretApprovalCommand,
+  type TApprovalCommandOutcome,
+  type TVoteAnswer,
+  type TVoteCast,
+} from "./interpret-approval.js";
+export {
   endRunOutsideLoop,
   type IInterpretArgs,
   type IRunEffectHandlers,

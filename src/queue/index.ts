@@ -1,17 +1,15 @@
 export {
   approvalIdOfJob,
+  approvalJobResultSchema,
   approvalJobSchema,
   runJobSchema,
   type TApprovalJob,
+  type TApprovalJobResult,
   type TRunJob,
   type TToolJob,
   type TToolJobInput,
-  toolJobSchema,
-} from "./job-payloads.js";
-export {
-  approvalJobResultSchema,
-  type TApprovalJobResult,
   type TToolJobResult,
   toolJobResultSchema,
-} from "./job-results.js";
+  toolJobSchema,
+} from "../contracts/index.js";
 export { allQueueNames, deadlineJobIdOf, queueNames, runJobNames, type TQueueName } from "./queue-names.js";

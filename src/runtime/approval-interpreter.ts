@@ -1,8 +1,8 @@
 import {
-  approvalTransition,
+  type IApprovalEffectHandlers,
   type IApprovalRefusal,
   type IQuorumProgress,
-  refusalOfStatus,
+  interpretApprovalCommand,
   type TApprovalCommand,
   type TApprovalEffect,
   type TApprovalReport,
@@ -35,114 +35,53 @@ export interface IApprovalCommandResult {
 }
 
 /**
- * The one interpreter of the approval machine: every entry (the HTTP decision and `GatewayClient.approvals`,
- * a link's redemption, a quorum vote, the approval job's expiry and hand-over, a run's cancellation) runs
- * its command here. The machine decides; this carries out its effects in order: the commit first (one
- * Lua script, refused when another decision won), then the tool job and the approval job's promotion
- * together (their order does not matter: the approval job adds the same tool job, a no-op, before it
- * hands the decision to the run), the metric and the report. A refusal is thrown as its typed error.
+ * The approval machine's interpreter on Redis and BullMQ: the engine's one loop
+ * (`interpretApprovalCommand`) with the runtime's handlers. A refusal is thrown as its typed error. A vote
+ * that leaves the approval pending answers with the input a decision acts on now (an edit vote changes it).
  */
 export async function runApprovalCommand(
   context: IApprovalInterpreterContext,
   record: IApproval,
   command: TApprovalCommand,
 ): Promise<IApprovalCommandResult> {
-  const { runtime } = context;
-  const transition = approvalTransition(record, command, runtime.now());
-  if (!transition.ok) throw refusalError(transition.refusal);
-  let current = transition.record;
-  let report: IApprovalCommandResult["report"];
-  const alongside: Array<Promise<unknown>> = [];
-  for (const effect of transition.effects) {
-    switch (effect.type) {
-      case "commit-decision":
-        current = await commit(runtime, record, current, effect, transition.events);
-        break;
-      case "cast-vote":
-        return castVote(context, record, effect);
-      case "add-tool-job":
-        alongside.push(addToolJob(runtime, effect));
-        break;
-      case "promote-approval-job":
-        alongside.push(promoteJob(runtime.queues.approvals, record.approvalId));
-        break;
-      case "count-decision":
-        context.metrics?.approvalDecided({
-          tool: effect.tool,
-          decision: effect.decision,
-          waitSeconds: effect.waitSeconds,
-        });
-        break;
-      case "refuse":
-        await Promise.all(alongside);
-        throw refusalError(effect.refusal);
-      case "report-to-run":
-        report = { callId: effect.callId, report: effect.report };
-        break;
-    }
-  }
-  await Promise.all(alongside);
-  return { record: current, ...(report ? { report } : {}) };
-}
-
-async function commit(
-  runtime: ITollgateRuntime,
-  read: IApproval,
-  next: IApproval,
-  effect: Extract<TApprovalEffect, { type: "commit-decision" }>,
-  events: Parameters<ITollgateRuntime["approvals"]["decide"]>[2] | undefined,
-): Promise<IApproval> {
-  if (!events) throw new Error("A commit needs the decision's events.");
-  const { decision } = effect;
-  const decided = await runtime.approvals.decide(read.approvalId, decision, events, {
-    checkExpiry: effect.checkExpiry,
-    known: read,
-  });
-  if (decided.won) return { ...decided.approval, ...(next.quorum ? { quorum: next.quorum } : {}) };
-  if (effect.acceptSameDecision && decided.status === decision.decision) {
-    const stored = await runtime.approvals.get(read.approvalId);
-    if (stored?.decision?.decidedAt === decision.decidedAt)
-      return { ...stored, ...(next.quorum ? { quorum: next.quorum } : {}) };
-  }
-  throw refusalError(refusalOfStatus(read.approvalId, decided.status));
-}
-
-/** One vote, counted atomically by the vote script; its answer goes back to the machine. */
-async function castVote(
-  context: IApprovalInterpreterContext,
-  record: IApproval,
-  effect: Extract<TApprovalEffect, { type: "cast-vote" }>,
-): Promise<IApprovalCommandResult> {
-  const shown = {
-    sentInputHash: effect.inputHash,
-    readInputHash: record.inputHash ?? inputHashOf(record.input),
-  };
-  const result = await context.runtime.approvalVotes.vote(
-    record.approvalId,
-    effect.kind === "settle" && effect.decision
-      ? { kind: "settle", vote: effect.vote, required: effect.required, decision: effect.decision, ...shown }
-      : {
-          kind: effect.kind === "edit" ? "edit" : "vote",
-          vote: effect.vote,
-          required: effect.required,
-          ...shown,
-        },
-  );
-  const counted = await runApprovalCommand(context, record, {
-    type: "vote",
-    approver: effect.vote.approver,
-    result:
-      result.outcome === "refused"
-        ? result
-        : result.outcome === "stale"
-          ? { outcome: "stale", inputHash: result.inputHash, sentInputHash: effect.inputHash ?? "" }
-          : { outcome: result.outcome, quorum: quorumProgressOf(result.state) },
-  });
-  // A partial vote leaves the approval pending: an edit vote changes the input a decision acts on now.
-  const { record: after } = counted;
+  const outcome = await interpretApprovalCommand(redisHandlers(context), record, command);
+  if (!outcome.ok) throw refusalError(outcome.refusal);
+  const { record: after } = outcome;
   return after.status === "pending" && after.quorum
-    ? { ...counted, record: pendingWithQuorum(after, after.quorum) }
-    : counted;
+    ? { ...outcome, record: pendingWithQuorum(after, after.quorum) }
+    : outcome;
+}
+
+function redisHandlers(context: IApprovalInterpreterContext): IApprovalEffectHandlers {
+  const { runtime } = context;
+  return {
+    now: () => runtime.now(),
+    commit: (read, decision, events, checkExpiry) =>
+      runtime.approvals.decide(read.approvalId, decision, events, { checkExpiry, known: read }),
+    read: (approvalId) => runtime.approvals.get(approvalId),
+    vote: async (record, { inputHash, ...cast }) => {
+      // The vote script compares the hash the approver was shown with its round's own, atomically.
+      const shown = {
+        sentInputHash: inputHash,
+        readInputHash: record.inputHash ?? inputHashOf(record.input),
+      };
+      const result = await runtime.approvalVotes.vote(record.approvalId, { ...cast, ...shown });
+      if (result.outcome === "refused") return result;
+      if (result.outcome === "stale")
+        return { outcome: "stale", inputHash: result.inputHash, sentInputHash: inputHash ?? "" };
+      return { outcome: result.outcome, quorum: quorumProgressOf(result.state) };
+    },
+    addToolJob: (effect) => addToolJob(runtime, effect),
+    promoteApprovalJob: async (approvalId) => {
+      await promoteJob(runtime.queues.approvals, approvalId);
+    },
+    countDecision: (effect) =>
+      context.metrics?.approvalDecided({
+        tool: effect.tool,
+        decision: effect.decision,
+        waitSeconds: effect.waitSeconds,
+      }),
+  };
 }
 
 function quorumProgressOf(state: IQuorumState): IQuorumProgress {

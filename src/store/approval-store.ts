@@ -8,6 +8,7 @@ import {
   diffInputs,
   type IApproval,
   runIdOfApprovalId,
+  storedApprovalRequestSchema,
   type TApprovalDecisionRecord,
   type TApprovalEvent,
   type TApprovalQuorum,
@@ -242,7 +243,7 @@ export function pendingWithQuorum(approval: IApproval, quorum: TApprovalQuorum):
 }
 
 function parseApproval(fields: Record<string, string>): IApproval {
-  const request = approvalRequestSchema.parse(JSON.parse(fields.record ?? "{}"));
+  const request = storedApprovalRequestSchema.parse(JSON.parse(fields.record ?? "{}"));
   const quorum = fields.quorum ? quorumViewOf(parseQuorumState(fields.quorum)) : undefined;
   const decision = fields.decision ? approvalDecisionSchema.parse(JSON.parse(fields.decision)) : undefined;
   const outcome = fields.outcome ? approvedCallOutcomeSchema.parse(JSON.parse(fields.outcome)) : undefined;

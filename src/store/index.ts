@@ -7,6 +7,7 @@ export {
   approvalRequestSchema,
   approvalViewSchema,
   type IApproval,
+  storedApprovalRequestSchema,
   type TApprovalDecisionRecord,
   type TApprovalListStatus,
   type TApprovalQuorum,

@@ -2,7 +2,7 @@ import type {
   IToolErrorReport,
   IToolExecuteArgs,
   IUserContext,
-  TToolCallOutcome,
+  TToolExecutionRecord,
   TToolIsolation,
 } from "../contracts/index.js";
 import type { IToolCallFailure } from "./model-text.js";
@@ -37,42 +37,13 @@ export interface IIsolatedCall extends IToolExecuteArgs<unknown> {
 /** Resolves with the tool's output, rejects with what it threw (or the abort reason). */
 export type TIsolatedToolRunner = (call: IIsolatedCall) => Promise<unknown>;
 
-/** How one call went: what the model reads, the full output, and whether it ends the run. */
-export interface IToolExecution {
-  isError: boolean;
-  /** Exactly what the model reads: the output truncated to maxOutputChars, or one error line. */
-  text: string;
-  /**
-   * The tool's output as stored: whole up to maxStoredOutputBytes as JSON, else a marker
-   * `{ truncated: true, originalBytes, preview }`; absent on failure.
-   */
-  output?: unknown;
-  /**
-   * `output` as JSON, computed once by the registry, so that the worker can store a large one apart
-   * without serializing it again. Never part of a job's return value.
-   */
-  outputJson?: string;
-  /**
-   * Set instead of `output` once the worker stored a large output apart from the run's state (the run's
-   * `outputs` key): the run's readers put it back.
-   */
-  outputStoredApart?: true;
-  status?: number;
-  errorCode?: string | number;
-  /** One of ok, error, timeout, invalid_input, unknown_tool, cancelled. */
-  outcome: TToolCallOutcome;
-  /** Set when `text` was cut to maxOutputChars. */
-  truncatedChars?: number;
-  /** Time spent in the tool's execute; 0 when it never ran. */
-  durationMs: number;
-  /**
-   * Whether this call ends the run (design decision D86: a tool's call may end the run); only a successful
-   * call can.
-   */
-  endsRun: boolean;
-  /** The parsed input, or the raw one when parsing never succeeded. */
-  input: unknown;
-}
+/**
+ * How one call went: what the model reads, the full output, and whether it ends the run (the job's
+ * result, defined once in src/contracts), plus `outputJson`: `output` as JSON, computed once by the
+ * registry, so that the worker can store a large one apart without serializing it again. Never part of a
+ * job's return value.
+ */
+export type IToolExecution = TToolExecutionRecord & { outputJson?: string };
 
 /** The execution record of a call that did not produce output. */
 export function failedExecution(

@@ -7,7 +7,6 @@ import {
   toolJobResultSchema,
 } from "../queue/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
-import type { IToolExecution } from "../tools/index.js";
 
 /** What a tool job returns (its BullMQ return value): the shape the run validates when it reads it. */
 export type IToolJobResult = TToolJobResult;
@@ -61,7 +60,7 @@ export function childOutcomesOf(
       const result = toolJobResultSchema.safeParse(value);
       outcomes.push(
         result.success
-          ? { kind: "tool", callId: result.data.callId, execution: result.data.execution as IToolExecution }
+          ? { kind: "tool", callId: result.data.callId, execution: result.data.execution }
           : unreadable(jobId, "tools"),
       );
     } else if (queue === queueNames.approvals) {

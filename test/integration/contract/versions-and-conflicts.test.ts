@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TollgateError } from "../../../src/errors/index.js";
 import { toolJobSchema } from "../../../src/queue/index.js";
-import { approvalRequestSchema } from "../../../src/store/index.js";
+import { approvalRequestSchema, storedApprovalRequestSchema } from "../../../src/store/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { clientInternals } from "../../helpers/internals.js";
@@ -58,7 +58,13 @@ describe("job payloads and approval records of the previous version are read (is
       requestedAt: 1,
       expiresAt: 2,
     };
-    expect(approvalRequestSchema.parse({ schemaVersion: 1, ...record }).additionalTools).toBeUndefined();
-    expect(approvalRequestSchema.safeParse({ schemaVersion: 3, ...record }).success).toBe(false);
+    expect(approvalRequestSchema.safeParse({ schemaVersion: 1, ...record }).success).toBe(false);
+    expect(storedApprovalRequestSchema.parse({ schemaVersion: 1, ...record })).toMatchObject({
+      schemaVersion: 2,
+    });
+    expect(
+      storedApprovalRequestSchema.parse({ schemaVersion: 1, ...record }).additionalTools,
+    ).toBeUndefined();
+    expect(storedApprovalRequestSchema.safeParse({ schemaVersion: 3, ...record }).success).toBe(false);
   });
 });

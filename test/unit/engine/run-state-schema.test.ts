@@ -163,7 +163,10 @@ describe("readRunState: the current version and the one before, nothing else", (
 
   it("version 1's refused edit (recorded as approved with verdictOnEdit DENY) is upgraded to refused", () => {
     const fixture = JSON.parse(
-      readFileSync(new URL("./fixtures/run-state-v1.json", import.meta.url), "utf8"),
+      readFileSync(
+        new URL("../../../src/contracts/stored-versions/run-state-v1.fixture.json", import.meta.url),
+        "utf8",
+      ),
     ) as TRunState;
     const refused = {
       ...fixture.toolResults[1]!,
@@ -193,9 +196,12 @@ describe("compatibility: a version-2 state (fixtures/run-state-v2.json)", () => 
   });
 });
 
-describe("compatibility: a version-1 state stored by an earlier build (fixtures/run-state-v1.json)", () => {
+describe("compatibility: a version-1 state stored by an earlier build (src/contracts/stored-versions/run-state-v1.fixture.json)", () => {
   const fixture: unknown = JSON.parse(
-    readFileSync(new URL("./fixtures/run-state-v1.json", import.meta.url), "utf8"),
+    readFileSync(
+      new URL("../../../src/contracts/stored-versions/run-state-v1.fixture.json", import.meta.url),
+      "utf8",
+    ),
   );
 
   it("is upgraded on read: the parsed inputs dropped (the raw arguments are kept), nothing else lost", () => {

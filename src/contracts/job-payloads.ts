@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { userContextSchema } from "../engine/index.js";
+import { userContextSchema } from "./run-state.js";
+import { approvalJobV1Schema } from "./stored-versions/approval-job-v1.js";
+import { toolJobV1Schema } from "./stored-versions/tool-job-v1.js";
 
 /**
  * Job payloads, versioned and validated when read: a job written by another version of Tollgate is
@@ -26,12 +28,10 @@ const toolJobFields = {
 /** Version 2: the input as sent (the model's arguments or a human's edit); the tool job parses it once. */
 const toolJobV2Schema = z.object({ schemaVersion: z.literal(2), rawInput: z.unknown(), ...toolJobFields });
 
-/** Version 1 carried the schema's parsed input, which the tool job parsed a second time. */
-const toolJobV1Schema = z.object({ schemaVersion: z.literal(1), input: z.unknown(), ...toolJobFields });
-
 /**
- * A tool job's payload. A version 1 job is upgraded on read: its parsed input is all there is, so it is
- * parsed again, as version 1 workers did (a transform that is not idempotent may refuse it).
+ * A tool job's payload. A version 1 job (its frozen copy: the schema's parsed input, which the tool job
+ * parsed a second time) is upgraded on read: its parsed input is all there is, so it is parsed again, as
+ * version 1 workers did (a transform that is not idempotent may refuse it).
  */
 export const toolJobSchema = z
   .discriminatedUnion("schemaVersion", [toolJobV2Schema, toolJobV1Schema])
@@ -41,15 +41,6 @@ export const toolJobSchema = z
     return { ...rest, schemaVersion: 2 as const, rawInput: input };
   });
 
-/** Version 1 carried the approval's ids and tool name, all of which its record holds. */
-const approvalJobV1Schema = z.object({
-  schemaVersion: z.literal(1),
-  approvalId: z.string(),
-  runId: z.string(),
-  callId: z.string(),
-  toolName: z.string(),
-});
-
 /**
  * Version 2 carries nothing but its version: the job's id is the approval's id, and the record it names
  * holds the rest. Why: a parked approval is held for its whole TTL, and the ids repeated here cost about
@@ -58,7 +49,8 @@ const approvalJobV1Schema = z.object({
 const approvalJobV2Schema = z.object({ schemaVersion: z.literal(2) });
 
 /**
- * An approval job's payload. Both versions are read: a call parked by the previous version may wait for a
+ * An approval job's payload. Both versions are read (version 1, frozen, carried the approval's ids and tool
+ * name, all of which its record holds): a call parked by the previous version may wait for a
  * decision longer than a rolling deploy takes.
  */
 export const approvalJobSchema = z.discriminatedUnion("schemaVersion", [
