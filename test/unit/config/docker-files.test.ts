@@ -28,7 +28,8 @@ const compose = parse(read("docker-compose.yml"), { merge: true }) as {
 const services = compose.services;
 const tollgateServices = ["api", "worker", "model"] as const;
 /** Variables a container may set that are not Tollgate's own. */
-const platformVariables = new Set(["NODE_ENV"]);
+// Read by the platform or OpenTelemetry's standard variables (docs/TRACING.md), not by Tollgate's schema.
+const platformVariables = new Set(["NODE_ENV", "OTEL_EXPORTER_OTLP_ENDPOINT"]);
 
 function service(name: string): IComposeService {
   const found = services[name];
@@ -41,8 +42,16 @@ function commandText(entry: IComposeService): string {
 }
 
 describe("docker-compose.yml", () => {
-  it("has redis, api, worker, model and prometheus", () => {
-    expect(Object.keys(services).sort()).toEqual(["api", "model", "prometheus", "redis", "worker"]);
+  it("has redis, api, worker, model and prometheus, and Jaeger for traces", () => {
+    expect(Object.keys(services).sort()).toEqual(["api", "jaeger", "model", "prometheus", "redis", "worker"]);
+  });
+
+  it("sends traces to Jaeger only when asked: its profile, and an OTLP endpoint left empty by default", () => {
+    expect((service("jaeger") as { profiles?: string[] }).profiles).toEqual(["tracing"]);
+    for (const name of ["api", "worker"])
+      expect(service(name).environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe(
+        ["$", "{OTEL_EXPORTER_OTLP_ENDPOINT:-}"].join(""),
+      );
   });
 
   it("runs Redis with AOF persistence and no eviction, on a volume, with a healthcheck", () => {
