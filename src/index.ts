@@ -99,12 +99,16 @@ export {
 export {
   createLogger,
   type ICreateLoggerOptions,
+  type IEnvTracing,
   type IMetricsServer,
   type IMetricsServerOptions,
   type IReadiness,
   type IReadinessProbe,
+  type ITracingOptions,
   type Logger,
   startMetricsServer,
+  startTracingFromEnv,
+  traceLogFields,
 } from "./observability/index.js";
 export {
   GatewayClient,

@@ -1,11 +1,23 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
 import { Registry } from "prom-client";
 import { z } from "zod";
 import { assertLinkSecretFor } from "../links/index.js";
-import { auditLog, createLogger, createMetrics, type ITollgateMetrics } from "../observability/index.js";
+import {
+  auditLog,
+  createLogger,
+  createMetrics,
+  type ITollgateMetrics,
+  type ITracing,
+} from "../observability/index.js";
 import { clientPortOf, type IGatewayClientPort, withRedisBudget } from "../producer/index.js";
 import { type IApiOptions, resolveApiSettings } from "./api-options.js";
 import { authenticate, type IAuthenticator } from "./auth/authenticate.js";
@@ -15,7 +27,8 @@ import { createClientErrorHandler } from "./errors/client-error-handler.js";
 import { createErrorHandler, handleNotFound } from "./errors/error-handler.js";
 import { drainOversizedBody } from "./http/drain-oversized-body.js";
 import type { IRouteContext } from "./http/route-context.js";
-import type { IApiRoute } from "./http/route-definition.js";
+import type { IApiRoute, IRouteSpec } from "./http/route-definition.js";
+import { tracedHandler } from "./http/traced-handler.js";
 import { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
 import { apiRoutes } from "./route-table.js";
 import { maxIdLength } from "./schemas/request-schemas.js";
@@ -88,7 +101,8 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   // A run this API cancels that no job holds any more is ended here, not by a worker: counted here.
   const stopObserving = metrics ? port.observeRunEndings({ metrics, logger }) : undefined;
   const redisBudgetMs = port.options.commandTimeoutMs;
-  for (const route of apiRoutes) registerRoute(app, route, context, authenticator, redisBudgetMs);
+  for (const route of apiRoutes)
+    registerRoute(app, route, context, authenticator, redisBudgetMs, port.tracing);
   await registerConsole(app);
 
   app.addHook("onSend", async (request, reply) => {
@@ -116,6 +130,7 @@ function registerRoute(
   context: IRouteContext,
   authenticator: IAuthenticator,
   redisBudgetMs: number,
+  tracing: ITracing | undefined,
 ): void {
   const { spec } = route;
   const { params, querystring, headers } = spec.schemas;
@@ -144,10 +159,23 @@ function registerRoute(
     ),
     // A request's Redis commands together get the command timeout (a paused Redis costs it that, not
     // that per command or per request ahead of it); one that waits for a run or for events has none.
-    handler: spec.waits
-      ? (request, reply) => route.handle(request, reply, context)
-      : (request, reply) => withRedisBudget(redisBudgetMs, () => route.handle(request, reply, context)),
+    handler: tracedIfAsked(
+      spec,
+      tracing,
+      spec.waits
+        ? (request, reply) => route.handle(request, reply, context)
+        : (request, reply) => withRedisBudget(redisBudgetMs, () => route.handle(request, reply, context)),
+    ),
   });
+}
+
+/** The handler in a SERVER span when the route starts a run and tracing is on; as it is otherwise. */
+function tracedIfAsked(
+  spec: IRouteSpec,
+  tracing: ITracing | undefined,
+  handle: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+) {
+  return spec.traced && tracing ? tracedHandler(tracing, spec, handle) : handle;
 }
 
 /** How often Node looks for requests past their timeout: a tenth of it, between 50 ms and 1 s. */

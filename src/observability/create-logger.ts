@@ -3,6 +3,7 @@ import { tryLoadPrettyStream } from "./pretty-stream.js";
 import { redactSecretFields } from "./redact-secret-fields.js";
 import { REDACTED, SECRET_REDACT_PATHS } from "./secret-keys.js";
 import { createSecretScrubber, secretValuesFromEnvironment } from "./secret-scrubber.js";
+import { traceLogFields } from "./tracing/trace-log-fields.js";
 
 export type { Logger } from "pino";
 
@@ -55,6 +56,8 @@ export function createLogger(options: ICreateLoggerOptions = {}): Logger {
     redact: { paths: [...SECRET_REDACT_PATHS, ...(options.redactPaths ?? [])], censor: REDACTED },
     serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
     formatters: { log: redactSecretFields },
+    // A line logged inside a span carries its trace_id and span_id (nothing while tracing is off).
+    mixin: traceLogFields,
     ...(scrubSecrets ? { hooks: { streamWrite: scrubSecrets } } : {}),
   };
   const prettyStream = wantsPretty(options.pretty) ? tryLoadPrettyStream(options.destination) : undefined;

@@ -29,4 +29,12 @@ export type {
   TApprovalLinkRedemptionOutcome,
   TollgateMetrics,
 } from "./tollgate-metrics.js";
+export {
+  createTracing,
+  type IEnvTracing,
+  type ITracing,
+  type ITracingOptions,
+  startTracingFromEnv,
+  traceLogFields,
+} from "./tracing/index.js";
 export { withTimeout } from "./with-timeout.js";

@@ -1,6 +1,6 @@
 import type { TRuntimeOptions } from "../config/runtime-options.js";
 import type { IGateway } from "../gateway/index.js";
-import type { ICreateMetricsOptions } from "../observability/index.js";
+import type { ICreateMetricsOptions, ITracing } from "../observability/index.js";
 import { partitionMetricsSources } from "../runtime/partition-metrics.js";
 import { checkRedisServer, type IRedisServerCheckOptions } from "../runtime/redis-server-check.js";
 import type { IRunEndingObserver } from "../runtime/run-ending.js";
@@ -35,6 +35,8 @@ export interface IGatewayClientPort {
    * (the API's close); a later observer replaces an earlier one.
    */
   observeRunEndings(observer: Required<IRunEndingObserver>): () => void;
+  /** The client's tracing; undefined while tracing is off. */
+  readonly tracing: ITracing | undefined;
 }
 
 /** The narrow port of a client, for the API, the links and the CLI. */
@@ -61,5 +63,6 @@ export function clientPortOf(client: GatewayClient): IGatewayClientPort {
         endings.logger = undefined;
       };
     },
+    tracing: runtime.tracing,
   };
 }

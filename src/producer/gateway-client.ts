@@ -12,6 +12,7 @@ import {
 import { isTerminal, responseOf, type TRunState } from "../engine/index.js";
 import { assertKnownKeys, TollgateError } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
+import { createTracing, type ITracingOptions } from "../observability/tracing/index.js";
 import { deleteThread, type IDeletedThread } from "../runtime/delete-thread.js";
 import { EventFollowers } from "../runtime/event-followers.js";
 import { FinishedRuns } from "../runtime/finished-runs.js";
@@ -35,6 +36,7 @@ import type { IApproval, TStoredApprovalEvent } from "./client-views.js";
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
 import { forkRun, type IForkFrom, type IForkResult } from "./fork-run.js";
+import { inInvokeAgentSpan, recordEnqueuedRun } from "./invoke-agent-span.js";
 import { pageApprovals } from "./list-approvals.js";
 import { type IRunPage, pageRuns } from "./list-runs.js";
 import { withJsonOutputSchema } from "./output-of-request.js";
@@ -61,6 +63,11 @@ export interface IGatewayClientOptions<TToolName extends string = string> {
    * connections instead of holding one each. @defaultValue 100
    */
   eventFollowersPerConnection?: number;
+  /**
+   * OpenTelemetry: one trace per run, from here through the workers (see docs/TRACING.md). Off when
+   * absent. `startTracingFromEnv` builds it from the standard OTEL_* variables.
+   */
+  tracing?: ITracingOptions;
 }
 
 /** Every key of IGatewayClientOptions (`satisfies` keeps the two the same set): anything else is a typo. */
@@ -71,6 +78,7 @@ const gatewayClientOptionKeys = Object.keys({
   now: true,
   onConnectionError: true,
   eventFollowersPerConnection: true,
+  tracing: true,
 } satisfies Record<keyof IGatewayClientOptions, true>);
 
 /**
@@ -160,6 +168,7 @@ export class GatewayClient<TToolName extends string = string> {
       role: options.connectionRole ?? "client",
       ...(options.now ? { now: options.now } : {}),
       ...(options.onConnectionError ? { onConnectionError: options.onConnectionError } : {}),
+      ...(options.tracing ? { tracing: createTracing(options.tracing) } : {}),
     });
     const partitions = this.#partitions;
     const runtime = partitions.home;
@@ -228,6 +237,16 @@ export class GatewayClient<TToolName extends string = string> {
    * `output.schema` is converted to JSON Schema here (z.toJSONSchema), as the run stores it.
    */
   async run(input: TClientRunInput<TToolName>): Promise<IEnqueuedRun> {
+    const tracing = this.#runtime.tracing;
+    if (!tracing) return this.#enqueue(input);
+    return inInvokeAgentSpan(tracing, this.#runtime.gateway.settings.name, async (span) => {
+      const enqueued = await this.#enqueue(input);
+      recordEnqueuedRun(span, enqueued);
+      return enqueued;
+    });
+  }
+
+  async #enqueue(input: TClientRunInput<TToolName>): Promise<IEnqueuedRun> {
     await this.#runtime.ready();
     const jsonInput = withJsonOutputSchema(input);
     return enqueueRun(await partitionForRun(this.#partitions, jsonInput), jsonInput);
@@ -262,13 +281,28 @@ export class GatewayClient<TToolName extends string = string> {
     input: TClientAskInput<TToolName, TSchema>,
     options: { stopWaiting?: AbortSignal } = {},
   ): Promise<IGatewayResponse<TOutputOf<TSchema>, TToolName>> {
+    const tracing = this.#runtime.tracing;
+    if (!tracing) return this.#ask(input, options);
+    // One span from the request to the response: the run's own spans (in the workers) are inside it.
+    return inInvokeAgentSpan(tracing, this.#runtime.gateway.settings.name, (span) =>
+      this.#ask(input, options, (run) => recordEnqueuedRun(span, run)),
+    );
+  }
+
+  async #ask<TSchema extends TOutputSchemaInput = TOutputSchemaInput>(
+    input: TClientAskInput<TToolName, TSchema>,
+    options: { stopWaiting?: AbortSignal },
+    onEnqueued?: (run: IEnqueuedRun) => void,
+  ): Promise<IGatewayResponse<TOutputOf<TSchema>, TToolName>> {
     const { abortSignal, ...runInput } = input;
     if (abortSignal?.aborted)
       throw new TollgateError("TG_INVALID_REQUEST", "The abort signal was already aborted.");
     // Subscribed before the run exists, so its finish cannot be missed and nothing is read before waiting.
     await this.#runtime.ready();
     await this.#finishedRuns.ready();
-    const { runId, created } = await this.run(runInput);
+    const enqueued = await this.#enqueue(runInput);
+    onEnqueued?.(enqueued);
+    const { runId, created } = enqueued;
     const response = waitForRun(this.#runtimeOf(runId), this.#finishedRuns, runId, {
       // A retried request with the same idempotency key found its run: that one may have finished already.
       createdAfterSubscribe: created,

@@ -1,5 +1,7 @@
+import { trace } from "@opentelemetry/api";
 import type { JobsOptions } from "bullmq";
 import type { IParkSpec, IToolJobRun, IToolJobSpec, TRunState } from "../engine/index.js";
+import { jobTraceMetadata } from "../observability/tracing/index.js";
 import { queueNames, type TApprovalJob, type TToolJobInput } from "../queue/index.js";
 import { promoteJob } from "./promote-job.js";
 import type { ITollgateRuntime } from "./runtime.js";
@@ -75,6 +77,9 @@ export async function addToolJobs(
  * whoever reads the event can decide at once), then the delayed job that holds no worker.
  */
 export async function parkCalls(runtime: ITollgateRuntime, calls: readonly IParkSpec[]): Promise<void> {
+  // The approval job runs at the decision, maybe hours from now: it starts a trace of its own, linked to
+  // the one that parked it, rather than stretching this one (BullMQ keeps the link mark with the job).
+  const link = runtime.tracing ? jobTraceMetadata(trace.getActiveSpan()?.spanContext(), true) : undefined;
   for (const { record, announce, delayMs } of calls) {
     await runtime.approvals.create(record, announce);
     // The job's id is the approval's id; its record holds the rest.
@@ -82,6 +87,7 @@ export async function parkCalls(runtime: ITollgateRuntime, calls: readonly IPark
     await runtime.queues.approvals.add(record.toolName, data, {
       ...childOptions(runtime, record.runId, record.approvalId),
       delay: delayMs,
+      ...(link !== undefined ? { telemetry: { metadata: link, omitContext: true } } : {}),
       attempts: 5,
       backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
     });

@@ -1,5 +1,7 @@
+import { trace } from "@opentelemetry/api";
 import type { JobsOptions } from "bullmq";
 import type { TRunState } from "../engine/index.js";
+import { jobTraceMetadata } from "../observability/tracing/index.js";
 import { deadlineJobIdOf, runJobNames, type TRunJob } from "../queue/index.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
@@ -18,12 +20,18 @@ export function runJobsOf(runtime: ITollgateRuntime, state: TRunState): IRunJobS
   const ageSeconds = Math.ceil(runtime.options.retentionMs / 1000);
   const data: TRunJob = { schemaVersion: 1, runId: state.runId };
   const common = { removeOnComplete: { age: ageSeconds }, removeOnFail: { age: ageSeconds } };
+  // The run job joins the caller's trace (its span's traceparent, kept with the job); the deadline job,
+  // which fires at the timeout, starts a trace of its own linked to it. Nothing while tracing is off.
+  const caller = runtime.tracing ? trace.getActiveSpan()?.spanContext() : undefined;
+  const runTrace = telemetryOf(jobTraceMetadata(caller));
+  const deadlineTrace = telemetryOf(jobTraceMetadata(caller, true));
   const jobs: IRunJobSpec[] = [
     {
       name: runJobNames.run,
       data,
       opts: {
         ...common,
+        ...runTrace,
         jobId: state.runId,
         attempts: 3,
         backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
@@ -37,12 +45,21 @@ export function runJobsOf(runtime: ITollgateRuntime, state: TRunState): IRunJobS
       data,
       opts: {
         ...common,
+        ...deadlineTrace,
         jobId: deadlineJobIdOf(state.runId),
         delay: Math.max(0, state.request.timeoutMs - elapsed),
       },
     });
   }
   return jobs;
+}
+
+/**
+ * BullMQ's telemetry option carrying `metadata` as given (`omitContext`: BullMQ's own add would put the
+ * adding span's context in its place).
+ */
+function telemetryOf(metadata: string | undefined): Pick<JobsOptions, "telemetry"> {
+  return metadata === undefined ? {} : { telemetry: { metadata, omitContext: true } };
 }
 
 /** Adds a queued run's jobs on their own (the reconciler's way; a new run's are added with it). */

@@ -6,6 +6,7 @@ import {
 } from "../config/runtime-options.js";
 import { TollgateError } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
+import type { ITracing } from "../observability/tracing/index.js";
 import { queueNames } from "../queue/index.js";
 import {
   ApprovalEventLog,
@@ -71,6 +72,8 @@ export interface ITollgateRuntime {
   readonly modelPauses: ModelPauses;
   /** Tokens per tenant and model, per day. */
   readonly usage: UsageStore;
+  /** Spans for runs, model calls, tool calls and approvals; undefined while tracing is off. */
+  readonly tracing: ITracing | undefined;
   now(): number;
   /**
    * Resolves once the main connection is ready. A client connection does not queue commands while
@@ -103,6 +106,8 @@ export interface IRuntimeInit {
   connections?: IRuntimeConnections;
   /** Finds the runs queue of another partition (see `runQueueOf`). */
   runQueueOf?: (runId: string) => Queue | undefined;
+  /** Tracing, when on: BullMQ's telemetry on every queue, and Tollgate's spans. */
+  tracing?: ITracing | undefined;
 }
 
 /** The two connections a runtime issues commands on: its stores', and its queues'. */
@@ -158,7 +163,12 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
   const ownsConnections = init.connections === undefined;
   const { redis, queueConnection } =
     init.connections ?? createRuntimeConnections(options, init.role, onError);
-  const queueOptions = { connection: queueConnection, prefix: options.prefix };
+  const queueOptions = {
+    connection: queueConnection,
+    prefix: options.prefix,
+    // Only when tracing is on: BullMQ without telemetry takes no span path at all.
+    ...(init.tracing ? { telemetry: init.tracing.bullmq } : {}),
+  };
   const queues: IQueues = {
     runs: new Queue(queueNames.runs, queueOptions),
     tools: new Queue(queueNames.tools, queueOptions),
@@ -205,6 +215,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     limits: new TenantLimits(redis, deploymentKeys, options.tenantLimits, options.runSlotLeaseMs),
     modelPauses: new ModelPauses(redis, deploymentKeys),
     usage: new UsageStore(redis, deploymentKeys),
+    tracing: init.tracing,
     now,
     runQueueOf: (runId) => init.runQueueOf?.(runId) ?? queues.runs,
     ready: () => whenRedisReady(redis, options.connectTimeoutMs),

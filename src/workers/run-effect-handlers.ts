@@ -9,8 +9,10 @@ import { type IStoredRunRef, runEndingHandlers } from "../runtime/run-ending.js"
 import { readChildOutcomes } from "./child-outcomes.js";
 import { countUsage } from "./model-pacing.js";
 import { tenantOfRun } from "./run-slot.js";
+import { markRunJobTrace } from "./run-trace-marks.js";
 import { TextDeltaBatcher } from "./text-delta-batcher.js";
 import { toModelMessages } from "./to-model-messages.js";
+import { tracedModelCall } from "./traced-model-call.js";
 import { type IWorkerContext, outputSupportOf } from "./worker-context.js";
 
 export type { IStoredRunRef } from "../runtime/run-ending.js";
@@ -114,13 +116,28 @@ export function runEffectHandlers(args: {
       });
       let outcome: Awaited<ReturnType<typeof context.models.complete>>;
       try {
-        outcome = await context.models.complete(name, {
-          ...forModel(name),
-          forModel,
-          tools: plan.tools,
-          abortSignal: cancelSignal,
-          stream: deltas,
-        });
+        const complete = () =>
+          context.models.complete(name, {
+            ...forModel(name),
+            forModel,
+            tools: plan.tools,
+            abortSignal: cancelSignal,
+            stream: deltas,
+          });
+        outcome = runtime.tracing
+          ? await tracedModelCall(
+              runtime.tracing,
+              {
+                runId: ref.current.state.runId,
+                step: plan.step,
+                modelName: name,
+                endpointModel: context.models.endpointModelOf(name),
+                endpointModelOf: (model) => context.models.endpointModelOf(model),
+                messages,
+              },
+              complete,
+            )
+          : await complete();
       } finally {
         // The text is in the events before the checkpoint that records the reply.
         await deltas.close();
@@ -184,6 +201,8 @@ export function runEffectHandlers(args: {
     async parkCalls(_state, calls) {
       await beforeWrite();
       await parkCalls(runtime, calls);
+      // The activation that resumes the run starts a trace of its own, linked to this one.
+      if (runtime.tracing) await markRunJobTrace(runtime, job, true);
       for (const call of calls) context.metrics?.approvalRequested(call.record.toolName);
     },
   };

@@ -15,6 +15,7 @@ import {
   type TollgateMetrics,
   throttledConnectionWarning,
 } from "../observability/index.js";
+import { createTracing, type ITracingOptions } from "../observability/tracing/index.js";
 import { allQueueNames, queueNames, runJobNames, type TQueueName } from "../queue/index.js";
 import { CancelBus } from "../runtime/cancel-bus.js";
 import { ModelPauseWatch } from "../runtime/model-pause-watch.js";
@@ -29,6 +30,7 @@ import { endingHandlers } from "./run-effect-handlers.js";
 import { createRunProcessor } from "./run-processor.js";
 import { createToolIsolation } from "./tool-isolation.js";
 import { createToolProcessor } from "./tool-processor.js";
+import { tracedApprovalProcessor, tracedRunProcessor, tracedToolProcessor } from "./traced-processors.js";
 import type { IWorkerContext } from "./worker-context.js";
 import { attachWorkerInternals, type IServedPartition } from "./worker-internals.js";
 import { WorkerReadiness } from "./worker-readiness.js";
@@ -61,6 +63,12 @@ export interface IStartWorkerOptions {
   handleSignals?: boolean;
   /** Readiness for /readyz, when the caller serves probes before the worker has started. */
   readiness?: WorkerReadiness;
+  /**
+   * OpenTelemetry: spans for each run activation, model call, tool call and approval wait, in the trace
+   * the run's job carries (see docs/TRACING.md). Off when absent. `startTracingFromEnv` builds it from
+   * the standard OTEL_* variables.
+   */
+  tracing?: ITracingOptions;
 }
 
 /**
@@ -94,6 +102,7 @@ const startWorkerOptionKeys = Object.keys({
   gatewayModule: true,
   handleSignals: true,
   readiness: true,
+  tracing: true,
 } satisfies Record<keyof IStartWorkerOptions, true>);
 
 /** After the shutdown timeout: time to hand jobs back and close connections before the process exits anyway. */
@@ -105,7 +114,9 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
   const logger = options.logger ?? createLogger({ name: "tollgate-worker" });
   // Before any connection opens: a target asking for links this worker cannot sign is a start-up error.
   assertLinkSecretFor(options.gateway.settings.notifications, options.runtime?.linkSecret);
+  const tracing = options.tracing ? createTracing(options.tracing) : undefined;
   const partitions = createPartitionSet({
+    ...(tracing ? { tracing } : {}),
     gateway: options.gateway,
     options: options.runtime,
     role: "worker",
@@ -173,11 +184,17 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
       metrics,
     };
     contexts.push(context);
-    const processors = {
-      [queueNames.runs]: createRunProcessor(context),
-      [queueNames.tools]: createToolProcessor(context, isolation?.run),
-      [queueNames.approvals]: createApprovalProcessor(context),
-    };
+    const processors = tracing
+      ? {
+          [queueNames.runs]: tracedRunProcessor(partitionRuntime, createRunProcessor(context)),
+          [queueNames.tools]: tracedToolProcessor(tracing, createToolProcessor(context, isolation?.run)),
+          [queueNames.approvals]: tracedApprovalProcessor(tracing, createApprovalProcessor(context)),
+        }
+      : {
+          [queueNames.runs]: createRunProcessor(context),
+          [queueNames.tools]: createToolProcessor(context, isolation?.run),
+          [queueNames.approvals]: createApprovalProcessor(context),
+        };
     const workers = new Map<TQueueName, Worker>();
     const partition = partitionRuntime.partition.name;
     // Before any approval can be parked here, so that the dispatcher's group sees every request: each
@@ -227,6 +244,8 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
         lockDuration: partitionRuntime.options.lockDurationMs,
         stalledInterval: partitionRuntime.options.stalledIntervalMs,
         maxStalledCount: partitionRuntime.options.maxStalledCount,
+        // BullMQ's queue spans, only while tracing is on.
+        ...(tracing ? { telemetry: tracing.bullmq } : {}),
       });
       worker.on("error", (error) => logger.error({ err: error, queue: name, partition }, "worker error"));
       worker.on("stalled", (jobId) => {

@@ -37,8 +37,10 @@ const values = [
   "startApi",
   "startMetricsServer",
   "startScriptedModel",
+  "startTracingFromEnv",
   "startWorker",
   "toolCallOutcomes",
+  "traceLogFields",
   "watchTokensFile",
 ];
 
@@ -54,6 +56,7 @@ const types = [
   "ICreateLoggerOptions",
   "IDeletedThread",
   "IDynaError",
+  "IEnvTracing",
   "IEnqueuedRun",
   "IErrorConfig",
   "IFieldIssue",
@@ -78,6 +81,7 @@ const types = [
   "IRunEvent",
   "IRunView",
   "IRunningApi",
+  "ITracingOptions",
   "IScriptedModel",
   "IScriptedModelOptions",
   "IStartApiOptions",

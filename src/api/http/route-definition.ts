@@ -48,6 +48,8 @@ export interface IRouteSpec<TSchemas extends IRouteSchemas = IRouteSchemas> {
    * route's commands together get `commandTimeoutMs` (see `withRedisBudget`).
    */
   waits?: true;
+  /** Starts a run: traced from the request (a SERVER span, `traceparent` on the answer) when tracing is on. */
+  traced?: true;
   /** The success responses by status. */
   responses: Record<number, IRouteResponse>;
   /**

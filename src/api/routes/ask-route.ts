@@ -11,6 +11,7 @@ export const askRoute = defineRoute(
     method: "POST",
     url: "/v1/ask",
     operationId: "ask",
+    traced: true,
     summary: "Enqueue a run and wait for its response",
     description:
       "`timeoutMs` (at most the server's askMaxWaitMs, which is also the default) is both how long the " +

@@ -26,6 +26,7 @@ export const createRunRoute = defineRoute(
     method: "POST",
     url: "/v1/runs",
     operationId: "createRun",
+    traced: true,
     summary: "Enqueue a run",
     description:
       "Validates the request, stores the run and queues it in one atomic step; once this answers 202 the " +
@@ -142,6 +143,7 @@ export const rerunRoute = defineRoute(
     method: "POST",
     url: "/v1/runs/:runId/rerun",
     operationId: "rerunRun",
+    traced: true,
     summary: "Run a run's request again, optionally with another input, user or model",
     description:
       "A new run with the same request (tools, budgets, instructions, metadata; on the run's thread when it " +

@@ -37,7 +37,14 @@ export async function serveEventStream<TEvent>(stream: IServeEventStream<TEvent>
     throw error;
   }
   reply.hijack();
-  reply.raw.writeHead(200, { ...eventStreamHeaders, ...stream.headers, "x-request-id": request.id });
+  // A traced request's `traceparent` (set before the stream opened) goes out with the stream's headers.
+  const traceparent = reply.getHeader("traceparent");
+  reply.raw.writeHead(200, {
+    ...eventStreamHeaders,
+    ...stream.headers,
+    ...(typeof traceparent === "string" ? { traceparent } : {}),
+    "x-request-id": request.id,
+  });
   await eventStreams.track(async (closing) => {
     linkAbort(stop, closing, reply);
     const heartbeat = setInterval(() => {

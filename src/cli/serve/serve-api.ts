@@ -10,7 +10,12 @@ import {
 import type { TEnv } from "../../config/env.js";
 import { parseRuntimeOptions } from "../../config/runtime-options.js";
 import { runtimeOptionsFromEnv } from "../../config/runtime-options-from-env.js";
-import { createLogger, type Logger, throttledConnectionWarning } from "../../observability/index.js";
+import {
+  createLogger,
+  type Logger,
+  startTracingFromEnv,
+  throttledConnectionWarning,
+} from "../../observability/index.js";
 import { clientPortOf, GatewayClient } from "../../producer/index.js";
 import { CliError } from "../cli-errors.js";
 import type { ICliIo } from "../cli-io.js";
@@ -44,10 +49,13 @@ export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions)
   // exists in every case for SIGHUP, says nothing about whether tokens are configured).
   const tokensConfigured = tokens.length > 0 || env.TOLLGATE_API_TOKENS_FILE !== undefined;
   const reloader = reloaderOf(env, tokenSet, jwt, logger);
+  // Traces only when the standard OTEL_* variables ask for them; nothing of the SDK is loaded otherwise.
+  const tracing = await startTracingFromEnv("tollgate-api");
   const client = new GatewayClient({
     gateway,
     runtime: runtimeOptionsFromEnv(env),
     onConnectionError: throttledConnectionWarning(logger),
+    ...(tracing ? { tracing: tracing.options } : {}),
   });
   try {
     await checkRedisAtStart(client, logger);
@@ -80,6 +88,8 @@ export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions)
   } finally {
     reloader?.close();
     await client.close();
+    // The spans still buffered go out before the process ends.
+    await tracing?.shutdown();
   }
 }
 

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { Registry } from "prom-client";
 import type { TEnv } from "../../config/env.js";
 import { runtimeOptionsFromEnv } from "../../config/runtime-options-from-env.js";
-import { createLogger, startMetricsServer } from "../../observability/index.js";
+import { createLogger, startMetricsServer, startTracingFromEnv } from "../../observability/index.js";
 import type { TQueueName } from "../../queue/queue-names.js";
 import { startWorker, WorkerReadiness } from "../../workers/index.js";
 import type { ICliIo } from "../cli-io.js";
@@ -32,6 +32,8 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
   const logger = createLogger({ level: env.LOG_LEVEL, name: "tollgate-worker" });
   const registry = new Registry();
   const runtime = runtimeOptionsFromEnv(env);
+  // Traces only when the standard OTEL_* variables ask for them; nothing of the SDK is loaded otherwise.
+  const tracing = await startTracingFromEnv("tollgate-worker");
   // Said before connecting: a worker waits for Redis as long as it takes, and where it waits matters.
   logger.info(
     {
@@ -64,15 +66,20 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
     logger,
     registry,
     readiness,
+    ...(tracing ? { tracing: tracing.options } : {}),
     // Stopping is ours: the metrics server must close too, and the exit code is the CLI's to set.
     handleSignals: false,
   }).catch(async (error: unknown) => {
     await metrics.close();
+    await tracing?.shutdown();
     throw error;
   });
+  if (tracing) logger.info("traces exported (OpenTelemetry)");
   const signal = await waitForStopSignal();
   logger.info({ signal }, "stopping: no new jobs; waiting for active ones");
   await worker.close();
   await metrics.close();
+  // The spans still buffered go out before the process ends.
+  await tracing?.shutdown();
   return 0;
 }

@@ -1,0 +1,16 @@
+export {
+  type IJobTraceMetadata,
+  jobTraceMetadata,
+  readJobTraceMetadata,
+} from "./bullmq-telemetry.js";
+export { APPROVAL_WAIT_SPAN, GEN_AI, GEN_AI_OPERATIONS, TOLLGATE_ATTRIBUTES } from "./gen-ai-attributes.js";
+export { traceLogFields } from "./trace-log-fields.js";
+export { spanContextOf, traceparentOf } from "./traceparent.js";
+export { createTracing, type ITracing, type ITracingOptions, markFailed } from "./tracing.js";
+export {
+  type IEnvTracing,
+  type ITracingEnv,
+  startTracingFromEnv,
+  type TTraceExporterName,
+  traceExportersOf,
+} from "./tracing-env.js";

@@ -1,0 +1,83 @@
+import { TollgateError } from "../../errors/index.js";
+import type { TTraceExporterName } from "./trace-exporter-name.js";
+import type { ITracingOptions } from "./tracing.js";
+
+export type { TTraceExporterName };
+
+/** The standard variables that decide whether a process traces (read from the environment as given). */
+export interface ITracingEnv {
+  OTEL_SDK_DISABLED?: string | undefined;
+  OTEL_TRACES_EXPORTER?: string | undefined;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string | undefined;
+  OTEL_EXPORTER_OTLP_PROTOCOL?: string | undefined;
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?: string | undefined;
+  OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?: string | undefined;
+}
+
+/**
+ * Which exporters the environment asks for; none means tracing is off. Off unless configured: an
+ * OTLP endpoint, or OTEL_TRACES_EXPORTER naming `otlp` or `console`. `none` and OTEL_SDK_DISABLED=true
+ * turn it off. OTLP goes over HTTP as JSON (`http/json`): a collector, Jaeger and Tempo take it on 4318.
+ */
+export function traceExportersOf(env: ITracingEnv): TTraceExporterName[] {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return [];
+  const named = env.OTEL_TRACES_EXPORTER?.split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== "");
+  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const names = named && named.length > 0 ? named : endpoint ? ["otlp"] : [];
+  if (names.includes("none")) return [];
+  const exporters: TTraceExporterName[] = [];
+  for (const name of names) {
+    if (name !== "otlp" && name !== "console") {
+      throw new TollgateError(
+        "TG_INVALID_CONFIG",
+        `OTEL_TRACES_EXPORTER names "${name}": Tollgate exports traces with otlp, console or none.`,
+        { issues: [{ path: "OTEL_TRACES_EXPORTER", message: `unknown exporter "${name}"` }] },
+      );
+    }
+    if (!exporters.includes(name)) exporters.push(name);
+  }
+  const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL;
+  if (exporters.includes("otlp") && protocol !== undefined && protocol.trim() !== "http/json") {
+    const key =
+      env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL !== undefined
+        ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
+        : "OTEL_EXPORTER_OTLP_PROTOCOL";
+    throw new TollgateError(
+      "TG_INVALID_CONFIG",
+      `${key} is "${protocol}": Tollgate sends OTLP over HTTP as JSON (http/json), which collectors take on port 4318.`,
+      { issues: [{ path: key, message: "only http/json is supported" }] },
+    );
+  }
+  return exporters;
+}
+
+/** A process's tracing started from the environment. */
+export interface IEnvTracing {
+  /** Pass as `tracing` to GatewayClient and startWorker. */
+  options: ITracingOptions;
+  /** Flushes what is buffered and stops; call it before the process exits. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Starts the OpenTelemetry SDK when the standard variables ask for traces (see traceExportersOf), and
+ * registers it globally; resolves undefined, having loaded nothing of the SDK, when they do not.
+ * `serviceName` is the default for OTEL_SERVICE_NAME.
+ */
+export async function startTracingFromEnv(
+  serviceName: string,
+  env: ITracingEnv = process.env,
+): Promise<IEnvTracing | undefined> {
+  const exporters = traceExportersOf(env);
+  if (exporters.length === 0) return undefined;
+  const { startSdk } = await import("./sdk-setup.js");
+  const sdk = startSdk(exporters, serviceName);
+  const capture = env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.trim().toLowerCase() === "true";
+  return {
+    options: { tracerProvider: sdk.tracerProvider, captureMessageContent: capture },
+    shutdown: sdk.shutdown,
+  };
+}
