@@ -153,6 +153,8 @@ export const envSchema = z
     TOLLGATE_MODEL_MAX_RETRIES: integerText.pipe(z.number().int().min(0).max(20)).optional(),
     /** Stream model replies (`stream: true`); false for an endpoint that cannot. @defaultValue true */
     TOLLGATE_MODEL_STREAMING: booleanText.optional(),
+    /** A streamed reply silent this long is given up as a timeout. @defaultValue 60000 */
+    TOLLGATE_MODEL_STREAM_IDLE_TIMEOUT_MS: integerText.pipe(z.number().int().min(1)).optional(),
     /** pino log level. @defaultValue "info" */
     LOG_LEVEL: z.enum(logLevels).default("info"),
     /** Port of `tollgate api`. @defaultValue 3000 */

@@ -39,6 +39,11 @@ export const namedModelSchema = z.strictObject({
   /** How long one HTTP attempt may wait for the response. @defaultValue 60000 */
   requestTimeoutMs: z.number().int().min(1).default(60_000),
   /**
+   * How long a streamed reply may send nothing (before its first chunk or between two) before it is
+   * given up as a timeout, retried or fallen back on like one. @defaultValue 60000
+   */
+  streamIdleTimeoutMs: z.number().int().min(1).default(60_000),
+  /**
    * Attempts again on this model after a 429, 5xx, timeout or connection error, with backoff, once no
    * fallback is left to try (the router's retries: the SDK makes none of its own). @defaultValue 3
    */

@@ -39,3 +39,4 @@ export {
   startScriptedModel,
 } from "./scripted/scripted-model-server.js";
 export { assembleCompletion, type IModelStreamListener } from "./stream-assembly.js";
+export { ModelStreamIdleError } from "./stream-idle-watch.js";

@@ -1,7 +1,11 @@
 import { z } from "zod";
 import type { ITokenUsage } from "../contracts/index.js";
 import { describeFieldIssues, TollgateError, toConfigIssues, unknownKeysErrorMap } from "../errors/index.js";
-import { DEFAULT_MODEL_MAX_RETRIES, DEFAULT_MODEL_REQUEST_TIMEOUT_MS } from "./model-defaults.js";
+import {
+  DEFAULT_MODEL_MAX_RETRIES,
+  DEFAULT_MODEL_REQUEST_TIMEOUT_MS,
+  DEFAULT_MODEL_STREAM_IDLE_TIMEOUT_MS,
+} from "./model-defaults.js";
 
 /** What `onRequestFinished` hears once per `complete` call (retries included), for metrics. */
 export interface IModelRequestFinishedEvent {
@@ -55,6 +59,12 @@ export interface ILLMClientConfig {
    * sent strict. @defaultValue false
    */
   strictSchemas?: boolean;
+  /**
+   * A streamed reply that sends nothing for this long (before its first chunk or between two) is given
+   * up as a timeout: retried or fallen back on as any timeout, its text so far retracted.
+   * @defaultValue 60000
+   */
+  streamIdleTimeoutMs?: number;
   /** Called once per `complete` call. A hook that throws is ignored: metrics never fail a run. */
   onRequestFinished?: (event: IModelRequestFinishedEvent) => void;
 }
@@ -69,6 +79,7 @@ export interface IResolvedLLMClientConfig {
   readonly temperature: number | undefined;
   readonly streaming: boolean;
   readonly strictSchemas: boolean;
+  readonly streamIdleTimeoutMs: number;
   readonly onRequestFinished: ((event: IModelRequestFinishedEvent) => void) | undefined;
 }
 
@@ -82,6 +93,7 @@ const configSchema = z.strictObject({
   temperature: z.number().min(0).max(2).optional(),
   streaming: z.boolean().default(true),
   strictSchemas: z.boolean().default(false),
+  streamIdleTimeoutMs: z.number().int().positive().default(DEFAULT_MODEL_STREAM_IDLE_TIMEOUT_MS),
   onRequestFinished: z
     .custom<(event: IModelRequestFinishedEvent) => void>((value) => typeof value === "function", {
       message: "must be a function",
@@ -107,6 +119,7 @@ export function resolveLLMClientConfig(config: ILLMClientConfig): IResolvedLLMCl
     temperature: parsed.data.temperature,
     streaming: parsed.data.streaming,
     strictSchemas: parsed.data.strictSchemas,
+    streamIdleTimeoutMs: parsed.data.streamIdleTimeoutMs,
     onRequestFinished: parsed.data.onRequestFinished,
   });
 }

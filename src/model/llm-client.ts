@@ -20,6 +20,7 @@ import { ModelRateLimitedError, retryAfterMsOf } from "./model-rate-limited.js";
 import { type IModelReply, toModelReply } from "./model-reply.js";
 import { toModelTools } from "./model-tools.js";
 import { assembleCompletion, type IModelStreamListener } from "./stream-assembly.js";
+import { ModelStreamIdleError, StreamIdleWatch } from "./stream-idle-watch.js";
 
 /** Injected so that tests control time and transport. */
 export interface ILLMClientOptions {
@@ -152,7 +153,8 @@ export class LLMClient {
     } catch (error) {
       const durationMs = this.#now() - startedAt;
       const attempts = attemptsOf();
-      const lastStatus = call.lastStatus;
+      // A stream gone silent answered 200 first: that is no status of the failure.
+      const lastStatus = error instanceof ModelStreamIdleError ? undefined : call.lastStatus;
       const retryAfterMs = call.rateLimit?.retryAfterMs;
       if (retryAfterMs !== undefined && request.abortSignal?.aborted !== true) {
         this.#report({ outcome: "error", durationMs, status: 429, attempts });
@@ -180,8 +182,9 @@ export class LLMClient {
 
   /**
    * The reply streamed, assembled into the completion it amounts to. The SDK retries a request that
-   * fails before its response; one that breaks mid-stream is sent again here, within the same number
-   * of retries, after telling the listener that the text so far is void.
+   * fails before its response; one that breaks mid-stream, or sends nothing for streamIdleTimeoutMs (a
+   * timeout), is sent again here, within the same number of retries, after telling the listener that the
+   * text so far is void.
    */
   async #streamed(
     body: ChatCompletionCreateParamsNonStreaming,
@@ -197,10 +200,15 @@ export class LLMClient {
           .withResponse(),
         options.signal,
       );
+      // A silent stream is aborted: the SDK's reader then ends quietly, and the watch says why.
+      const idle = new StreamIdleWatch(this.#config.streamIdleTimeoutMs, () => chunks.controller.abort());
       try {
-        return { data: await raceWithAbort(assembleCompletion(chunks, onText), options.signal), response };
-      } catch (error) {
-        if (isModelAbortError(error) || options.signal?.aborted) {
+        const data = await raceWithAbort(assembleCompletion(chunks, onText, idle), options.signal);
+        if (idle.idled) throw new ModelStreamIdleError(this.#config.streamIdleTimeoutMs);
+        return { data, response };
+      } catch (caught) {
+        const error = idle.idled ? new ModelStreamIdleError(this.#config.streamIdleTimeoutMs) : caught;
+        if (options.signal?.aborted || (!idle.idled && isModelAbortError(error))) {
           chunks.controller.abort();
           throw error;
         }
@@ -211,6 +219,8 @@ export class LLMClient {
             ? error
             : new APIConnectionError({ message: "The stream broke mid-answer.", cause: error as Error });
         }
+      } finally {
+        idle.stop();
       }
     }
   }

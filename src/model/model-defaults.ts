@@ -5,6 +5,14 @@
 /** How long one HTTP attempt may wait for the endpoint's response headers. */
 export const DEFAULT_MODEL_REQUEST_TIMEOUT_MS = 60_000;
 
+/**
+ * How long a streamed reply may send nothing (between its response headers and its first chunk, or
+ * between two chunks) before it is given up as a timeout. The SDK's request timeout ends at the headers:
+ * without this, a stream stalled mid-answer would hold its run until the run's deadline. As long as the
+ * request timeout, so that a reasoning model that thinks before its first token is not cut short.
+ */
+export const DEFAULT_MODEL_STREAM_IDLE_TIMEOUT_MS = 60_000;
+
 /** Retries the openai SDK makes, with its own backoff, on 408/409/429/5xx and connection errors. */
 export const DEFAULT_MODEL_MAX_RETRIES = 3;
 

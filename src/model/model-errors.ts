@@ -1,5 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { TollgateError } from "../errors/index.js";
+import { ModelStreamIdleError } from "./stream-idle-watch.js";
 
 /**
  * Whether an error from `LLMClient.complete` means the caller's abortSignal stopped the request
@@ -27,6 +28,14 @@ export function toModelFailedError(error: unknown, context: IModelRequestContext
   const where = `model "${context.model}" at ${context.baseURL}`;
   const tries = context.attempts === 1 ? "1 attempt" : `${context.attempts} attempts`;
   const options = { cause: error };
+  if (error instanceof ModelStreamIdleError) {
+    return new TollgateError(
+      "TG_MODEL_FAILED",
+      `The ${where} streamed nothing for ${error.streamIdleTimeoutMs} ms mid-reply (${tries}).`,
+      { attempts: context.attempts, timedOut: true, streamIdleTimeoutMs: error.streamIdleTimeoutMs },
+      options,
+    );
+  }
   // Timeout first: APIConnectionTimeoutError is also an APIConnectionError.
   if (error instanceof APIConnectionTimeoutError) {
     return new TollgateError(

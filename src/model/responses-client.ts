@@ -15,6 +15,7 @@ import type { IModelReply } from "./model-reply.js";
 import type { IModelTransport } from "./model-transport.js";
 import { responseToModelReply, toResponsesBody } from "./responses-wire.js";
 import type { IModelStreamListener } from "./stream-assembly.js";
+import { ModelStreamIdleError, StreamIdleWatch } from "./stream-idle-watch.js";
 
 /** See LLMClient: the SDK does not say how many requests a call made, so the client's fetch counts them. */
 const callAttemptsKey = Symbol("tollgate.responsesCallAttempts");
@@ -103,7 +104,8 @@ export class ResponsesClient implements IModelTransport {
     } catch (error) {
       const durationMs = this.#now() - startedAt;
       const attempts = call.count;
-      const status = call.lastStatus;
+      // A stream gone silent answered 200 first: that is no status of the failure.
+      const status = error instanceof ModelStreamIdleError ? undefined : call.lastStatus;
       if (isModelAbortError(error)) {
         this.#report({ outcome: "aborted", durationMs, status, attempts });
         throw error;
@@ -123,7 +125,8 @@ export class ResponsesClient implements IModelTransport {
   /**
    * The response streamed (`stream: true`): its text goes to the listener as it arrives, and the response
    * the stream ends with is read as when not streamed. A stream that breaks or ends before
-   * `response.completed` is a connection error, which the router retries or falls back on.
+   * `response.completed` is a connection error, and one that sends nothing for streamIdleTimeoutMs a
+   * timeout: the router retries or falls back on either.
    */
   async #streamed(
     body: ResponseCreateParamsNonStreaming,
@@ -135,8 +138,12 @@ export class ResponsesClient implements IModelTransport {
       options.signal,
     );
     let completed: Response | undefined;
+    const idleTimeoutMs = this.#config.streamIdleTimeoutMs;
+    // A silent stream is aborted: the SDK's reader then ends quietly, and the watch says why.
+    const idle = new StreamIdleWatch(idleTimeoutMs, () => events.controller.abort());
     try {
       for await (const event of events) {
+        idle.chunkArrived();
         if (event.type === "response.output_text.delta") listener?.text(event.delta);
         else if (event.type === "response.completed" || event.type === "response.incomplete")
           completed = event.response;
@@ -144,9 +151,13 @@ export class ResponsesClient implements IModelTransport {
       }
     } catch (error) {
       events.controller.abort();
+      if (idle.idled && !options.signal?.aborted) throw new ModelStreamIdleError(idleTimeoutMs);
       if (isModelAbortError(error) || options.signal?.aborted || error instanceof APIError) throw error;
       throw new APIConnectionError({ message: "The stream broke mid-answer.", cause: error as Error });
+    } finally {
+      idle.stop();
     }
+    if (idle.idled) throw new ModelStreamIdleError(idleTimeoutMs);
     if (completed === undefined) {
       throw new APIConnectionError({ message: "The stream ended before the response was complete." });
     }

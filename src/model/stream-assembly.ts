@@ -26,6 +26,7 @@ interface IToolCallParts {
 export async function assembleCompletion(
   chunks: AsyncIterable<ChatCompletionChunk>,
   onText: ((piece: string) => void) | undefined,
+  idle?: { chunkArrived(): void },
 ): Promise<ChatCompletion> {
   let id = "";
   let model = "";
@@ -36,6 +37,7 @@ export async function assembleCompletion(
   const textParts: string[] = [];
   const toolCalls: IToolCallParts[] = [];
   for await (const chunk of chunks) {
+    idle?.chunkArrived();
     id ||= chunk.id;
     model ||= chunk.model;
     created ||= chunk.created;

@@ -13,7 +13,10 @@ export interface IResolvedNamedModel {
   name: string;
   api: TNamedModelSettings["api"];
   /** For the transport; `maxRetries` is left to the router. */
-  endpoint: Omit<ILLMClientConfig, "maxRetries" | "onRequestFinished"> & { requestTimeoutMs: number };
+  endpoint: Omit<ILLMClientConfig, "maxRetries" | "onRequestFinished"> & {
+    requestTimeoutMs: number;
+    streamIdleTimeoutMs: number;
+  };
   maxRetries: number;
   cooldownMs: number;
   fallbacks: readonly string[];
@@ -51,6 +54,8 @@ export function resolveNamedModels(
           model.model ??
           (isDefault ? settings.model.name : name),
         requestTimeoutMs: (isDefault ? overrides.requestTimeoutMs : undefined) ?? model.requestTimeoutMs,
+        streamIdleTimeoutMs:
+          (isDefault ? overrides.streamIdleTimeoutMs : undefined) ?? model.streamIdleTimeoutMs,
         ...(baseURL !== undefined ? { baseURL } : {}),
         ...(apiKey !== undefined ? { apiKey } : {}),
         ...(temperature !== undefined ? { temperature } : {}),

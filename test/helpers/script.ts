@@ -11,7 +11,14 @@ export type TScriptEntry =
       delayMs?: number;
       chunkDelayMs?: number;
     }
-  | { status: number; repeat?: boolean; times?: number; retryAfterMs?: number; afterChunks?: number };
+  | {
+      status: number;
+      repeat?: boolean;
+      times?: number;
+      retryAfterMs?: number;
+      afterChunks?: number;
+      stall?: boolean;
+    };
 
 export function script(...entries: TScriptEntry[]): string {
   return JSON.stringify({ script: entries });

@@ -19,6 +19,9 @@ export function modelFromEnv(
       : {}),
     ...(env.TOLLGATE_MODEL_MAX_RETRIES !== undefined ? { maxRetries: env.TOLLGATE_MODEL_MAX_RETRIES } : {}),
     ...(env.TOLLGATE_MODEL_STREAMING !== undefined ? { streaming: env.TOLLGATE_MODEL_STREAMING } : {}),
+    ...(env.TOLLGATE_MODEL_STREAM_IDLE_TIMEOUT_MS !== undefined
+      ? { streamIdleTimeoutMs: env.TOLLGATE_MODEL_STREAM_IDLE_TIMEOUT_MS }
+      : {}),
     ...(env.OPENAI_BASE_URL !== undefined ? { baseURL: env.OPENAI_BASE_URL } : {}),
   };
   if (env.OPENAI_API_KEY !== undefined) return { ...common, apiKey: env.OPENAI_API_KEY };

@@ -59,7 +59,7 @@ export async function handleChatCompletion(
       if (await waitWhileClientConnected(response, decision.delayMs)) {
         await streamChunks(response, chunks.slice(0, decision.cut.afterChunks), {
           chunkDelayMs: decision.cut.reply.chunkDelayMs ?? state.streaming.chunkDelayMs,
-          ending: "cut",
+          ending: decision.cut.ending,
         });
       }
       return;

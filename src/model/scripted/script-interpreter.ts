@@ -68,9 +68,10 @@ export type TScriptedDecision =
       delayMs: number;
       /**
        * A streamed request gets 200 and this many chunks of `reply` (the reply that follows), then the
-       * connection is cut; a request that does not stream gets the status as usual.
+       * connection is cut, or (`stall`) left open with nothing more sent; a request that does not stream
+       * gets the status as usual.
        */
-      cut?: { afterChunks: number; reply: TScriptReplyDecision };
+      cut?: { afterChunks: number; reply: TScriptReplyDecision; ending: "cut" | "stall" };
       /** The caller counts the error as served under this key (see `decideScriptedReply`). */
       servedErrorKey: string;
     }
@@ -145,7 +146,13 @@ export function decideScriptedReply(
       delayMs: entry.delayMs ?? 0,
       servedErrorKey: servedErrorKeyOf(conversationKey, position, entryIndex),
       ...(entry.afterChunks !== undefined && following?.kind === "reply"
-        ? { cut: { afterChunks: entry.afterChunks, reply: following } }
+        ? {
+            cut: {
+              afterChunks: entry.afterChunks,
+              reply: following,
+              ending: entry.stall === true ? ("stall" as const) : ("cut" as const),
+            },
+          }
         : {}),
     };
   }

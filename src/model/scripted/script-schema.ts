@@ -55,9 +55,17 @@ const statusEntrySchema = z
      * cut the connection (a stream broken mid-answer). A request that does not stream gets the status.
      */
     afterChunks: z.number().int().min(0).optional(),
+    /**
+     * With `afterChunks`: after those chunks send nothing more and keep the connection open until the
+     * client goes away (a stalled stream), instead of cutting it.
+     */
+    stall: z.boolean().optional(),
   })
   .refine((entry) => entry.repeat === undefined || entry.times === undefined, {
     message: "give either repeat or times, not both",
+  })
+  .refine((entry) => entry.stall === undefined || entry.afterChunks !== undefined, {
+    message: "stall needs afterChunks: the chunks sent before the stream stalls",
   });
 
 export type TScriptToolCall = z.infer<typeof toolCallSchema>;

@@ -13,12 +13,13 @@ export interface IStreamingOptions {
 /**
  * Sends chunks as server-sent events, `chunkDelayMs` apart, and stops early when the client goes away.
  * `done` ends with `data: [DONE]` as OpenAI does; `cut` destroys the socket after the last chunk, a
- * stream broken mid-answer.
+ * stream broken mid-answer; `stall` sends nothing more and waits for the client to leave (the server's
+ * close ends it too), a stream gone silent mid-answer.
  */
 export async function streamChunks(
   response: ServerResponse,
   chunks: readonly ChatCompletionChunk[],
-  options: { chunkDelayMs: number; ending: "done" | "cut" },
+  options: { chunkDelayMs: number; ending: "done" | "cut" | "stall" },
 ): Promise<void> {
   response.writeHead(200, {
     "content-type": "text/event-stream",
@@ -34,6 +35,10 @@ export async function streamChunks(
       }
       response.write(toEvent(chunk));
     }
+  }
+  if (options.ending === "stall") {
+    if (!response.destroyed) await new Promise<void>((resolve) => response.once("close", resolve));
+    return;
   }
   if (options.ending === "cut") {
     // Let the chunks already written leave before the socket goes.

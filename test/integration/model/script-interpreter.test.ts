@@ -242,6 +242,7 @@ describe("parseScript: a broken script is refused with its reason", () => {
     { text: scriptText([{ calls: [] }]), reason: "script[0]: calls" },
     { text: scriptText([{ status: 200 }]), reason: "script[0]: status" },
     { text: scriptText([{ status: 500, repeat: true, times: 2 }]), reason: "either repeat or times" },
+    { text: scriptText([{ status: 500, stall: true }]), reason: "stall needs afterChunks" },
     {
       text: scriptText([{ calls: [{ name: "a", input: {}, arguments: "{}" }] }]),
       reason: "either input or arguments",

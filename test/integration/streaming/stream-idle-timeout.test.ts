@@ -1,0 +1,113 @@
+import { Registry } from "prom-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TRunEvent } from "../../../src/contracts/index.js";
+import { defineGateway } from "../../../src/gateway/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../../src/model/index.js";
+import { workTool } from "../../fixtures/test-gateway.js";
+import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { requestsWithMarker } from "../../helpers/model-requests.js";
+import { script } from "../../helpers/script.js";
+import { seriesValue } from "../../unit/observability/metric-values.js";
+
+const answer = Array.from({ length: 40 }, (_, index) => `piece${index}`).join(" ");
+/** Short, so that a stalled stream is given up quickly; the scripted model's chunks come at once. */
+const streamIdleTimeoutMs = 300;
+
+async function eventsOf(harness: IHarness, runId: string): Promise<TRunEvent[]> {
+  const events: TRunEvent[] = [];
+  for await (const event of harness.client.events(runId)) events.push(event);
+  return events;
+}
+
+/** Each step's text as a reader builds it: deltas joined, a retracted step's text dropped. */
+function textByStep(events: readonly TRunEvent[]): Map<number, string> {
+  const texts = new Map<number, string>();
+  for (const event of events) {
+    if (event.type === "step-retracted") texts.delete(event.data.step);
+    if (event.type === "text-delta")
+      texts.set(event.data.step, (texts.get(event.data.step) ?? "") + event.data.text);
+  }
+  return texts;
+}
+
+/**
+ * A model stream that stops sending mid-answer (the scripted model keeps the connection open and says
+ * nothing more) is given up after `streamIdleTimeoutMs` as a timeout: the router retries it, or falls
+ * back, and the text already streamed is retracted first. Real worker, real Redis, the openai SDK over HTTP.
+ */
+describe("a model stream that goes silent mid-answer", () => {
+  let model: IScriptedModel;
+  let harness: IHarness;
+  const registry = new Registry();
+  beforeAll(async () => {
+    model = await startScriptedModel();
+    const gateway = defineGateway({
+      tools: [workTool],
+      models: {
+        stalling: {
+          model: "stalling-model",
+          baseURL: model.url,
+          streamIdleTimeoutMs,
+          fallbacks: ["spare"],
+          maxRetries: 0,
+          cooldownMs: 600_000,
+        },
+        spare: { model: "spare-model", baseURL: model.url, maxRetries: 0 },
+      },
+    });
+    harness = await createHarness(gateway, "stream-idle");
+    await harness.startWorker({
+      registry,
+      model: { baseURL: model.url, model: "env-model", maxRetries: 1, streamIdleTimeoutMs },
+    });
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await model?.close();
+  });
+
+  it("is aborted as a timeout and retried; the silent attempt's text is retracted first", async () => {
+    const input = script({ status: 500, afterChunks: 5, stall: true }, { text: answer });
+    const { runId } = await harness.client.run({
+      input,
+      userContext: { userId: "u-idle" },
+      instructions: "marker-idle-retry",
+    });
+    const response = await harness.client.wait(runId, { timeoutMs: 20_000 });
+    expect(response).toMatchObject({ status: "completed", text: answer });
+    expect(requestsWithMarker(model, "marker-idle-retry")).toHaveLength(2);
+    const events = await eventsOf(harness, runId);
+    const types = events.map((event) => event.type);
+    // Text of the silent attempt, then the retraction, then the new attempt's text.
+    expect(types.indexOf("text-delta")).toBeGreaterThanOrEqual(0);
+    expect(types.indexOf("text-delta")).toBeLessThan(types.indexOf("step-retracted"));
+    expect(types.lastIndexOf("text-delta")).toBeGreaterThan(types.indexOf("step-retracted"));
+    expect(textByStep(events).get(0)).toBe(answer);
+    expect(
+      await seriesValue(registry, "tollgate_model_request_errors_total", {
+        model: "env-model",
+        status: "timeout",
+      }),
+    ).toBe(1);
+  });
+
+  it("falls back like any timeout, the fallback's answer replacing the retracted text", async () => {
+    const input = script({ status: 500, afterChunks: 3, stall: true }, { text: answer });
+    const { runId } = await harness.client.run({
+      input,
+      userContext: { userId: "u-idle" },
+      instructions: "marker-idle-fallback",
+      model: "stalling",
+    });
+    const response = await harness.client.wait(runId, { timeoutMs: 20_000 });
+    expect(response).toMatchObject({ status: "completed", text: answer });
+    expect(response.modelReplies?.map((reply) => reply.model)).toEqual(["spare"]);
+    const events = await eventsOf(harness, runId);
+    expect(events.filter((event) => event.type === "model-fallback").map((event) => event.data)).toEqual([
+      { step: 0, from: "stalling", to: "spare", reason: "timeout", at: expect.any(Number) },
+    ]);
+    const types = events.map((event) => event.type);
+    expect(types.indexOf("text-delta")).toBeLessThan(types.indexOf("step-retracted"));
+    expect(textByStep(events).get(0)).toBe(answer);
+  });
+});
