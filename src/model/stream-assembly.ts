@@ -50,15 +50,19 @@ export async function assembleCompletion(
       textParts.push(delta.content);
       onText?.(delta.content);
     }
-    for (const callDelta of delta.tool_calls ?? []) {
-      let call = toolCalls[callDelta.index];
-      if (call === undefined) {
-        call = { id: "", name: "", argumentParts: [] };
-        toolCalls[callDelta.index] = call;
+    // Guarded, not `?? []`: no array made for each of the ~2,000 chunks of a text answer.
+    const callDeltas = delta.tool_calls;
+    if (callDeltas !== undefined) {
+      for (const callDelta of callDeltas) {
+        let call = toolCalls[callDelta.index];
+        if (call === undefined) {
+          call = { id: "", name: "", argumentParts: [] };
+          toolCalls[callDelta.index] = call;
+        }
+        if (callDelta.id) call.id = callDelta.id;
+        if (callDelta.function?.name) call.name += callDelta.function.name;
+        if (callDelta.function?.arguments) call.argumentParts.push(callDelta.function.arguments);
       }
-      if (callDelta.id) call.id = callDelta.id;
-      if (callDelta.function?.name) call.name += callDelta.function.name;
-      if (callDelta.function?.arguments) call.argumentParts.push(callDelta.function.arguments);
     }
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
