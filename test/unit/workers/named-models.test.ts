@@ -43,6 +43,7 @@ describe("named models as a worker resolves them", () => {
     expect(model?.endpoint).toEqual({
       model: "gpt-gateway",
       requestTimeoutMs: 60_000,
+      streamIdleTimeoutMs: 60_000,
       temperature: 0.2,
       streaming: true,
       strictSchemas: true,
