@@ -104,6 +104,17 @@ const unsentLog: Pick<TextDeltaLog, "append"> = {
   append: async () => "appended",
 };
 
+/** The batcher a run's model call gets, writing to the log that stores nothing. */
+function unsentBatcher(): TextDeltaBatcher {
+  return new TextDeltaBatcher({
+    log: unsentLog,
+    runId: "overhead",
+    step: 0,
+    mayRepeatStep: false,
+    onWriteError: () => undefined,
+  });
+}
+
 /**
  * CPU per answer of the openai SDK alone reading a streamed answer, of the same answer through Tollgate's
  * `LLMClient` and text-delta batcher, and of the answer unstreamed, alternating the three `rounds` times
@@ -142,13 +153,7 @@ export async function measureStreamOverhead(
       if (text.length !== characters) throw new Error(`sdk alone read ${text.length} characters`);
     },
     tollgate: async () => {
-      const deltas = new TextDeltaBatcher({
-        log: unsentLog,
-        runId: "overhead",
-        step: 0,
-        mayRepeatStep: false,
-        onWriteError: () => undefined,
-      });
+      const deltas = unsentBatcher();
       const reply = await streamed.complete({
         messages,
         tools: [],
@@ -214,13 +219,7 @@ async function measureOwnCode(
     if (parts.join("").length !== characters) throw new Error("bare replay lost text");
   };
   const tollgate = async () => {
-    const deltas = new TextDeltaBatcher({
-      log: unsentLog,
-      runId: "overhead",
-      step: 0,
-      mayRepeatStep: false,
-      onWriteError: () => undefined,
-    });
+    const deltas = unsentBatcher();
     const idle = new StreamIdleWatch(DEFAULT_MODEL_STREAM_IDLE_TIMEOUT_MS, () => undefined);
     const completion = await assembleCompletion(replay(chunks), (piece) => deltas.text(piece), idle);
     idle.stop();

@@ -1,34 +1,17 @@
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TRunEvent } from "../../../src/contracts/index.js";
 import { defineGateway } from "../../../src/gateway/index.js";
 import { type IScriptedModel, startScriptedModel } from "../../../src/model/index.js";
 import { workTool } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { requestsWithMarker } from "../../helpers/model-requests.js";
 import { script } from "../../helpers/script.js";
+import { eventsOf, textByStep } from "../../helpers/streamed-text.js";
 import { seriesValue } from "../../unit/observability/metric-values.js";
 
 const answer = Array.from({ length: 40 }, (_, index) => `piece${index}`).join(" ");
 /** Short, so that a stalled stream is given up quickly; the scripted model's chunks come at once. */
 const streamIdleTimeoutMs = 300;
-
-async function eventsOf(harness: IHarness, runId: string): Promise<TRunEvent[]> {
-  const events: TRunEvent[] = [];
-  for await (const event of harness.client.events(runId)) events.push(event);
-  return events;
-}
-
-/** Each step's text as a reader builds it: deltas joined, a retracted step's text dropped. */
-function textByStep(events: readonly TRunEvent[]): Map<number, string> {
-  const texts = new Map<number, string>();
-  for (const event of events) {
-    if (event.type === "step-retracted") texts.delete(event.data.step);
-    if (event.type === "text-delta")
-      texts.set(event.data.step, (texts.get(event.data.step) ?? "") + event.data.text);
-  }
-  return texts;
-}
 
 /**
  * A model stream that stops sending mid-answer (the scripted model keeps the connection open and says

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool, type TRunEvent } from "../../../src/contracts/index.js";
+import { defineTool } from "../../../src/contracts/index.js";
 import { defineGateway } from "../../../src/gateway/index.js";
 import { TEXT_DELTA_MAX_CHARS } from "../../../src/workers/text-delta-batcher.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { script } from "../../helpers/script.js";
+import { eventsOf, textByStep } from "../../helpers/streamed-text.js";
 
 const gateway = defineGateway({
   tools: [
@@ -26,23 +27,6 @@ const gateway = defineGateway({
 });
 
 const longText = Array.from({ length: 300 }, (_, index) => `word${index}`).join(" ");
-
-async function eventsOf(harness: IHarness, runId: string): Promise<TRunEvent[]> {
-  const events: TRunEvent[] = [];
-  for await (const event of harness.client.events(runId)) events.push(event);
-  return events;
-}
-
-/** Each step's text as a reader builds it: deltas joined, a retracted step's text dropped. */
-function textByStep(events: readonly TRunEvent[]): Map<number, string> {
-  const texts = new Map<number, string>();
-  for (const event of events) {
-    if (event.type === "step-retracted") texts.delete(event.data.step);
-    if (event.type === "text-delta")
-      texts.set(event.data.step, (texts.get(event.data.step) ?? "") + event.data.text);
-  }
-  return texts;
-}
 
 /** A run's stored outcome without what differs between two runs of the same script (ids, times). */
 function comparable(view: Awaited<ReturnType<IHarness["client"]["getRun"]>>): unknown {
