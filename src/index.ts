@@ -39,6 +39,7 @@ export {
   type IGatewayAskInput,
   type IGatewayResponse,
   type IGatewayRunInput,
+  type IHttpToolEndpoint,
   type IJsonSchemaToolInput,
   type IOutputRequest,
   type ITokenUsage,
@@ -57,6 +58,8 @@ export {
   type TChatMessage,
   type TClientAskInput,
   type TClientRunInput,
+  type THttpToolCall,
+  type THttpToolErrorBody,
   type TOutputOf,
   type TOutputSchemaInput,
   type TRunStatus,
@@ -87,6 +90,7 @@ export {
   type TGatewaySettings,
   type TGatewaySettingsInput,
 } from "./gateway/index.js";
+export { httpTool, type IHttpToolDefinition, type IHttpToolOptions } from "./http-tools/index.js";
 export {
   type ILLMClientConfig,
   type ILLMClientOptions,

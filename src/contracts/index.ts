@@ -49,6 +49,12 @@ export type {
   TRunStopReason,
   TTerminalRunStatus,
 } from "./gateway-io.js";
+export {
+  httpToolCallSchema,
+  httpToolErrorBodySchema,
+  type THttpToolCall,
+  type THttpToolErrorBody,
+} from "./http-tool-call.js";
 export { diffInputs, type IInputChange, inputChangeSchema } from "./input-diff.js";
 export {
   approvalIdOfJob,
@@ -151,6 +157,7 @@ export { defaultTenant, tenantNamePattern, tenantOf } from "./tenant.js";
 export type { IThreadRelease } from "./thread-release.js";
 export {
   defineTool,
+  type IHttpToolEndpoint,
   type IJsonSchemaToolInput,
   type IToolDef,
   type IToolExecuteArgs,

@@ -87,6 +87,17 @@ export function isJsonSchemaToolInput(value: unknown): value is IJsonSchemaToolI
 }
 
 /**
+ * Where a tool served over HTTP is sent (set by `httpTool`, read by the gateway): its host must be on the
+ * gateway's `httpTools.allowedHosts`.
+ */
+export interface IHttpToolEndpoint {
+  readonly url: string;
+  readonly method: "POST" | "PUT" | "PATCH";
+  /** Whether the tool may reach private, loopback and link-local addresses. */
+  readonly allowPrivateAddresses: boolean;
+}
+
+/**
  * One tool as the application defines it: the name and description the model reads, the Zod schema of
  * the input, the policy, when it ends the run, when it is offered, its limits, and the execute that does
  * the work. Write it with `defineTool` so TInput and TOutput are inferred.
@@ -145,6 +156,11 @@ export interface IToolDef<TInput = unknown, TOutput = unknown, TName extends str
    * structured clone.
    */
   isolation?: TToolIsolation;
+  /**
+   * Set by `httpTool` for a tool served over HTTP: where its calls go. The gateway refuses a host that is
+   * not on its `httpTools.allowedHosts`.
+   */
+  http?: IHttpToolEndpoint;
 }
 
 /**

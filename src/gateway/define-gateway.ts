@@ -14,6 +14,7 @@ import {
   type TGatewaySettingsInput,
 } from "./gateway-options.js";
 import { checkApproverRuleReferences, checkExtraTools, checkPolicyReferences } from "./gateway-references.js";
+import { checkHttpToolHosts } from "./http-tool-hosts.js";
 import { checkNotificationReferences } from "./notification-references.js";
 
 /**
@@ -96,6 +97,7 @@ export function defineGateway<TToolName extends string = string>(
   checkPolicyReferences(catalogue.list(), policy ?? {});
   checkNotificationReferences(catalogue.list(), settings.notifications);
   checkApproverRuleReferences(catalogue.list(), settings.approvals);
+  checkHttpToolHosts(catalogue.list(), settings.httpTools);
   const gateway: IGateway<TToolName> & { [gatewayBrand]: true } = {
     settings: Object.freeze(settings),
     registry,

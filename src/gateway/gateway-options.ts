@@ -2,6 +2,7 @@ import { z } from "zod";
 import { rejectOptionsSchema, type TOutputSchemaInput } from "../contracts/index.js";
 import { outputSpecOf } from "../output/index.js";
 import { approvalsConfigSchema } from "../policy/approver-rules-config.js";
+import { httpToolsSettingsSchema } from "./http-tool-hosts.js";
 import { namedModelsSchema } from "./model-settings.js";
 import { notificationsSchema } from "./notification-settings.js";
 
@@ -82,6 +83,11 @@ export const gatewaySettingsSchema = z.strictObject({
    * links (docs/NOTIFICATIONS.md). None when absent.
    */
   notifications: notificationsSchema.optional(),
+  /**
+   * Tools served over HTTP (`httpTool`): the hosts they may call (docs/TOOLS.md, "Tools served over
+   * HTTP"). No HTTP tool may be defined without its host here.
+   */
+  httpTools: httpToolsSettingsSchema.prefault({}),
   /**
    * The structured answer of every run whose request asks for none (docs/API.md, "Structured answers"): a
    * zod schema or JSON Schema (root `type: "object"`) and the name the model is told. Free text when absent.

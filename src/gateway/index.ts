@@ -5,6 +5,12 @@ export {
   type TGatewaySettingsInput,
 } from "./gateway-options.js";
 export {
+  checkHttpToolHosts,
+  httpToolsSettingsSchema,
+  isAllowedHost,
+  type THttpToolsSettings,
+} from "./http-tool-hosts.js";
+export {
   DEFAULT_MODEL,
   modelNamesOf,
   namedModelSchema,
@@ -19,6 +25,7 @@ export {
   type TEscalation,
   type TNotificationSettings,
   type TNotificationTarget,
+  webhookSecret,
 } from "./notification-settings.js";
 export { rejectOptionsOf } from "./reject-options-of.js";
 export { type IRunToolSelection, runToolRegistry } from "./run-tools.js";

@@ -24,7 +24,7 @@ const targetName = z
  * A Standard Webhooks secret: base64 of at least 24 bytes, optionally prefixed with `whsec_` (what
  * `openssl rand -base64 32` prints, or what a receiver's dashboard gives).
  */
-const webhookSecret = z.string().refine((secret) => {
+export const webhookSecret = z.string().refine((secret) => {
   const base64 = secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret;
   return /^[A-Za-z0-9+/]+={0,2}$/.test(base64) && Buffer.from(base64, "base64").length >= 24;
 }, "must be base64 of at least 24 bytes, optionally prefixed with whsec_");

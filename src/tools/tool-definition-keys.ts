@@ -21,6 +21,7 @@ const toolDefinitionKeyset = {
   maxOutputChars: true,
   maxStoredOutputBytes: true,
   isolation: true,
+  http: true,
 } satisfies Record<keyof TAnyToolDef, true>;
 
 export const toolDefinitionKeys: readonly string[] = Object.keys(toolDefinitionKeyset);
