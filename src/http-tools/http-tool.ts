@@ -1,5 +1,11 @@
 import { Webhook } from "standardwebhooks";
-import { httpToolCallSchema, type IToolDef, type IToolExecuteArgs } from "../contracts/index.js";
+import {
+  httpToolCallSchema,
+  type IToolDef,
+  type IToolExecuteArgs,
+  isJsonSchemaToolInput,
+  type TToolInputSchema,
+} from "../contracts/index.js";
 import {
   describeFieldIssues,
   type IFieldIssue,
@@ -7,6 +13,7 @@ import {
   toConfigIssues,
   unknownKeyIssues,
 } from "../errors/index.js";
+import { jsonSchemaInput } from "../tools/index.js";
 import { resolveWithSystem, type TResolveHost } from "./checked-lookup.js";
 import {
   httpToolSettingsSchema,
@@ -19,14 +26,24 @@ import { readToolAnswer } from "./read-tool-answer.js";
 import { sendHttpRequest } from "./send-http-request.js";
 
 /** The keys of the tool contract an HTTP tool takes; `execute` is the HTTP call and it always runs inline. */
-type THttpToolContract<TName extends string> = Omit<
-  IToolDef<unknown, unknown, TName>,
-  "execute" | "isolation" | "http"
+type THttpToolContract<TInput, TName extends string> = Omit<
+  IToolDef<TInput, unknown, TName>,
+  "execute" | "isolation" | "http" | "inputSchema"
 >;
 
-/** A tool served over HTTP: the tool contract (name, schema, policy, limits, ...) and where it is served. */
-export type IHttpToolDefinition<TName extends string = string> = THttpToolContract<TName> &
-  THttpToolSettingsInput;
+/**
+ * A tool served over HTTP: the tool contract (name, description, policy, limits, ...), its input as a
+ * JSON Schema (a plain object; or `jsonSchemaInput<T>(schema)` / a zod schema for a typed policy), and
+ * where it is served.
+ */
+export type IHttpToolDefinition<TInput = unknown, TName extends string = string> = THttpToolContract<
+  TInput,
+  TName
+> &
+  THttpToolSettingsInput & {
+    /** The JSON Schema of the input (root `type: "object"`), validated with ajv and shown to the model. */
+    inputSchema: TToolInputSchema<TInput> | Readonly<Record<string, unknown>>;
+  };
 
 export interface IHttpToolOptions {
   /** Where `signingSecretEnv` and header variables are read. @defaultValue process.env */
@@ -51,7 +68,17 @@ const contractKeys: readonly string[] = [
   "timeoutMs",
   "maxOutputChars",
   "maxStoredOutputBytes",
-] satisfies ReadonlyArray<keyof THttpToolContract<string>>;
+] satisfies ReadonlyArray<keyof IHttpToolDefinition>;
+
+/**
+ * A plain JSON Schema is wrapped with `jsonSchemaInput`; a wrapped one or a zod schema is taken as it is.
+ * The registry checks it (an object root, a schema ajv compiles) when the gateway is defined.
+ */
+function toolInputOf<TInput>(schema: IHttpToolDefinition<TInput>["inputSchema"]): TToolInputSchema<TInput> {
+  const isZod = typeof schema === "object" && schema !== null && "_zod" in schema;
+  if (isZod || isJsonSchemaToolInput(schema)) return schema as TToolInputSchema<TInput>;
+  return jsonSchemaInput<TInput>(schema as Readonly<Record<string, unknown>>);
+}
 
 /**
  * A tool whose calls a service answers over HTTP. Each call is a tool job like any other (schema, policy,
@@ -60,10 +87,10 @@ const contractKeys: readonly string[] = [
  * gateway allows, and reads the JSON answer. Secrets come from the environment, read here: a bad URL, a
  * missing variable or a malformed secret throws TG_INVALID_CONFIG when the gateway module loads.
  */
-export function httpTool<const TName extends string>(
-  definition: IHttpToolDefinition<TName>,
+export function httpTool<TInput = unknown, const TName extends string = string>(
+  definition: IHttpToolDefinition<TInput, TName>,
   options: IHttpToolOptions = {},
-): IToolDef<unknown, unknown, TName> {
+): IToolDef<TInput, unknown, TName> {
   if (typeof definition !== "object" || definition === null) {
     throw new TollgateError("TG_INVALID_CONFIG", "An HTTP tool definition must be an object.", {
       issues: [],
@@ -90,7 +117,8 @@ export function httpTool<const TName extends string>(
   const settings = parsed.data;
   const send = httpCallSender(settings, secrets, options);
   return {
-    ...(contract as unknown as THttpToolContract<TName>),
+    ...(contract as unknown as THttpToolContract<TInput, TName>),
+    inputSchema: toolInputOf<TInput>(definition.inputSchema),
     // I/O-bound: a thread or process would only add a hop.
     isolation: "inline",
     http: Object.freeze({

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TollgateError } from "../../../src/errors/index.js";
 import { httpToolsGateway } from "../../fixtures/http-tools-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { HttpToolService, httpToolTestSecret } from "../../helpers/http-tool-service.js";
@@ -71,6 +72,23 @@ describe("HTTP tools", () => {
     expect(call!.headers["webhook-id"]).toBe(part.callId);
     expect(call!.headers.authorization).toBe("Bearer token-from-env");
     expect(call!.headers["x-team"]).toBe("support");
+    // The model was offered the tool with the service's JSON Schema.
+    const offered = requestsWithMarker(harness.model, "marker-lookup_order")[0]!.tools!.find(
+      (tool) => tool.function.name === "lookup_order",
+    );
+    expect(offered?.function.parameters).toMatchObject({
+      type: "object",
+      properties: { orderId: { type: "string" } },
+      required: ["orderId"],
+    });
+  });
+
+  it("an input the JSON Schema refuses never reaches the service; the model reads which field", async () => {
+    const before = service.received.length;
+    const { part } = await askOne("lookup_order", { orderId: 42 }, "marker-invalid-input");
+    expect(part).toMatchObject({ outcome: "invalid_input", isError: true });
+    expect(part.text).toContain("orderId");
+    expect(service.received.length).toBe(before);
   });
 
   it("an error body with a userMessage reaches the model as the seed's error line", async () => {
@@ -162,6 +180,12 @@ describe("HTTP tools", () => {
       return pending.length > 0 ? pending : undefined;
     });
     expect(service.callsTo("/refunds").filter((call) => call.call?.runId === runId)).toHaveLength(0);
+    // An edit the JSON Schema refuses is refused with the field, and the call stays parked.
+    const refused = await harness.client.approvals
+      .approve(approval!.approvalId, { approver: "carol", input: { chargeId: "ch_1", amount: "lots" } })
+      .catch((error: unknown) => error);
+    expect(TollgateError.is(refused, "TG_APPROVAL_INVALID_EDIT")).toBe(true);
+    expect((await harness.client.approvals.get(approval!.approvalId)).status).toBe("pending");
     await harness.client.approvals.approve(approval!.approvalId, {
       approver: "carol",
       input: { chargeId: "ch_1", amount: 120 },

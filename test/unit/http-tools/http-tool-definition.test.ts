@@ -60,6 +60,21 @@ describe("httpTool", () => {
     expect(error.message).not.toContain("t0ken");
   });
 
+  it("wraps a plain JSON Schema with jsonSchemaInput; one that does not compile stops the gateway", () => {
+    const schema = { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] };
+    const tool = httpTool({ ...base, inputSchema: schema }, { env });
+    expect(tool.inputSchema).toMatchObject({ kind: "json-schema", jsonSchema: schema });
+    const broken = httpTool({ ...base, inputSchema: { type: "array" } }, { env });
+    const error = (() => {
+      try {
+        defineGateway({ tools: [broken], httpTools: { allowedHosts: ["orders.internal.example"] } });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(TollgateError.is(error, "TG_INVALID_TOOL_DEFINITION")).toBe(true);
+  });
+
   it("reads header values from the environment with their prefix", async () => {
     const tool = httpTool(
       { ...base, headers: { authorization: { env: "BILLING_TOKEN", prefix: "Bearer " } } },
