@@ -195,6 +195,7 @@ export const forkRoute = defineRoute(
     method: "POST",
     url: "/v1/runs/:runId/fork",
     operationId: "forkRun",
+    traced: true,
     summary: "Run a run again from one of its tool calls, optionally with another input for that call",
     description:
       "A new run that starts from the run's state just before the call `fromCallId`: the earlier model " +
