@@ -1,6 +1,11 @@
 import { tenantOf } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
-import { clientPortOf, type GatewayClient, type TLinkPartition } from "../producer/index.js";
+import {
+  clientPortOf,
+  type GatewayClient,
+  type TLinkPartition,
+  type TLinkRedemption,
+} from "../producer/index.js";
 import type { IApproval } from "../store/index.js";
 import {
   type IApprovalLinkClaims,
@@ -74,44 +79,48 @@ export async function inspectApprovalLink(client: GatewayClient, token: string):
 /**
  * Approves or rejects as the link says, acting as its named approver, through the same decision as a
  * bearer token's (approver rules, the requester check, quorum votes). The link is spent first, atomically,
- * so of two concurrent redemptions exactly one decides and the other gets TG_LINK_USED.
+ * so of two concurrent redemptions exactly one takes it; the approval machine's `redeem-link` command then
+ * decides, as it decides every decision: a link whose use another redemption took is TG_LINK_USED, one
+ * used on an approval decided or expired since is TG_APPROVAL_DECIDED, on another input TG_APPROVAL_STALE.
  */
 export async function redeemApprovalLink(
   client: GatewayClient,
   token: string,
   comment: string | undefined,
-  /** Wraps the decision itself (the API audits it), once the link is spent. */
+  /** Wraps the decision itself (the API audits it). */
   around: TDecisionWrapper = (_link, decide) => decide(),
 ): Promise<IApproval> {
   const { claims, approverRoles, runtime } = await openLink(client, token);
-  const tenant = tenantOf(await client.approvals.get(claims.approvalId));
-  if (!(await takeLinkUse(runtime, claims, clientPortOf(client).now()))) {
-    throw new TollgateError("TG_LINK_USED", "This link was already used (it works once).", {
-      approvalId: claims.approvalId,
-    });
-  }
+  const port = clientPortOf(client);
+  const approval = await port.readApproval(claims.approvalId);
+  const useTaken = await takeLinkUse(runtime, claims, port.now());
   const approver = {
     approver: claims.approver,
     approverRoles,
     ...(claims.inputHash !== undefined ? { inputHash: claims.inputHash } : {}),
   };
-  try {
-    return await around({ claims, tenant }, () =>
-      claims.action === "approve"
-        ? client.approvals.approve(claims.approvalId, {
-            ...approver,
-            ...(comment !== undefined ? { comment } : {}),
-          })
-        : client.approvals.reject(claims.approvalId, {
+  const redemption: TLinkRedemption =
+    claims.action === "approve"
+      ? {
+          useTaken,
+          action: "approve",
+          decision: { ...approver, ...(comment !== undefined ? { comment } : {}) },
+        }
+      : {
+          useTaken,
+          action: "reject",
+          decision: {
             ...approver,
             ...(comment !== undefined ? { reason: comment } : {}),
             ...(claims.rejectOption !== undefined ? { option: claims.rejectOption } : {}),
-          }),
-    );
+          },
+        };
+  try {
+    return await around({ claims, tenant: tenantOf(approval) }, () => port.redeemLink(approval, redemption));
   } catch (error) {
-    // A refusal (decided, forbidden, already voted) is final; an infrastructure fault may not have
-    // decided anything, so the link works again.
-    if (!(error instanceof TollgateError) || error.code === "TG_REDIS_UNAVAILABLE")
+    // A refusal (used, decided, forbidden, already voted) is final; an infrastructure fault may not have
+    // decided anything, so the link this redemption took works again.
+    if (useTaken && (!(error instanceof TollgateError) || error.code === "TG_REDIS_UNAVAILABLE"))
       await giveLinkUseBack(runtime, claims).catch(() => undefined);
     throw error;
   }

@@ -1,11 +1,14 @@
 import type { TRuntimeOptions } from "../config/runtime-options.js";
+import { TollgateError } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
 import type { ICreateMetricsOptions, ITracing } from "../observability/index.js";
 import { partitionMetricsSources } from "../runtime/partition-metrics.js";
 import { checkRedisServer, type IRedisServerCheckOptions } from "../runtime/redis-server-check.js";
 import type { IRunEndingObserver } from "../runtime/run-ending.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
+import type { IApproval } from "../store/index.js";
 import { clientInternals } from "./client-internals.js";
+import { redeemLink, type TLinkRedemption } from "./decide-approval.js";
 import type { GatewayClient } from "./gateway-client.js";
 
 /** A partition as the approval links use it: where a link's use is recorded. */
@@ -37,6 +40,10 @@ export interface IGatewayClientPort {
   observeRunEndings(observer: Required<IRunEndingObserver>): () => void;
   /** The client's tracing; undefined while tracing is off. */
   readonly tracing: ITracing | undefined;
+  /** The approval as stored, as the machine reads it (TG_APPROVAL_NOT_FOUND when gone). */
+  readApproval(approvalId: string): Promise<IApproval>;
+  /** A signed link's approve or reject through the approval machine's `redeem-link` command. */
+  redeemLink(approval: IApproval, redemption: TLinkRedemption): Promise<IApproval>;
 }
 
 /** The narrow port of a client, for the API, the links and the CLI. */
@@ -53,6 +60,15 @@ export function clientPortOf(client: GatewayClient): IGatewayClientPort {
       await checkRedisServer(runtime, options);
     },
     metricsSources: () => partitionMetricsSources(partitions.all),
+    readApproval: async (approvalId) => {
+      const partition = partitions.ofId(approvalId);
+      const approval = await partition?.approvals.get(approvalId);
+      if (!partition || !approval)
+        throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`, { approvalId });
+      return approval;
+    },
+    redeemLink: (approval, redemption) =>
+      redeemLink(internals.runtimeOf(approval.approvalId), approval, redemption),
     observeRunEndings: (observer) => {
       const endings = internals.runEndings;
       endings.metrics = observer.metrics;

@@ -52,7 +52,17 @@ export async function approve(
 ): Promise<IApproval> {
   const input = parseOrThrow(approveInputSchema, rawInput);
   const approval = await readApproval(runtime, approvalId);
-  const command: IApproveCommand = {
+  const command = await approveCommand(runtime, approval, input);
+  return (await runApprovalCommand({ runtime }, approval, command)).record;
+}
+
+/** An approve as the machine takes it: the approver rules and the policy's verdict on an edit computed. */
+async function approveCommand(
+  runtime: ITollgateRuntime,
+  approval: IApproval,
+  input: IApproveInput,
+): Promise<IApproveCommand> {
+  return {
     type: "approve",
     approver: input.approver,
     access: approverAccess(runtime, approval, input),
@@ -60,7 +70,6 @@ export async function approve(
     ...(input.inputHash !== undefined ? { inputHash: input.inputHash } : {}),
     ...(input.input !== undefined ? { edit: await editVerdict(runtime, approval, input.input) } : {}),
   };
-  return (await runApprovalCommand({ runtime }, approval, command)).record;
 }
 
 /**
@@ -135,7 +144,11 @@ export async function reject(
 ): Promise<IApproval> {
   const input = parseOrThrow(rejectInputSchema, rawInput);
   const approval = await readApproval(runtime, approvalId);
-  const command: IRejectCommand = {
+  return (await runApprovalCommand({ runtime }, approval, rejectCommand(runtime, approval, input))).record;
+}
+
+function rejectCommand(runtime: ITollgateRuntime, approval: IApproval, input: IRejectInput): IRejectCommand {
+  return {
     type: "reject",
     approver: input.approver,
     access: approverAccess(runtime, approval, input),
@@ -144,6 +157,30 @@ export async function reject(
     ...(input.option !== undefined ? { option: input.option } : {}),
     ...(input.inputHash !== undefined ? { inputHash: input.inputHash } : {}),
   };
+}
+
+/** A signed link's redemption: the approve or reject it carries, and whether it took the link's one use. */
+export type TLinkRedemption = { useTaken: boolean } & (
+  | { action: "approve"; decision: IApproveInput }
+  | { action: "reject"; decision: IRejectInput }
+);
+
+/**
+ * Redeems a signed link through the machine's `redeem-link` command: the machine decides, as for every
+ * decision, whether the link may act (its use taken by this redemption, else TG_LINK_USED) and then
+ * whether the approval may be decided (decided already, expired, stale, forbidden, ...). `approval` is
+ * the record as the caller just read it (no second read): one that changed since loses in the commit.
+ */
+export async function redeemLink(
+  runtime: ITollgateRuntime,
+  approval: IApproval,
+  redemption: TLinkRedemption,
+): Promise<IApproval> {
+  const decision =
+    redemption.action === "approve"
+      ? await approveCommand(runtime, approval, parseOrThrow(approveInputSchema, redemption.decision))
+      : rejectCommand(runtime, approval, parseOrThrow(rejectInputSchema, redemption.decision));
+  const command = { type: "redeem-link", useTaken: redemption.useTaken, decision } as const;
   return (await runApprovalCommand({ runtime }, approval, command)).record;
 }
 

@@ -1,7 +1,7 @@
 export type { IApprovalEventsOptions } from "./approval-event-reader.js";
 export { clientPortOf, type IGatewayClientPort, type TLinkPartition } from "./client-port.js";
 export type { IApproval, TApprovalEvent, TStoredApprovalEvent, TWithToolName } from "./client-views.js";
-export type { IApproveInput, IRejectInput } from "./decide-approval.js";
+export type { IApproveInput, IRejectInput, TLinkRedemption } from "./decide-approval.js";
 export type { IEnqueuedRun } from "./enqueue-run.js";
 export type { IForkFrom, IForkResult } from "./fork-run.js";
 export {

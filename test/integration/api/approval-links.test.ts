@@ -264,6 +264,38 @@ describe("signed one-time approval links over HTTP", () => {
     await harness.client.wait(runId);
   });
 
+  it("a link used after a reject through the API: the machine refuses it as decided, then as used; the reject stands", async () => {
+    const { runId, approvalId } = await parked("pay", { amount: 13 });
+    const links = linkPair(approvalId, "lead-dm");
+    const byToken = await app.inject({
+      method: "POST",
+      url: `/v1/approvals/${approvalId}/reject`,
+      headers: { authorization: `Bearer ${lead.token}` },
+      payload: { reason: "not this one" },
+    });
+    expect(byToken.statusCode).toBe(200);
+    // The link's use is taken, then the machine refuses the decision: the approval is decided already.
+    const late = await redeem(links.approve, "approve after all");
+    expect([late.statusCode, late.json().error.code]).toEqual([409, "TG_APPROVAL_DECIDED"]);
+    expect(late.json().error.details).toMatchObject({ approvalId, status: "rejected" });
+    // Spent by that attempt: the link and its twin are used now, whatever the approval's state.
+    for (const again of [await redeem(links.approve), await redeem(links.reject)])
+      expect([again.statusCode, again.json().error.code]).toEqual([409, "TG_LINK_USED"]);
+    expect(await harness.client.approvals.get(approvalId)).toMatchObject({
+      status: "rejected",
+      decision: { approver: "lead", comment: "not this one" },
+    });
+    expect((await harness.client.wait(runId)).toolResults[0]).toMatchObject({ outcome: "rejected" });
+    expect(executions.filter((execution) => (execution.input as { amount?: number }).amount === 13)).toEqual(
+      [],
+    );
+    const audits = captured.lines().filter((line) => line.audit === true && line.targetId === approvalId);
+    expect(audits.map((line) => [line.action, line.outcome])).toContainEqual([
+      "approval.approve",
+      "TG_APPROVAL_DECIDED",
+    ]);
+  });
+
   it("refuses expired, altered and revoked links, and reveals nothing through them", async () => {
     const { runId, approvalId } = await parked("pay", { amount: 22 });
     const expired = linkPair(approvalId, "lead-dm", { expiresAt: Date.now() - 1 }).approve;
