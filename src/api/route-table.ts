@@ -20,6 +20,14 @@ import {
   listRunsRoute,
   rerunRoute,
 } from "./routes/run-routes.js";
+import {
+  createScheduleRoute,
+  deleteScheduleRoute,
+  getScheduleRoute,
+  listSchedulesRoute,
+  pauseScheduleRoute,
+  resumeScheduleRoute,
+} from "./routes/schedule-routes.js";
 import { deleteThreadRoute } from "./routes/thread-routes.js";
 import { listToolsRoute } from "./routes/tool-routes.js";
 import { usageRoute } from "./routes/usage-route.js";
@@ -35,6 +43,12 @@ export const apiRoutes: readonly IApiRoute[] = Object.freeze([
   runEventsRoute,
   cancelRunRoute,
   deleteThreadRoute,
+  createScheduleRoute,
+  listSchedulesRoute,
+  getScheduleRoute,
+  pauseScheduleRoute,
+  resumeScheduleRoute,
+  deleteScheduleRoute,
   listApprovalsRoute,
   approvalEventsRoute,
   getApprovalRoute,

@@ -153,6 +153,17 @@ export {
   type TRunSummary,
   toolsCalledBy,
 } from "./run-summary.js";
+export {
+  scheduleOverlapSchema,
+  scheduleRecordSchema,
+  scheduleRecordVersion,
+  scheduleTickSchema,
+  scheduleViewSchema,
+  type TScheduleOverlap,
+  type TScheduleRecord,
+  type TScheduleTick,
+  type TScheduleView,
+} from "./schedule.js";
 export { defaultTenant, tenantNamePattern, tenantOf } from "./tenant.js";
 export type { IThreadRelease } from "./thread-release.js";
 export {

@@ -10,6 +10,11 @@ import { toolJobV1Schema } from "./stored-versions/tool-job-v1.js";
  */
 export const runJobSchema = z.object({ schemaVersion: z.literal(1), runId: z.string() });
 
+/** A schedule's tick: the job scheduler's template data. The tick's time is in the job's id. */
+export const scheduleTickJobSchema = z.object({ schemaVersion: z.literal(1), scheduleId: z.string() });
+
+export type TScheduleTickJob = z.infer<typeof scheduleTickJobSchema>;
+
 const toolJobFields = {
   runId: z.string(),
   threadId: z.string(),

@@ -99,6 +99,10 @@ export const runRequestSchema = z.object({
    * and ran the call again (see POST /v1/runs/{runId}/fork).
    */
   forkOf: z.object({ runId: z.string(), callId: z.string() }).optional(),
+  /** The schedule whose tick created the run (POST /v1/schedules). */
+  scheduleId: z.string().optional(),
+  /** The time of that tick (epoch ms): one run per tick. */
+  scheduledAt: z.number().optional(),
 });
 
 /** One call of the current step and how far it got. */

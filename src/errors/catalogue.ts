@@ -46,6 +46,7 @@ export const errorCatalogue = {
     status: 422,
     summary: "A fork's edited input fails the tool's schema (or nests too deep); nothing was created.",
   },
+  TG_SCHEDULE_NOT_FOUND: { status: 404, summary: "No schedule has this id (in the caller's tenant)." },
   TG_RUN_FINISHED: { status: 409, summary: "The run has already finished." },
   TG_IDEMPOTENCY_CONFLICT: {
     status: 409,

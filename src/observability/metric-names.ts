@@ -97,6 +97,18 @@ export const METRICS = {
     "Model calls moved from one named model to the next of its fallbacks, by the two models and the reason.",
     ["from", "to", "reason"],
   ),
+  scheduleTicksFired: define(
+    "tollgate_schedule_ticks_fired_total",
+    "counter",
+    "Schedule ticks that started their run (one per tick, whatever the number of workers).",
+    [],
+  ),
+  scheduleTicksSkipped: define(
+    "tollgate_schedule_ticks_skipped_total",
+    "counter",
+    "Schedule ticks that started no run, by reason: overlap (the previous run had not finished), refused (the run was refused: rate limit, a gateway changed since).",
+    ["reason"],
+  ),
   tenantRunsWaited: define(
     "tollgate_tenant_runs_waited_total",
     "counter",

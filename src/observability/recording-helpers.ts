@@ -38,6 +38,12 @@ export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
     modelFallback({ from, to, reason }) {
       instruments.modelFallbacks.inc({ from, to, reason });
     },
+    scheduleTickFired() {
+      instruments.scheduleTicksFired.inc();
+    },
+    scheduleTickSkipped(reason) {
+      instruments.scheduleTicksSkipped.inc({ reason });
+    },
     tenantRunWaited(tenant) {
       instruments.tenantRunsWaited.inc({ tenant });
     },

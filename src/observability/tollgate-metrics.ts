@@ -83,6 +83,10 @@ export interface ITollgateMetrics {
   modelPausedRun(model: string): void;
   /** A model call moved to a fallback; the names are the gateway's configured models (a bounded label). */
   modelFallback(fallback: { from: string; to: string; reason: string }): void;
+  /** A schedule's tick started its run. */
+  scheduleTickFired(): void;
+  /** A schedule's tick started no run: the previous run had not finished, or the run was refused. */
+  scheduleTickSkipped(reason: "overlap" | "refused"): void;
   /** A run parked itself because its tenant was at its maxRunning; `tenant` is already a bounded label. */
   tenantRunWaited(tenant: string): void;
   /** Tokens of one model reply, by tenant (already a bounded label) and model. */

@@ -15,7 +15,7 @@ import { storeNewRun } from "../runtime/store-new-run.js";
 import type { IThreadRef } from "../store/index.js";
 import { outputOfRequest } from "./output-of-request.js";
 import { randomId } from "./random-id.js";
-import { runInputSchema } from "./run-input-schema.js";
+import { runInputSchema, type TRunInput } from "./run-input-schema.js";
 
 export interface IEnqueuedRun {
   runId: string;
@@ -44,48 +44,10 @@ export interface IForkOrigin {
 export async function enqueueRun(
   runtime: ITollgateRuntime,
   rawInput: unknown,
-  origin: { rerunOf?: string; fork?: IForkOrigin } = {},
+  origin: IRunOrigin = {},
 ): Promise<IEnqueuedRun> {
-  const parsed = runInputSchema.safeParse(rawInput);
-  if (!parsed.success) {
-    const issues = toFieldIssues(parsed.error);
-    throw new TollgateError("TG_INVALID_REQUEST", `Invalid run request: ${describeFieldIssues(issues)}`, {
-      issues,
-    });
-  }
-  const input = parsed.data;
+  const { input, request, tenant, registry } = prepareRunRequest(runtime, rawInput, origin);
   const { gateway } = runtime;
-  if (input.input.length > gateway.settings.maxInputChars) {
-    throw new TollgateError(
-      "TG_PAYLOAD_TOO_LARGE",
-      `The input has ${input.input.length} characters; the limit is ${gateway.settings.maxInputChars}.`,
-      { issues: [{ path: "input", message: `longer than ${gateway.settings.maxInputChars} characters` }] },
-    );
-  }
-  const registry = runToolRegistry(gateway, input);
-  if (input.model !== undefined) assertKnownModel(gateway.settings.models, input.model);
-  const output = outputOfRequest(input.output, gateway.settings.output);
-  const tenant = tenantOf(input);
-  const request: TRunRequest = {
-    input: input.input,
-    userContext: input.userContext,
-    additionalTools: input.additionalTools ?? [],
-    maxSteps: input.maxSteps ?? gateway.settings.maxSteps,
-    ...(input.tools ? { tools: input.tools } : {}),
-    ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
-    ...(input.metadata ? { metadata: input.metadata } : {}),
-    ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
-    ...(input.tenant !== undefined ? { tenant: input.tenant } : {}),
-    ...(input.createdBy !== undefined ? { createdBy: input.createdBy } : {}),
-    ...(input.model !== undefined ? { model: input.model } : {}),
-    ...budgetOf(input.maxTotalTokens, gateway.settings.maxTotalTokens, "maxTotalTokens"),
-    ...budgetOf(input.maxToolCalls, gateway.settings.maxToolCalls, "maxToolCalls"),
-    ...(output ? { output } : {}),
-    ...(origin.rerunOf !== undefined ? { rerunOf: origin.rerunOf } : {}),
-    ...(origin.fork !== undefined
-      ? { forkOf: { runId: origin.fork.original.runId, callId: origin.fork.fromCallId } }
-      : {}),
-  };
   // Ids name the partition (nothing in the unpartitioned layout): any process finds them without a lookup.
   const { partition } = runtime;
   const threadId = input.threadId ?? `${partition.threadIdPrefix}${randomId()}`;
@@ -126,6 +88,78 @@ export async function enqueueRun(
     );
   }
   return { runId, threadId: stored.threadId, status: stored.status, created };
+}
+
+/** Where a run came from, when not from a caller's request alone. */
+export interface IRunOrigin {
+  /** The run it re-runs. */
+  rerunOf?: string;
+  /** The run and call it forks from. */
+  fork?: IForkOrigin;
+  /** The schedule whose tick creates it, and the tick's time. */
+  schedule?: { scheduleId: string; scheduledAt: number };
+}
+
+/**
+ * Checks a run request as `POST /v1/runs` does, writing nothing and counting nothing: a schedule's request
+ * is checked so when the schedule is created, so that its ticks do not fail at 3 a.m.
+ */
+export async function validateRunRequest(runtime: ITollgateRuntime, rawInput: unknown): Promise<TRunInput> {
+  const { input, tenant } = prepareRunRequest(runtime, rawInput, {});
+  if (input.threadId !== undefined)
+    await assertThreadReachable(runtime, { tenant, threadId: input.threadId });
+  return input;
+}
+
+/** The request validated (shape, size, tools, model, output schema) and as the engine stores it. */
+function prepareRunRequest(
+  runtime: ITollgateRuntime,
+  rawInput: unknown,
+  origin: IRunOrigin,
+): { input: TRunInput; request: TRunRequest; tenant: string; registry: IRunTools["registry"] } {
+  const parsed = runInputSchema.safeParse(rawInput);
+  if (!parsed.success) {
+    const issues = toFieldIssues(parsed.error);
+    throw new TollgateError("TG_INVALID_REQUEST", `Invalid run request: ${describeFieldIssues(issues)}`, {
+      issues,
+    });
+  }
+  const input = parsed.data;
+  const { gateway } = runtime;
+  if (input.input.length > gateway.settings.maxInputChars) {
+    throw new TollgateError(
+      "TG_PAYLOAD_TOO_LARGE",
+      `The input has ${input.input.length} characters; the limit is ${gateway.settings.maxInputChars}.`,
+      { issues: [{ path: "input", message: `longer than ${gateway.settings.maxInputChars} characters` }] },
+    );
+  }
+  const registry = runToolRegistry(gateway, input);
+  if (input.model !== undefined) assertKnownModel(gateway.settings.models, input.model);
+  const output = outputOfRequest(input.output, gateway.settings.output);
+  const request: TRunRequest = {
+    input: input.input,
+    userContext: input.userContext,
+    additionalTools: input.additionalTools ?? [],
+    maxSteps: input.maxSteps ?? gateway.settings.maxSteps,
+    ...(input.tools ? { tools: input.tools } : {}),
+    ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+    ...(input.metadata ? { metadata: input.metadata } : {}),
+    ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
+    ...(input.tenant !== undefined ? { tenant: input.tenant } : {}),
+    ...(input.createdBy !== undefined ? { createdBy: input.createdBy } : {}),
+    ...(input.model !== undefined ? { model: input.model } : {}),
+    ...budgetOf(input.maxTotalTokens, gateway.settings.maxTotalTokens, "maxTotalTokens"),
+    ...budgetOf(input.maxToolCalls, gateway.settings.maxToolCalls, "maxToolCalls"),
+    ...(output ? { output } : {}),
+    ...(origin.rerunOf !== undefined ? { rerunOf: origin.rerunOf } : {}),
+    ...(origin.fork !== undefined
+      ? { forkOf: { runId: origin.fork.original.runId, callId: origin.fork.fromCallId } }
+      : {}),
+    ...(origin.schedule !== undefined
+      ? { scheduleId: origin.schedule.scheduleId, scheduledAt: origin.schedule.scheduledAt }
+      : {}),
+  };
+  return { input, request, tenant: tenantOf(input), registry };
 }
 
 /** The fork's first state, or the engine's refusal as a TollgateError (nothing is stored). */

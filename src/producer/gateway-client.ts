@@ -8,6 +8,7 @@ import {
   type TOutputOf,
   type TOutputSchemaInput,
   type TRunProgress,
+  type TScheduleView,
 } from "../contracts/index.js";
 import { isTerminal, responseOf, type TRunState } from "../engine/index.js";
 import { assertKnownKeys, TollgateError } from "../errors/index.js";
@@ -44,6 +45,17 @@ import { type IRerunChanges, type IRerunResult, rerunRun } from "./rerun-run.js"
 import { type IRunEventsOptions, openRunEvents } from "./run-event-reader.js";
 import { partitionForRun } from "./run-partition.js";
 import { type IRunTranscript, transcriptOf } from "./run-transcript.js";
+import type { TScheduleInput } from "./schedule-input-schema.js";
+import {
+  createSchedule,
+  deleteSchedule,
+  getSchedule,
+  type ISchedulePage,
+  type IScheduleQuery,
+  listSchedules,
+  pauseSchedule,
+  resumeSchedule,
+} from "./schedules.js";
 import { waitForRun } from "./wait-for-run.js";
 
 /** How long the key that `checkReady` writes lives: long enough to see, short enough to never pile up. */
@@ -116,7 +128,18 @@ export interface IRunView<TToolName extends string = string> {
   forkOf?: { runId: string; callId: string };
   /** The runs forked from this one, oldest first, with the call each started at. */
   forks?: Array<{ runId: string; callId: string }>;
+  /** The schedule whose tick created the run, and the tick's time. */
+  scheduleId?: string;
+  scheduledAt?: number;
 }
+
+/**
+ * A schedule to create: when it ticks and the run request each tick enqueues (what `run` takes, without an
+ * idempotency key: each tick's run gets one derived from the tick).
+ */
+export type IScheduleCreateInput<TToolName extends string = string> = Omit<TScheduleInput, "request"> & {
+  request: Omit<TClientRunInput<TToolName>, "idempotencyKey">;
+};
 
 /**
  * What a Node service uses: enqueue runs, wait for them, follow their events, cancel them, decide
@@ -158,6 +181,26 @@ export class GatewayClient<TToolName extends string = string> {
     events(options?: IApprovalEventsOptions): AsyncGenerator<TStoredApprovalEvent<TToolName>>;
     /** As `events`, but refuses a bad `afterId` at once (TG_BAD_REQUEST): the SSE route opens with it. */
     openEvents(options?: IApprovalEventsOptions): Promise<AsyncGenerator<TStoredApprovalEvent<TToolName>>>;
+  };
+  /**
+   * Schedules: each tick of one enqueues one run of its request, on BullMQ's job schedulers (the
+   * workers serving the runs queue fire them). The caller checks tenants, as for runs.
+   */
+  readonly schedules: {
+    /**
+     * Checks the timing and the run request (as `run` would: tools, model, output schema; 422 otherwise),
+     * then stores the schedule and starts its ticks.
+     */
+    create(input: IScheduleCreateInput<TToolName>): Promise<TScheduleView>;
+    /** One page of schedules, newest first (`tenant`: one tenant's); pass `nextCursor` for the next. */
+    list(query?: IScheduleQuery): Promise<ISchedulePage>;
+    /** TG_SCHEDULE_NOT_FOUND for an id this client does not know. */
+    get(scheduleId: string): Promise<TScheduleView>;
+    /** No tick starts a run while paused. */
+    pause(scheduleId: string): Promise<TScheduleView>;
+    resume(scheduleId: string): Promise<TScheduleView>;
+    /** The schedule and its ticks go; its runs stay. */
+    delete(scheduleId: string): Promise<{ scheduleId: string; deleted: true }>;
   };
 
   constructor(options: IGatewayClientOptions<TToolName>) {
@@ -220,6 +263,21 @@ export class GatewayClient<TToolName extends string = string> {
       },
     };
     this.approvals = approvals as GatewayClient<TToolName>["approvals"];
+    this.schedules = {
+      create: async (input) => {
+        await runtime.ready();
+        const request = withJsonOutputSchema(input.request as TClientRunInput<TToolName>);
+        return createSchedule(partitions, { ...input, request });
+      },
+      list: async (query = {}) => {
+        await runtime.ready();
+        return listSchedules(partitions, query);
+      },
+      get: (scheduleId) => getSchedule(partitions, scheduleId),
+      pause: (scheduleId) => pauseSchedule(partitions, scheduleId),
+      resume: (scheduleId) => resumeSchedule(partitions, scheduleId),
+      delete: (scheduleId) => deleteSchedule(partitions, scheduleId),
+    };
   }
 
   /**
@@ -354,6 +412,8 @@ export class GatewayClient<TToolName extends string = string> {
     if (isTerminal(state)) view.response = await runtime.runs.withOutputs(runId, responseOf(state));
     else view.progress = await runtime.runs.withOutputs(runId, runProgressOf(state));
     if (state.request.rerunOf !== undefined) view.rerunOf = state.request.rerunOf;
+    if (state.request.scheduleId !== undefined) view.scheduleId = state.request.scheduleId;
+    if (state.request.scheduledAt !== undefined) view.scheduledAt = state.request.scheduledAt;
     const rerunIds = await reruns;
     if (rerunIds.length > 0) view.reruns = rerunIds;
     if (state.request.forkOf !== undefined) view.forkOf = state.request.forkOf;

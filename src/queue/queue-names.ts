@@ -13,7 +13,13 @@ export type TQueueName = (typeof queueNames)[keyof typeof queueNames];
 export const allQueueNames: readonly TQueueName[] = [queueNames.runs, queueNames.tools, queueNames.approvals];
 
 /** Job names on the runs queue. */
-export const runJobNames = { run: "run", deadline: "deadline", reconcile: "reconcile" } as const;
+export const runJobNames = {
+  run: "run",
+  deadline: "deadline",
+  reconcile: "reconcile",
+  /** A schedule's tick, produced by its BullMQ job scheduler (id: the schedule's id). */
+  scheduleTick: "schedule-tick",
+} as const;
 
 export function deadlineJobIdOf(runId: string): string {
   return `${runId}-deadline`;

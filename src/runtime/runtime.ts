@@ -24,6 +24,7 @@ import {
   prefixHasHashTag,
   RunStore,
   redisTargetFrom,
+  ScheduleStore,
   type TConnectionRole,
   TenantLimits,
   TextDeltaLog,
@@ -74,6 +75,8 @@ export interface ITollgateRuntime {
   readonly usage: UsageStore;
   /** Spans for runs, model calls, tool calls and approvals; undefined while tracing is off. */
   readonly tracing: ITracing | undefined;
+  /** Schedules whose ids name this partition; their ticks come from job schedulers on its runs queue. */
+  readonly schedules: ScheduleStore;
   now(): number;
   /**
    * Resolves once the main connection is ready. A client connection does not queue commands while
@@ -216,6 +219,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     modelPauses: new ModelPauses(redis, deploymentKeys),
     usage: new UsageStore(redis, deploymentKeys),
     tracing: init.tracing,
+    schedules: new ScheduleStore(redis, keys),
     now,
     runQueueOf: (runId) => init.runQueueOf?.(runId) ?? queues.runs,
     ready: () => whenRedisReady(redis, options.connectTimeoutMs),

@@ -93,6 +93,15 @@ export {
   RunStore,
   runIndexGraceMs,
 } from "./run-store.js";
+export {
+  type ISchedulePosition,
+  type IStoredSchedule,
+  ScheduleStore,
+  scheduleClaimGraceMs,
+  schedulePrecedes,
+  scheduleTicksMaxLength,
+  type TTickClaim,
+} from "./schedule-store.js";
 export { compareStreamIds, parseStreamId } from "./stream-ids.js";
 export { defaultTenant, TenantLimits } from "./tenant-limits.js";
 export { TextDeltaLog, type TTextDeltaAppend } from "./text-delta-log.js";

@@ -93,9 +93,23 @@ export interface IKeys {
   /**
    * A secondary index of runs (sorted set of run ids scored by creation time): `all` (the partition's,
    * every tenant) has no tenant; the others hold one tenant's runs, all of them (`tenant`), those not
-   * finished (`unfinished`), or those of one user, thread, creator, final status or tool called.
+   * finished (`unfinished`), or those of one user, thread, creator, final status, tool called or schedule.
    */
   runIndex(dimension: TRunIndexDimension, tenant?: string, value?: string): string;
+  /**
+   * A schedule (hash: `record` the immutable JSON, `paused`, the tick counters and the tick that holds
+   * the schedule's current run); it lives until deleted.
+   */
+  schedule(scheduleId: string): string;
+  /** A schedule's latest tick outcomes (stream, trimmed to a few hundred), deleted with it. */
+  scheduleTicks(scheduleId: string): string;
+  /** A schedule's ticks queued behind its unfinished run (`overlap: queue`): tick time → last asked. */
+  scheduleWaitingTicks(scheduleId: string): string;
+  /**
+   * The schedules of one tenant (`tenant`) or of every tenant (no tenant), sorted sets of schedule ids
+   * scored by creation time: the listing's order.
+   */
+  scheduleIndex(tenant?: string): string;
 }
 
 export type TRunIndexDimension =
@@ -106,7 +120,8 @@ export type TRunIndexDimension =
   | "thread"
   | "created-by"
   | "status"
-  | "tool";
+  | "tool"
+  | "schedule";
 
 export type TApprovalIndexState = "pending" | "decided";
 export type TApprovalIndexDimension = "all" | "run" | "tenant" | "user" | "tool" | "approver" | "status";
@@ -153,6 +168,11 @@ export function keysFor(prefix: string): IKeys {
     modelPauseChannel: () => `${prefix}:model-pauses`,
     usageDay: (day) => `${prefix}:usage:${day}`,
     readinessProbe: () => `${prefix}:readyz`,
+    schedule: (scheduleId) => `${prefix}:schedule:${scheduleId}`,
+    scheduleTicks: (scheduleId) => `${prefix}:schedule:${scheduleId}:ticks`,
+    scheduleWaitingTicks: (scheduleId) => `${prefix}:schedule:${scheduleId}:waiting-ticks`,
+    scheduleIndex: (tenant) =>
+      tenant === undefined ? `${prefix}:schedule-list:all` : `${prefix}:schedule-list:tenant:${tenant}`,
     runIndex: (dimension, tenant = "", value = "") => {
       if (dimension === "all") return `${prefix}:run-list:all`;
       const ofTenant = `${prefix}:run-list:tenant:${tenant}`;

@@ -39,10 +39,10 @@ end
  * Creates a run unless it exists, and indexes it as active (the reconciler's list), as one of its
  * thread's runs (what deleting the thread deletes) and in the run listing's indexes (see
  * indexRunFunction). KEYS: run, threadRuns, events, activeRuns, threadMessages, threadRunIds, then the
- * listing's all, tenant, user, thread, createdBy and unfinished indexes. ARGV: stateJson, runId,
+ * listing's all, tenant, user, thread, createdBy, unfinished and schedule indexes. ARGV: stateJson, runId,
  * eventJson, eventsMaxLen, now, threadRetentionMs, createdAt, indexCutoff, indexTtlMs, hasCreatedBy
- * ('1' or '0'). The thread's keys get the thread's retention. Returns nil when created, else the stored
- * state JSON (the idempotent retry).
+ * ('1' or '0'), hasSchedule ('1' or '0'). The thread's keys get the thread's retention. Returns nil when
+ * created, else the stored state JSON (the idempotent retry).
  */
 export const createRunScript = `${indexRunFunction}
 local existing = redis.call('HGET', KEYS[1], 'state')
@@ -58,6 +58,7 @@ redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
 for i = 7, 10 do indexRun(KEYS[i], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
 if ARGV[10] == '1' then indexRun(KEYS[11], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
 redis.call('ZADD', KEYS[12], ARGV[7], ARGV[2])
+if ARGV[11] == '1' then indexRun(KEYS[13], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
 return nil
 `;
 

@@ -21,13 +21,22 @@ export interface IPartition {
   readonly runIdPrefix: string;
   /** Threads created for a run without one start with it (`thread_`, or `thread_p1of3_`). */
   readonly threadIdPrefix: string;
+  /** Schedules created in it start with it (`sch_`, or `sch_p1of3_`). */
+  readonly scheduleIdPrefix: string;
 }
 
-/** A run, call, approval or thread id that names its partition: `run_p<index>of<count>_…`. */
-const partitionToken = /^(?:run|thread)_p(0|[1-9]\d{0,2})of([1-9]\d{0,2})_/;
+/** A run, call, approval, thread or schedule id that names its partition: `run_p<index>of<count>_…`. */
+const partitionToken = /^(?:run|thread|sch)_p(0|[1-9]\d{0,2})of([1-9]\d{0,2})_/;
 
 export function basePartition(prefix: string): IPartition {
-  return { name: "base", count: 1, prefix, runIdPrefix: "run_", threadIdPrefix: "thread_" };
+  return {
+    name: "base",
+    count: 1,
+    prefix,
+    runIdPrefix: "run_",
+    threadIdPrefix: "thread_",
+    scheduleIdPrefix: "sch_",
+  };
 }
 
 /** Partition `index` of a layout of `count` (a layout of 1 is `base`). */
@@ -41,6 +50,7 @@ export function partitionOf(prefix: string, index: number, count: number): IPart
     prefix: partitionPrefix(prefix, index, count),
     runIdPrefix: `run_${token}_`,
     threadIdPrefix: `thread_${token}_`,
+    scheduleIdPrefix: `sch_${token}_`,
   };
 }
 

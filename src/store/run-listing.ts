@@ -13,6 +13,8 @@ export interface IRunQuery {
   tool?: string;
   /** Who created the run (the token's subject). */
   createdBy?: string;
+  /** Runs created by this schedule's ticks. */
+  scheduleId?: string;
   /** Epoch ms, inclusive: runs created at or after. */
   since?: number;
   /** Epoch ms, inclusive: runs created at or before. */
@@ -137,6 +139,7 @@ function candidatesOf(keys: IKeys, query: IRunQuery): string[][] {
   if (query.userId !== undefined) candidates.push([keys.runIndex("user", tenant, query.userId)]);
   if (query.threadId !== undefined) candidates.push([keys.runIndex("thread", tenant, query.threadId)]);
   if (query.createdBy !== undefined) candidates.push([keys.runIndex("created-by", tenant, query.createdBy)]);
+  if (query.scheduleId !== undefined) candidates.push([keys.runIndex("schedule", tenant, query.scheduleId)]);
   if (query.status !== undefined) {
     // Final statuses are indexed when the run finishes; a run not finished is in the unfinished index.
     candidates.push([
@@ -195,6 +198,7 @@ function matches(state: TRunState, query: IRunQuery): boolean {
   if (query.userId !== undefined && request.userContext.userId !== query.userId) return false;
   if (query.threadId !== undefined && state.threadId !== query.threadId) return false;
   if (query.createdBy !== undefined && request.createdBy !== query.createdBy) return false;
+  if (query.scheduleId !== undefined && request.scheduleId !== query.scheduleId) return false;
   if (query.tool !== undefined && !toolsCalledBy(state).includes(query.tool)) return false;
   if (query.since !== undefined && state.createdAt < query.since) return false;
   if (query.until !== undefined && state.createdAt > query.until) return false;

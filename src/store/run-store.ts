@@ -32,7 +32,7 @@ export function defineCreateRunCommand(connection: {
   defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
 }): void {
   if (typeof (connection as Record<string, unknown>)[createRunCommand] === "function") return;
-  connection.defineCommand(createRunCommand, { numberOfKeys: 12, lua: createRunScript });
+  connection.defineCommand(createRunCommand, { numberOfKeys: 13, lua: createRunScript });
 }
 
 export interface IStoredRun {
@@ -104,6 +104,10 @@ export class RunStore {
         ? this.keys.runIndex("created-by", tenant, request.createdBy)
         : this.keys.runIndex("tenant", tenant),
       this.keys.runIndex("unfinished", tenant),
+      // As for the creator: the tenant's index stands in when no schedule created the run.
+      request.scheduleId !== undefined
+        ? this.keys.runIndex("schedule", tenant, request.scheduleId)
+        : this.keys.runIndex("tenant", tenant),
       JSON.stringify(state),
       state.runId,
       eventJson(event, now),
@@ -114,6 +118,7 @@ export class RunStore {
       index.cutoff,
       index.ttlMs,
       request.createdBy !== undefined ? "1" : "0",
+      request.scheduleId !== undefined ? "1" : "0",
     ];
   }
 

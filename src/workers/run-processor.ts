@@ -13,6 +13,7 @@ import { maxModelPauseMs } from "./model-pacing.js";
 import { reconcileRuns } from "./reconcile-runs.js";
 import { runEffectHandlers } from "./run-effect-handlers.js";
 import { tenantOfRun, waitForRunSlot } from "./run-slot.js";
+import { handleScheduleTick } from "./schedule-tick.js";
 import { waitForThreadTurn } from "./thread-turn.js";
 import { approvalTtlMsOf, type IWorkerContext, runToolsOf } from "./worker-context.js";
 
@@ -27,6 +28,7 @@ export function createRunProcessor(workerContext: IWorkerContext) {
   return async (job: Job, token?: string): Promise<unknown> => {
     if (job.name === runJobNames.deadline) return handleDeadline(workerContext, job);
     if (job.name === runJobNames.reconcile) return reconcileRuns(workerContext);
+    if (job.name === runJobNames.scheduleTick) return handleScheduleTick(workerContext, job, token);
     const { runId } = runJobSchema.parse(job.data);
     // A job started before (back from waiting for its children, most often) reads its children in the
     // same round trip as its state: the engine asks for them first thing. A first start has none.

@@ -39,7 +39,7 @@ export async function createHarness(
   const runtimeOptions = { ...testRedisOptions, prefix, ...fastRuntime, ...runtimeOverrides };
   const client = new GatewayClient({ gateway, runtime: runtimeOptions });
   const workers: ITollgateWorker[] = [];
-  return {
+  const harness: IHarness = {
     prefix,
     model,
     client,
@@ -60,9 +60,11 @@ export async function createHarness(
     },
     async close() {
       await Promise.allSettled(workers.map((worker) => worker.close()));
-      await client.close();
+      // The client a test put in place of the first one (a restart), else the first.
+      await harness.client.close();
       await model.close();
       await deletePrefix(prefix);
     },
   };
+  return harness;
 }

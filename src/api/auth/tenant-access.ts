@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import type { IApproval } from "../../contracts/index.js";
+import type { IApproval, TScheduleView } from "../../contracts/index.js";
 import { TollgateError } from "../../errors/index.js";
 import { auditLog } from "../../observability/index.js";
 import type { GatewayClient } from "../../producer/index.js";
@@ -46,6 +46,19 @@ export async function assertRunVisible(
   if (owner && reaches(principal, owner)) return;
   if (owner) auditTenantDenied(request, principal, runId, owner.tenant);
   throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
+}
+
+/** The schedule, when it exists in the caller's tenant; else TG_SCHEDULE_NOT_FOUND (as an unknown id). */
+export async function visibleSchedule(
+  client: GatewayClient,
+  request: FastifyRequest,
+  scheduleId: string,
+): Promise<TScheduleView> {
+  const principal = principalOf(request);
+  const schedule = await client.schedules.get(scheduleId);
+  if (reaches(principal, schedule)) return schedule;
+  auditTenantDenied(request, principal, scheduleId, schedule.tenant);
+  throw new TollgateError("TG_SCHEDULE_NOT_FOUND", `No schedule has id ${scheduleId}.`, { scheduleId });
 }
 
 /**

@@ -61,6 +61,7 @@ function generate(settings: Pick<IApiSettings, "askMaxWaitMs">): object {
     tags: [
       { name: "runs", description: "Enqueue, wait for, follow and cancel runs." },
       { name: "threads", description: "Delete a thread and everything of it." },
+      { name: "schedules", description: "Run requests enqueued on a cron pattern or an interval." },
       { name: "approvals", description: "Tool calls parked for a human decision." },
       { name: "tools", description: "The gateway's tool catalogue." },
       { name: "tokens", description: "Who the caller's token is and what it may do." },

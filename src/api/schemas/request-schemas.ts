@@ -7,6 +7,7 @@ import {
   runInputSchema,
   userContextInputSchema,
 } from "../../producer/run-input-schema.js";
+import { refineScheduleTiming, scheduleTimingShape } from "../../producer/schedule-input-schema.js";
 
 /*
  * The HTTP request schemas, derived from the producer's so that the API accepts exactly what
@@ -166,6 +167,7 @@ export const runsQuerySchema = z.strictObject({
   threadId: idSchema.optional(),
   tool: idSchema.optional().describe("Runs whose model called this tool (refused calls included)."),
   createdBy: z.string().min(1).max(256).optional().describe("The subject that created the run."),
+  scheduleId: idSchema.optional().describe("Runs created by this schedule's ticks."),
   since: instantSchema.optional().describe("Runs created at or after (ISO or epoch ms)."),
   until: instantSchema.optional().describe("Runs created at or before (ISO or epoch ms)."),
   limit: z
@@ -196,6 +198,33 @@ export const forkBodySchema = z.strictObject({
     .describe(
       "The call's input in the fork, whole (checked by the tool's schema); omitted: the input it had.",
     ),
+});
+
+/**
+ * `POST /v1/schedules`: when it ticks and the run request each tick enqueues, as `POST /v1/runs` takes it
+ * (its tenant, creator and user context are settled the same way, from the token).
+ */
+export const scheduleBodySchema = z
+  .strictObject({
+    ...scheduleTimingShape,
+    request: runBodySchema.describe("The run each tick enqueues: the body of POST /v1/runs."),
+  })
+  .superRefine(refineScheduleTiming);
+
+export const scheduleParamsSchema = z.object({ scheduleId: idSchema });
+
+export const schedulesQuerySchema = z.strictObject({
+  tenant: idSchema
+    .optional()
+    .describe("Only this tenant's schedules; a token limited to one tenant may name only its own."),
+  limit: z
+    .string()
+    .regex(/^\d+$/, "must be an integer")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(500))
+    .optional()
+    .describe("Schedules per page, 1 to 500; default 50."),
+  cursor: z.string().min(1).max(512).optional().describe("The previous page's nextCursor."),
 });
 
 /** The approver and their roles come from the token, never from the body. */

@@ -5,6 +5,7 @@ import {
   runProgressSchema,
   runStateSchema,
   runSummarySchema,
+  scheduleViewSchema,
   type TRunEventType,
 } from "../../contracts/index.js";
 import { approvalLinkActions } from "../../links/index.js";
@@ -105,7 +106,17 @@ export const runViewSchema = z.object({
     .array(forkLinkSchema)
     .optional()
     .describe("The runs forked from this one, oldest first, with the call each started at."),
+  scheduleId: z.string().optional().describe("The schedule whose tick created the run."),
+  scheduledAt: z.number().optional().describe("The time of that tick (epoch ms)."),
 });
+
+/** `GET /v1/schedules`: a page of schedules, newest first. */
+export const scheduleListSchema = z.object({
+  schedules: z.array(scheduleViewSchema),
+  nextCursor: z.string().optional().describe("Pass as `cursor` for the next page; absent on the last page."),
+});
+
+export const scheduleDeletedSchema = z.object({ scheduleId: z.string(), deleted: z.literal(true) });
 
 /** `GET /v1/runs`: a page of runs as a listing shows them. */
 export const runListSchema = z.object({

@@ -40,6 +40,8 @@ async function textWithEveryMetricTouched(): Promise<string> {
   metrics.modelPaused("gpt-4o-mini", 12);
   metrics.modelPausedRun("gpt-4o-mini");
   metrics.modelFallback({ from: "default", to: "cheap", reason: "rate_limited" });
+  metrics.scheduleTickFired();
+  metrics.scheduleTickSkipped("overlap");
   metrics.tenantRunWaited("acme");
   metrics.tenantTokens("acme", "gpt-4o-mini", { promptTokens: 9, completionTokens: 4 });
   metrics.runFinished("completed", 4.2, 3);
