@@ -114,6 +114,15 @@ async function finishedToolRun(tenant: string): Promise<string> {
   return runId;
 }
 
+/** A schedule of this tenant that never ticks during the test (yearly); deleting it needs a fresh one. */
+async function yearlySchedule(tenant: string): Promise<string> {
+  const schedule = await fixture.harness.client.schedules.create({
+    cron: "0 0 1 1 *",
+    request: { input: script({ text: "yearly" }), userContext: { userId: "user-table" }, tenant },
+  });
+  return schedule.scheduleId;
+}
+
 const runBody = (side: TSide) => ({
   input: script({ text: "hello" }),
   ...(side === "other" ? { tenant: otherTenant } : {}),
@@ -194,6 +203,47 @@ const rows: Record<string, IRow> = {
         url: `/v1/threads/${await finishedThread(tenant)}?tenant=${tenant}`,
         headers,
       }),
+  },
+  createSchedule: {
+    success: 201,
+    otherTenantStatus: 403,
+    call: (f, headers, _tenant, side) =>
+      f.app.inject({
+        method: "POST",
+        url: "/v1/schedules",
+        headers,
+        payload: { cron: "0 0 1 1 *", request: runBody(side) },
+      }),
+  },
+  listSchedules: {
+    success: 200,
+    otherTenantStatus: 403,
+    call: (f, headers, _tenant, side) =>
+      f.app.inject({
+        method: "GET",
+        url: side === "own" ? "/v1/schedules" : `/v1/schedules?tenant=${otherTenant}`,
+        headers,
+      }),
+  },
+  getSchedule: {
+    success: 200,
+    call: async (f, headers, tenant) =>
+      f.app.inject({ method: "GET", url: `/v1/schedules/${await yearlySchedule(tenant)}`, headers }),
+  },
+  pauseSchedule: {
+    success: 200,
+    call: async (f, headers, tenant) =>
+      f.app.inject({ method: "POST", url: `/v1/schedules/${await yearlySchedule(tenant)}/pause`, headers }),
+  },
+  resumeSchedule: {
+    success: 200,
+    call: async (f, headers, tenant) =>
+      f.app.inject({ method: "POST", url: `/v1/schedules/${await yearlySchedule(tenant)}/resume`, headers }),
+  },
+  deleteSchedule: {
+    success: 200,
+    call: async (f, headers, tenant) =>
+      f.app.inject({ method: "DELETE", url: `/v1/schedules/${await yearlySchedule(tenant)}`, headers }),
   },
   cancelRun: {
     success: 202,
@@ -362,7 +412,7 @@ describe("route × role × tenant", () => {
     });
     if (expected === 404) {
       // Another tenant's id reads exactly as an unknown one.
-      expect(response.json().error.code).toMatch(/^TG_(RUN|APPROVAL|THREAD)_NOT_FOUND$/);
+      expect(response.json().error.code).toMatch(/^TG_(RUN|APPROVAL|THREAD|SCHEDULE)_NOT_FOUND$/);
     }
   });
 
