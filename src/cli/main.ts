@@ -20,6 +20,13 @@ import { runsGetCommand } from "./commands/runs-get.js";
 import { runsListCommand } from "./commands/runs-list.js";
 import { runsRerunCommand } from "./commands/runs-rerun.js";
 import { runsSubmitCommand } from "./commands/runs-submit.js";
+import {
+  schedulesDeleteCommand,
+  schedulesPauseCommand,
+  schedulesResumeCommand,
+} from "./commands/schedules-change.js";
+import { schedulesCreateCommand } from "./commands/schedules-create.js";
+import { schedulesListCommand } from "./commands/schedules-list.js";
 import { workerCommand } from "./commands/worker-command.js";
 
 export const commands: readonly ICommand[] = [
@@ -38,6 +45,17 @@ export const commands: readonly ICommand[] = [
       runsCancelCommand,
       runsRerunCommand,
       runsForkCommand,
+    ],
+  ),
+  defineCommandGroup(
+    "schedules",
+    "schedule run requests on a cron pattern or an interval through the HTTP API",
+    [
+      schedulesListCommand,
+      schedulesCreateCommand,
+      schedulesPauseCommand,
+      schedulesResumeCommand,
+      schedulesDeleteCommand,
     ],
   ),
   defineCommandGroup("approvals", "list and decide parked tool calls through the HTTP API", [

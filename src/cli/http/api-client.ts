@@ -10,7 +10,7 @@ export interface IApiClientOptions {
 }
 
 export interface IApiRequest {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** From the base URL, e.g. "/v1/runs". */
   path: string;
   body?: unknown;
