@@ -14,6 +14,7 @@ const flags = {
   thread: { type: "string" },
   tool: { type: "string" },
   "created-by": { type: "string" },
+  schedule: { type: "string" },
   since: { type: "string" },
   until: { type: "string" },
   tenant: { type: "string" },
@@ -35,6 +36,7 @@ const queryNames: Record<string, string> = {
   thread: "threadId",
   tool: "tool",
   "created-by": "createdBy",
+  schedule: "scheduleId",
   since: "since",
   until: "until",
   tenant: "tenant",
@@ -45,7 +47,7 @@ export const runsListCommand: ICommand = {
   path: "runs list",
   summary: "list runs, newest first, by status, user, thread, tool called, creator or time",
   help: `Usage: tollgate runs list [--status <status>] [--user <userId>] [--thread <threadId>] [--tool <name>]
-                         [--created-by <subject>] [--since <time>] [--until <time>] [--tenant <tenant>]
+                         [--created-by <subject>] [--schedule <scheduleId>] [--since <time>] [--until <time>] [--tenant <tenant>]
                          [--limit <n>] [--cursor <cursor>] [-q]
 
 Prints one page of runs, newest first, and its nextCursor (GET /v1/runs; TOLLGATE_URL, TOLLGATE_TOKEN):
@@ -60,6 +62,7 @@ Options:
   --thread <threadId>       only runs of this thread
   --tool <name>             only runs whose model called this tool
   --created-by <subject>    only runs this token subject created
+  --schedule <scheduleId>   only runs this schedule's ticks created
   --since <time>            created at or after (ISO 8601 or epoch ms)
   --until <time>            created at or before (ISO 8601 or epoch ms)
   --tenant <tenant>         this tenant's runs (a token of every tenant)
