@@ -22,7 +22,7 @@ if [ "$profile" = quick ]; then
   groups=(test/integration/runtime/first-run.test.ts test/integration/runtime/threads.test.ts
     test/integration/approvals/approvals.test.ts test/integration/api/runs.test.ts
     test/integration/runtime/partitions.test.ts test/integration/runtime/run-listing.test.ts
-    test/integration/runtime/schedules.test.ts)
+    test/integration/runtime/schedules.test.ts test/integration/api/run-fork.test.ts)
 else
   groups=(test/integration/runtime test/integration/approvals test/integration/api)
 fi
