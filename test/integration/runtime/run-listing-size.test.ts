@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayClient } from "../../../src/producer/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { testPartitions } from "../../helpers/redis-url.js";
 import { allPages, expectListingOrder, inBatches } from "../../helpers/run-pages.js";
+import { script } from "../../helpers/script.js";
+import { waitUntil } from "../../helpers/wait-until.js";
 
 /** Runs over three partitions unless the cluster profile chose the count: pages merge across them. */
 const partitions = Math.max(testPartitions, 3);
@@ -108,4 +111,70 @@ describe("run listings past 10,000 runs of a tenant, exact per filter and per te
       code: "TG_BAD_REQUEST",
     });
   });
+
+  // Last: a worker starts finishing the runs (the scripted model echoes their input), so from here on they
+  // move from the unfinished index to their status's while the listings page through them.
+  it("pages exactly past 10,000 while runs are created and finish between the pages", async () => {
+    await harness.startWorker();
+    /** Each run's status read from its own partition, 500 at a time (one auto-pipelined round trip each). */
+    const statusOf = async (runIds: string[]) => {
+      const { partitions } = clientInternals(client);
+      const statuses: Array<string | undefined> = [];
+      for (let start = 0; start < runIds.length; start += 500) {
+        const batch = runIds.slice(start, start + 500);
+        const states = await Promise.all(
+          batch.map(async (runId) => (await partitions.ofId(runId)!.runs.states([runId]))[0]),
+        );
+        statuses.push(...states.map((state) => state?.status));
+      }
+      return statuses;
+    };
+    // Some have finished before the listings start: those must all be found by status.
+    await waitUntil(
+      async () => (await statusOf(acme.slice(0, 200))).every((status) => status === "completed"),
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    const completedBefore = new Set(
+      (await statusOf(acme))
+        .map((status, at) => (status === "completed" ? acme[at]! : undefined))
+        .filter((runId): runId is string => runId !== undefined),
+    );
+    const createdMeanwhile: string[] = [];
+    const createBetweenPages = async () => {
+      const { runId } = await client.run({
+        input: script({ text: "meanwhile" }),
+        userContext: { userId: "u-meanwhile" },
+        tenant: "acme",
+      });
+      createdMeanwhile.push(runId);
+    };
+    const pageWhileWriting = async (query: Parameters<typeof client.listRuns>[0]) => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listRuns({ ...query, ...(cursor !== undefined ? { cursor } : {}) });
+        seen.push(...page.runs.map((run) => run.runId));
+        cursor = page.nextCursor;
+        await createBetweenPages();
+      } while (cursor !== undefined);
+      return seen;
+    };
+
+    const everyRun = await pageWhileWriting({ tenant: "acme", limit: 200 });
+    // A run's place never moves: each run that existed when the listing began is seen exactly once, and
+    // one created after the first page is newer than every cursor, so never seen.
+    expect(everyRun).toHaveLength(acmeRuns);
+    expect(new Set(everyRun)).toEqual(new Set(acme));
+
+    const completed = await pageWhileWriting({ tenant: "acme", status: "completed", limit: 100 });
+    expect(new Set(completed).size).toBe(completed.length);
+    for (const runId of completedBefore) expect(completed).toContain(runId);
+    // Every one listed as completed is (a final status never changes), and none is from after the start.
+    expect((await statusOf(completed)).every((status) => status === "completed")).toBe(true);
+    expect(completed.filter((runId) => createdMeanwhile.includes(runId))).toEqual([]);
+    const finishedDuringListing = (await statusOf(acme)).filter((status) => status === "completed").length;
+    expect(finishedDuringListing).toBeGreaterThan(completedBefore.size);
+  }, 240_000);
 });
