@@ -1,5 +1,6 @@
-// The console: signs in with a token, then shows the inbox, one approval, or the history, chosen by
-// the URL's hash (#/inbox, #/approvals/<id>, #/history) so the back button and links work. A signed
+// The console: signs in with a token, then shows the inbox, one approval, the history, the runs or one
+// run, chosen by the URL's hash (#/inbox, #/approvals/<id>, #/history, #/runs, #/runs/<id>) so the back
+// button and links work. Each section needs its access (approvals:read, or runs:read for the runs). A signed
 // approval link (#/link/<token>, from a chat message or an email) needs no sign-in: its token is the
 // credential, and its page decides nothing until its button is pressed. A 401 from any call (a token
 // revoked or expired while the page is open) ends the session: back to sign-in, saying why.
@@ -14,6 +15,8 @@ import { renderApproval } from "./views/approval.js";
 import { renderHistory } from "./views/history.js";
 import { renderInbox } from "./views/inbox.js";
 import { linkTokenOf, renderLink } from "./views/link.js";
+import { renderRun } from "./views/run.js";
+import { renderRuns } from "./views/runs.js";
 import { renderSignIn } from "./views/sign-in.js";
 
 /**
@@ -92,7 +95,7 @@ export async function signIn(token, onRefused) {
     followPendingCount(context.api, context.events, sessionAbort.signal);
   }
   if (location.hash === "" || location.hash === "#/" || location.hash === "#/sign-in")
-    location.hash = "#/inbox";
+    location.hash = context.may("approvals:read") || !context.may("runs:read") ? "#/inbox" : "#/runs";
   await route();
 }
 
@@ -129,7 +132,11 @@ function setSignedIn(current) {
   const nav = /** @type {HTMLElement} */ (document.getElementById("nav"));
   const who = /** @type {HTMLElement} */ (document.getElementById("who"));
   const signOutButton = /** @type {HTMLElement} */ (document.getElementById("sign-out"));
-  nav.hidden = current === undefined || !current.may("approvals:read");
+  nav.hidden = current === undefined || !(current.may("approvals:read") || current.may("runs:read"));
+  for (const link of nav.querySelectorAll("a")) {
+    if (link instanceof HTMLElement)
+      link.hidden = current !== undefined && !current.may(accessOfSection(link.dataset.section));
+  }
   signOutButton.hidden = current === undefined;
   if (current === undefined) {
     who.textContent = "";
@@ -167,20 +174,28 @@ async function route() {
   for (const link of document.querySelectorAll("#nav a")) {
     if (link instanceof HTMLElement) link.toggleAttribute("aria-current", link.dataset.section === section);
   }
-  if (!context.may("approvals:read")) {
-    replaceChildren(main, noAccess(context));
+  if (!context.may(accessOfSection(section))) {
+    replaceChildren(main, noAccess(context, accessOfSection(section)));
     return;
   }
-  if (section === "approvals" && id) cleanup = renderApproval(main, context, id);
+  if (section === "runs" && id) cleanup = renderRun(main, context, id);
+  else if (section === "runs") cleanup = renderRuns(main, context);
+  else if (section === "approvals" && id) cleanup = renderApproval(main, context, id);
   else if (section === "history") cleanup = renderHistory(main, context);
   else cleanup = renderInbox(main, context);
   main.focus({ preventScroll: true });
 }
 
-function noAccess(current) {
+/** What a section needs: the runs need runs:read, the rest approvals:read. */
+function accessOfSection(section) {
+  return section === "runs" ? "runs:read" : "approvals:read";
+}
+
+function noAccess(current, access) {
   const paragraph = document.createElement("p");
   paragraph.className = "notice";
-  paragraph.textContent = `Signed in as ${current.me.subject}, whose token may not read approvals (it holds: ${current.me.access.join(", ") || "nothing"}).`;
+  const what = access === "runs:read" ? "runs" : "approvals";
+  paragraph.textContent = `Signed in as ${current.me.subject}, whose token may not read ${what} (it holds: ${current.me.access.join(", ") || "nothing"}).`;
   return paragraph;
 }
 

@@ -39,3 +39,15 @@ export function isExpiringSoon({ requestedAt, expiresAt }, now = Date.now()) {
   const left = expiresAt - now;
   return left > 0 && (left <= soonMs || left <= (expiresAt - requestedAt) * soonShare);
 }
+
+/** A run's or a call's time, to the millisecond when short: "340 ms", "2.4 s", then as `duration`. */
+export function elapsed(milliseconds) {
+  if (milliseconds < 1000) return `${Math.round(milliseconds)} ms`;
+  if (milliseconds < 60_000) return `${(milliseconds / 1000).toFixed(1)} s`;
+  return duration(milliseconds);
+}
+
+/** "12,345" in the reader's own grouping. */
+export function count(number) {
+  return number.toLocaleString();
+}

@@ -55,7 +55,10 @@ export const consoleTools = [
 
 export const consoleGateway = defineGateway({ tools: consoleTools });
 
-/** Who uses the console in these tests: two reviewers, an auditor who may only read, and the service. */
+/**
+ * Who uses the console in these tests: two reviewers, an auditor who may only read, an operator who
+ * follows runs, and the service.
+ */
 export const consoleTokens = {
   alice: {
     token: "alice-reviewer-token-0123456789",
@@ -68,6 +71,12 @@ export const consoleTokens = {
     roles: ["approvals:read", "approvals:decide"],
   },
   auditor: { token: "auditor-token-0123456789abcdef", subject: "auditor", roles: ["approvals:read"] },
+  /** An operator who follows runs (the Runs view) and reads and decides approvals. */
+  operator: {
+    token: "operator-olga-token-0123456789",
+    subject: "olga",
+    roles: ["runs:read", "approvals:read", "approvals:decide"],
+  },
   service: {
     token: "service-token-0123456789abcdef",
     subject: "support-bot",
