@@ -1,6 +1,6 @@
 /**
  * `npm run screenshots`: the console's inbox (on a laptop and on a phone), an opened approval with an
- * edited field, and the history, drawn by headless
+ * edited field, the history, the runs (on a laptop and on a phone) and a run's page, drawn by headless
  * chromium from a real stack (Redis, a worker, the scripted model, the API), saved in docs/ for
  * docs/CONSOLE.md and the README. Needs what the tests need: a Redis (REDIS_URL or 127.0.0.1:6379) and /usr/bin/chromium.
  */
@@ -10,9 +10,12 @@ import { consoleTokens, startConsoleStack } from "./console-stack.js";
 
 const docs = fileURLToPath(new URL("../../docs/", import.meta.url));
 
-/** A scripted run: the customer's words beside the script the scripted model follows. */
+/**
+ * A scripted run: the customer's words beside the script the scripted model follows, the words on the
+ * first line (the line a run listing shows).
+ */
 const conversation = (customer: string, ...entries: unknown[]) =>
-  JSON.stringify({ customer, script: entries });
+  `{"customer": ${JSON.stringify(customer)},\n"script": ${JSON.stringify(entries)}}`;
 
 const stack = await startConsoleStack("console-screenshots");
 try {
@@ -50,7 +53,19 @@ try {
     reason: "Invoices go out from the billing system",
   });
   await client.approvals.approve(approved.approvalId, { approver: "alice" });
-  await Promise.all(decided.map((runId) => client.wait(runId, { timeoutMs: 20_000 })));
+  const [editedRun] = await Promise.all(decided.map((runId) => client.wait(runId, { timeoutMs: 20_000 })));
+  // The customer writes again on the edited refund's thread; another customer's run fails.
+  if (!editedRun) throw new Error("the edited refund's run did not finish");
+  const followUp = await client.run({
+    input: conversation("Thanks! When will the money arrive?", { text: "Within 5 working days." }),
+    userContext: { userId: "u-grace" },
+    threadId: editedRun.threadId,
+  });
+  const failing = await client.run({
+    input: conversation("Cancel my subscription", { status: 400 }),
+    userContext: { userId: "u-eve" },
+  });
+  await Promise.all([followUp, failing].map(({ runId }) => client.wait(runId, { timeoutMs: 20_000 })));
 
   // What waits now.
   const refundRun = await park(
@@ -95,8 +110,26 @@ try {
   await page.locator("#nav a[data-section=history]").click();
   await waitUntil(async () => (await page.locator(".history-row").count()) === 3);
   await page.screenshot({ path: `${docs}console-history.png`, fullPage: true });
+
+  // The runs, as an operator sees them (a token that may read runs), then the edited refund's run.
+  const operator = await stack.newSession();
+  await operator.page.setViewportSize({ width: 1100, height: 900 });
+  await operator.signIn(consoleTokens.operator.token);
+  await operator.page.locator("#nav a[data-section=runs]").click();
+  await waitUntil(async () => (await operator.page.locator(".run-row").count()) === 9);
+  await operator.page.screenshot({ path: `${docs}console-runs.png`, fullPage: true });
+  await operator.page.setViewportSize({ width: 390, height: 844 });
+  await operator.page.getByLabel("Status").selectOption("completed");
+  await waitUntil(async () => (await operator.page.locator(".run-row").count()) === 4);
+  await operator.page.screenshot({ path: `${docs}console-runs-phone.png`, fullPage: true });
+  await operator.page.setViewportSize({ width: 1100, height: 900 });
+  await operator.page.goto(`${stack.consoleUrl}#/runs/${editedRun.runId}`);
+  await operator.page.locator(".timeline-end").waitFor();
+  await operator.page.locator(".edit-diff .diff").waitFor();
+  await operator.page.locator(".thread-runs a").first().waitFor();
+  await operator.page.screenshot({ path: `${docs}console-run.png`, fullPage: true });
   console.log(
-    "saved docs/console-inbox.png, docs/console-inbox-phone.png, docs/console-approval.png, docs/console-history.png",
+    "saved docs/console-inbox.png, docs/console-inbox-phone.png, docs/console-approval.png, docs/console-history.png, docs/console-runs.png, docs/console-runs-phone.png, docs/console-run.png",
   );
 } finally {
   await stack.close();
