@@ -80,7 +80,9 @@ describe("the Runs view in a browser", () => {
           message: "only the user's two runs, newest first",
         });
         const waitingRow = page.locator(`.run-row[data-run-id="${waiting.runId}"]`);
-        await expect(text(waitingRow)).resolves.toMatch(/running.*awaiting approval.*u-runs.*refund.*1 pending/s);
+        await expect(text(waitingRow)).resolves.toMatch(
+          /running.*awaiting approval.*u-runs.*refund.*1 pending/s,
+        );
         expect(page.url()).toContain(`user=${user}`);
 
         await page.getByLabel("Status").selectOption("completed");
