@@ -34,6 +34,8 @@ export const approvalRequestSchema = z.object({
   /** The run's tool selection, so the approved call's job builds the same registry (version 2). */
   tools: z.array(z.string()).optional(),
   additionalTools: z.array(z.string()).optional(),
+  /** The run's pinned MCP tool list (TRunState.toolListHash): an edit is checked against the schema the model saw. */
+  toolListHash: z.string().optional(),
   requestedAt: z.number(),
   expiresAt: z.number(),
   /** The run's tenant: listings and decisions are limited to it. Absent: "default". */

@@ -77,6 +77,12 @@ export {
   toolJobResultSchema,
 } from "./job-results.js";
 export {
+  mcpToolEntrySchema,
+  mcpToolListSchema,
+  type TMcpToolEntry,
+  type TMcpToolList,
+} from "./mcp-tool-list.js";
+export {
   outputIssueSchema,
   outputSpecSchema,
   type TOutputIssue,

@@ -24,6 +24,8 @@ const toolJobFields = {
   /** The run's tool selection, so the worker builds the same registry (additional tools included). */
   tools: z.array(z.string()).optional(),
   additionalTools: z.array(z.string()).default([]),
+  /** The run's pinned MCP tool list (TRunState.toolListHash), so the call runs the tool the model saw. */
+  toolListHash: z.string().optional(),
   /** Epoch ms when the job was added: schedule-to-start latency. */
   scheduledAt: z.number(),
   /** Set when a human approved the call: the approval's record gets the call's outcome. */

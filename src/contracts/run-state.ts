@@ -174,6 +174,12 @@ export const runStateSchema = z.object({
   /** Model requests made (the response's `steps`). */
   modelCalls: z.number().int().min(0),
   executed: z.array(z.string()),
+  /**
+   * Hash of the MCP tool list the run started with (its servers' tools, names and JSON Schemas), stored
+   * apart under this hash: every later step, approval, edit and tool job of the run reads the schemas the
+   * model saw. Absent for a gateway without MCP servers.
+   */
+  toolListHash: z.string().optional(),
   step: stepStateSchema.optional(),
   toolResults: z.array(toolResultPartSchema),
   endedByTool: z.string().optional(),

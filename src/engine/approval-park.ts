@@ -41,6 +41,7 @@ export function parkSpecOf(
     requestedAt: now,
     expiresAt,
     ...(state.request.tools ? { tools: state.request.tools } : {}),
+    ...(state.toolListHash !== undefined ? { toolListHash: state.toolListHash } : {}),
     ...(state.request.tenant !== undefined ? { tenant: state.request.tenant } : {}),
     ...(state.request.createdBy !== undefined ? { createdBy: state.request.createdBy } : {}),
     ...(call.reason !== undefined ? { reason: call.reason } : {}),

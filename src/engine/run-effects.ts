@@ -25,6 +25,8 @@ export interface IToolJobRun {
   userContext: TRunState["request"]["userContext"];
   tools?: string[] | undefined;
   additionalTools: string[];
+  /** The run's pinned MCP tool list, when it has one. */
+  toolListHash?: string | undefined;
 }
 
 /**

@@ -32,7 +32,10 @@ export function approvedToolJobSpecOf(
 
 /** What the approved call's tool job needs of its run, from a version 2 record; undefined for version 1. */
 export function toolJobRunOfRecord(
-  record: Pick<TApprovalRequest, "runId" | "threadId" | "userContext" | "tools" | "additionalTools">,
+  record: Pick<
+    TApprovalRequest,
+    "runId" | "threadId" | "userContext" | "tools" | "additionalTools" | "toolListHash"
+  >,
 ): IToolJobRun | undefined {
   if (record.additionalTools === undefined) return undefined;
   return {
@@ -41,5 +44,6 @@ export function toolJobRunOfRecord(
     userContext: record.userContext,
     additionalTools: record.additionalTools,
     ...(record.tools ? { tools: record.tools } : {}),
+    ...(record.toolListHash !== undefined ? { toolListHash: record.toolListHash } : {}),
   };
 }

@@ -13,8 +13,14 @@ import {
   type TGatewaySettings,
   type TGatewaySettingsInput,
 } from "./gateway-options.js";
-import { checkApproverRuleReferences, checkExtraTools, checkPolicyReferences } from "./gateway-references.js";
+import {
+  checkApproverRuleReferences,
+  checkExtraTools,
+  checkPolicyReferences,
+  type IRemoteToolNames,
+} from "./gateway-references.js";
 import { checkHttpToolHosts } from "./http-tool-hosts.js";
+import { mcpServerTag } from "./mcp-tools.js";
 import { checkNotificationReferences } from "./notification-references.js";
 
 /**
@@ -94,7 +100,7 @@ export function defineGateway<TToolName extends string = string>(
   const toolPolicy = new ToolPolicy(policy ?? {});
   checkExtraTools(tools, extraTools);
   const catalogue = new ToolRegistry({ ...registryConfig, tools: [...tools, ...extraTools] });
-  checkPolicyReferences(catalogue.list(), policy ?? {});
+  checkPolicyReferences(catalogue.list(), policy ?? {}, remoteToolNamesOf(settings.mcpServers));
   checkNotificationReferences(catalogue.list(), settings.notifications);
   checkApproverRuleReferences(catalogue.list(), settings.approvals);
   checkHttpToolHosts(catalogue.list(), settings.httpTools);
@@ -108,6 +114,17 @@ export function defineGateway<TToolName extends string = string>(
     [gatewayBrand]: true,
   };
   return Object.freeze(gateway);
+}
+
+/** The names and tags the gateway's MCP servers' tools may have, for the policy's references. */
+function remoteToolNamesOf(servers: TGatewaySettings["mcpServers"]): IRemoteToolNames {
+  const prefixes = Object.keys(servers).map((server) => `${server}__`);
+  const tags = Object.entries(servers).flatMap(([server, settings]) => [
+    mcpServerTag(server),
+    ...(settings.tags ?? []),
+    ...Object.values(settings.tools).flatMap((tool) => tool.tags ?? []),
+  ]);
+  return { isToolName: (name) => prefixes.some((prefix) => name.startsWith(prefix)), tags };
 }
 
 /** True for what defineGateway returned (a module's default export is checked with it). */

@@ -3,6 +3,7 @@ import { rejectOptionsSchema, type TOutputSchemaInput } from "../contracts/index
 import { outputSpecOf } from "../output/index.js";
 import { approvalsConfigSchema } from "../policy/approver-rules-config.js";
 import { httpToolsSettingsSchema } from "./http-tool-hosts.js";
+import { mcpServersSchema } from "./mcp-settings.js";
 import { namedModelsSchema } from "./model-settings.js";
 import { notificationsSchema } from "./notification-settings.js";
 
@@ -120,6 +121,13 @@ export const gatewaySettingsSchema = z.strictObject({
    * always there: configured by the environment (OPENAI_BASE_URL, ...) when not written here.
    */
   models: namedModelsSchema,
+  /**
+   * MCP servers whose tools join every run, by name: `{ url, headers? }` (streamable HTTP) or
+   * `{ command, args?, env? }` (stdio), with the contract of their tools (policy, limits, endsRun,
+   * visibleWhen, tags) for all of them or per tool under `tools` (docs/TOOLS.md, "MCP servers"). Their
+   * tools are named `<server>__<tool>` and tagged `mcp:<server>`. None when absent.
+   */
+  mcpServers: mcpServersSchema,
 });
 
 export type TGatewaySettings = z.infer<typeof gatewaySettingsSchema>;

@@ -21,6 +21,18 @@ export function checkExtraTools(tools: readonly TAnyToolDef[], extraTools: reado
 }
 
 /**
+ * The tools of MCP servers are known only once a worker lists them: a name with a mounted server's
+ * `<server>__` prefix is taken as one of them, and the servers' tags (`mcp:<server>` and their settings')
+ * are tags of the gateway.
+ */
+export interface IRemoteToolNames {
+  isToolName(name: string): boolean;
+  tags: readonly string[];
+}
+
+const noRemoteTools: IRemoteToolNames = { isToolName: () => false, tags: [] };
+
+/**
  * Every name the policy uses must be a tool of the gateway (default or extra) or, where tags are allowed,
  * a tag of one: a misspelt name would otherwise hide a tool forever (`requires`), never ask for an
  * approval (`approvals`), or filter nothing (`allowTags`, `denyTags`). All wrong names are reported at
@@ -29,12 +41,14 @@ export function checkExtraTools(tools: readonly TAnyToolDef[], extraTools: reado
 export function checkPolicyReferences(
   catalogueTools: readonly TAnyToolDef[],
   policy: IToolPolicyConfig,
+  remote: IRemoteToolNames = noRemoteTools,
 ): void {
   const toolNames = new Set(catalogueTools.map((tool) => tool.name));
-  const tags = new Set(catalogueTools.flatMap((tool) => tool.tags ?? []));
+  const tags = new Set([...catalogueTools.flatMap((tool) => tool.tags ?? []), ...remote.tags]);
+  const isTool = (name: string) => toolNames.has(name) || remote.isToolName(name);
   const issues: IFieldIssue[] = [];
   const expectTool = (name: string, path: string) => {
-    if (!toolNames.has(name)) issues.push({ path, message: `"${name}" is not a tool of the gateway` });
+    if (!isTool(name)) issues.push({ path, message: `"${name}" is not a tool of the gateway` });
   };
   const expectTag = (tag: string, path: string) => {
     if (!tags.has(tag)) issues.push({ path, message: `"${tag}" is not a tag of any tool of the gateway` });
@@ -47,7 +61,7 @@ export function checkPolicyReferences(
   }
   for (const [profile, { approvals }] of Object.entries(policy.profiles ?? {})) {
     approvals.forEach((name, index) => {
-      if (!toolNames.has(name) && !tags.has(name)) {
+      if (!isTool(name) && !tags.has(name)) {
         issues.push({
           path: `policy.profiles.${profile}.approvals.${index}`,
           message: `"${name}" is neither a tool nor a tag of the gateway`,

@@ -11,6 +11,17 @@ export {
   type THttpToolsSettings,
 } from "./http-tool-hosts.js";
 export {
+  isHttpMcpServer,
+  maxMcpServerNameChars,
+  mcpServerNamePattern,
+  mcpServersSchema,
+  type TMcpServerSettings,
+  type TMcpServersSettings,
+  type TMcpToolSettings,
+} from "./mcp-settings.js";
+export { type IMcpToolName, mcpToolNamesOf, modelToolNamePattern } from "./mcp-tool-names.js";
+export { type IPinnedMcpTool, mcpServerTag, mcpToolDefsOf, type TMcpToolCall } from "./mcp-tools.js";
+export {
   DEFAULT_MODEL,
   modelNamesOf,
   namedModelSchema,

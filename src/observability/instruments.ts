@@ -72,6 +72,8 @@ export function createInstruments(registry: Registry, awaitScrapeTimeReads: () =
     modelPauseDuration: histogram(registry, "modelPauseDuration", HISTOGRAM_BUCKETS.modelPauseSeconds),
     modelPausedRuns: counter(registry, "modelPausedRuns"),
     modelFallbacks: counter(registry, "modelFallbacks"),
+    mcpConnectFailures: counter(registry, "mcpConnectFailures"),
+    mcpServerUp: gauge(registry, "mcpServerUp"),
     scheduleTicksFired: counter(registry, "scheduleTicksFired"),
     scheduleTicksSkipped: counter(registry, "scheduleTicksSkipped"),
     tenantRunsWaited: counter(registry, "tenantRunsWaited"),

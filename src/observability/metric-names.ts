@@ -109,6 +109,18 @@ export const METRICS = {
     "Schedule ticks that started no run, by reason: overlap (the previous run had not finished), refused (the run was refused: rate limit, a gateway changed since).",
     ["reason"],
   ),
+  mcpConnectFailures: define(
+    "tollgate_mcp_connect_failures_total",
+    "counter",
+    "Attempts to connect to an MCP server that failed (at start-up or reconnecting), by server.",
+    ["server"],
+  ),
+  mcpServerUp: define(
+    "tollgate_mcp_server_up",
+    "gauge",
+    "1 while this worker is connected to the MCP server, else 0 (its tools are absent from new runs), by server.",
+    ["server"],
+  ),
   tenantRunsWaited: define(
     "tollgate_tenant_runs_waited_total",
     "counter",

@@ -26,6 +26,11 @@ export interface IReadiness {
   ready: boolean;
   /** Why not ready: starting, draining, redis-unavailable. */
   reason?: string;
+  /**
+   * MCP servers this worker cannot reach right now. The worker stays ready (its other tools work); the
+   * servers' tools are absent from new runs until they answer.
+   */
+  mcpServersDown?: string[];
 }
 
 export interface IMetricsServer {
@@ -45,7 +50,11 @@ function json(response: ServerResponse, status: number, body: object): void {
 async function answerProbe(probes: IReadinessProbe, path: string, response: ServerResponse) {
   if (path === "/healthz") return json(response, 200, { status: "ok" });
   const readiness = await probes.check().catch(() => ({ ready: false, reason: "probe-failed" }));
-  if (readiness.ready) return json(response, 200, { status: "ready" });
+  const down =
+    "mcpServersDown" in readiness && readiness.mcpServersDown?.length
+      ? { mcpServersDown: readiness.mcpServersDown }
+      : {};
+  if (readiness.ready) return json(response, 200, { status: "ready", ...down });
   return json(response, 503, { status: "not-ready", reason: readiness.reason ?? "unknown" });
 }
 

@@ -44,6 +44,12 @@ export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
     scheduleTickSkipped(reason) {
       instruments.scheduleTicksSkipped.inc({ reason });
     },
+    mcpConnectFailed(server) {
+      instruments.mcpConnectFailures.inc({ server });
+    },
+    mcpServerUp(server, up) {
+      instruments.mcpServerUp.set({ server }, up ? 1 : 0);
+    },
     tenantRunWaited(tenant) {
       instruments.tenantRunsWaited.inc({ tenant });
     },

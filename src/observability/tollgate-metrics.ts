@@ -87,6 +87,10 @@ export interface ITollgateMetrics {
   scheduleTickFired(): void;
   /** A schedule's tick started no run: the previous run had not finished, or the run was refused. */
   scheduleTickSkipped(reason: "overlap" | "refused"): void;
+  /** A connection attempt to an MCP server failed; `server` is a name of the gateway's (a bounded label). */
+  mcpConnectFailed(server: string): void;
+  /** This worker's connection to an MCP server went up (true) or down (false). */
+  mcpServerUp(server: string, up: boolean): void;
   /** A run parked itself because its tenant was at its maxRunning; `tenant` is already a bounded label. */
   tenantRunWaited(tenant: string): void;
   /** Tokens of one model reply, by tenant (already a bounded label) and model. */

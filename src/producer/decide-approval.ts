@@ -1,6 +1,8 @@
+import type { TAnyToolDef } from "../contracts/index.js";
 import type { IApprovalRefusal, IApproveCommand, IRejectCommand, TEditVerdict } from "../engine/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
 import { runApprovalCommand } from "../runtime/approval-interpreter.js";
+import { noMcpConnection, pinnedMcpTools } from "../runtime/pinned-tools.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import type { IApproval } from "../store/index.js";
 import { maxArgumentsDepth } from "../tools/index.js";
@@ -83,7 +85,7 @@ async function editVerdict(
 ): Promise<TEditVerdict> {
   const tooDeep = tooDeepRefusal(editedInput);
   if (tooDeep) return { ok: false, refusal: tooDeep };
-  const tool = runtime.gateway.catalogue.get(approval.toolName);
+  const tool = runtime.gateway.catalogue.get(approval.toolName) ?? (await pinnedToolOf(runtime, approval));
   if (!tool) {
     return {
       ok: false,
@@ -118,6 +120,18 @@ async function editVerdict(
     ...(edited.result.rejectionText !== undefined ? { rejectionText: edited.result.rejectionText } : {}),
     ...(edited.result.reason !== undefined ? { reason: edited.result.reason } : {}),
   };
+}
+
+/**
+ * An MCP tool of the run's pinned list (design: an edit is checked against the schema the model saw, not
+ * the server's current one); this process holds no connection, and needs none to check an edit.
+ */
+async function pinnedToolOf(
+  runtime: ITollgateRuntime,
+  approval: IApproval,
+): Promise<TAnyToolDef | undefined> {
+  const pinned = await pinnedMcpTools(runtime, approval.toolListHash, noMcpConnection);
+  return pinned.find(({ tool }) => tool.name === approval.toolName)?.tool;
 }
 
 /**

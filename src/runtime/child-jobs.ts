@@ -30,6 +30,7 @@ export function toolJobRunOf(state: TRunState): IToolJobRun {
     userContext: state.request.userContext,
     additionalTools: state.request.additionalTools,
     ...(state.request.tools ? { tools: state.request.tools } : {}),
+    ...(state.toolListHash !== undefined ? { toolListHash: state.toolListHash } : {}),
   };
 }
 
@@ -53,6 +54,7 @@ export async function addToolJobs(
       additionalTools: run.additionalTools,
       scheduledAt,
       ...(run.tools ? { tools: run.tools } : {}),
+      ...(run.toolListHash !== undefined ? { toolListHash: run.toolListHash } : {}),
       ...(call.approvalId !== undefined ? { approvalId: call.approvalId } : {}),
     };
     return {

@@ -29,6 +29,7 @@ import {
   TenantLimits,
   TextDeltaLog,
   ThreadStore,
+  ToolListStore,
   type TRedisTarget,
   UsageStore,
   whenRedisReady,
@@ -77,6 +78,8 @@ export interface ITollgateRuntime {
   readonly tracing: ITracing | undefined;
   /** Schedules whose ids name this partition; their ticks come from job schedulers on its runs queue. */
   readonly schedules: ScheduleStore;
+  /** The MCP tool lists runs pinned, by hash. */
+  readonly toolLists: ToolListStore;
   now(): number;
   /**
    * Resolves once the main connection is ready. A client connection does not queue commands while
@@ -220,6 +223,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     usage: new UsageStore(redis, deploymentKeys),
     tracing: init.tracing,
     schedules: new ScheduleStore(redis, keys),
+    toolLists: new ToolListStore(redis, keys),
     now,
     runQueueOf: (runId) => init.runQueueOf?.(runId) ?? queues.runs,
     ready: () => whenRedisReady(redis, options.connectTimeoutMs),

@@ -106,4 +106,5 @@ export { compareStreamIds, parseStreamId } from "./stream-ids.js";
 export { defaultTenant, TenantLimits } from "./tenant-limits.js";
 export { TextDeltaLog, type TTextDeltaAppend } from "./text-delta-log.js";
 export { ThreadStore, threadOfRun } from "./thread-store.js";
+export { pinnedToolListTtlSeconds, ToolListStore } from "./tool-list-store.js";
 export { type IUsageCount, UsageStore, usageDayOf } from "./usage-store.js";

@@ -63,6 +63,8 @@ export interface IKeys {
    * approve/reject twin, which share the nonce, work once. Under the approval's partition prefix.
    */
   approvalLinkUse(nonce: string): string;
+  /** An MCP tool list some runs pinned, by the hash of its canonical JSON (TRunState.toolListHash). */
+  toolList(hash: string): string;
   /**
    * A secondary index of approvals (sorted set of approval ids): pending ones scored by expiry, decided
    * ones by decision time. `all` has no value; the others hold the approvals of one run, tenant, user,
@@ -158,6 +160,7 @@ export function keysFor(prefix: string): IKeys {
     approvalReminder: (reminderId) => `${prefix}:approval-reminder:${reminderId}`,
     approvalLinkUse: (nonce) => `${prefix}:approval-link-use:${nonce}`,
     approvalIndex,
+    toolList: (hash) => `${prefix}:tool-list:${hash}`,
     legacyThreadTenant: (threadId) => `${prefix}:thread:${threadId}:tenant`,
     cancelChannel: () => `${prefix}:cancel`,
     finishedChannel: () => `${prefix}:finished`,

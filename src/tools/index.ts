@@ -54,4 +54,11 @@ export {
   ToolRegistry,
   type TToolInputParse,
 } from "./tool-registry.js";
-export { isIsolation, maxToolNameChars, toolNamePattern, validateToolDefinition } from "./validate-tool.js";
+export {
+  isIsolation,
+  maxToolNameChars,
+  mcpToolMarker,
+  remoteToolNamePattern,
+  toolNamePattern,
+  validateToolDefinition,
+} from "./validate-tool.js";

@@ -22,6 +22,8 @@ export const gatewayToolCodes = {
   TOOL_BUDGET_EXHAUSTED: "TG_TOOL_BUDGET_EXHAUSTED",
   /** Stamped on a tool's dynaError that has a userMessage but no code of its own. */
   TOOL_ERROR: "TG_TOOL_ERROR",
+  /** An MCP tool answered with `isError`: the model reads the tool's own text as the userMessage. */
+  MCP_TOOL_ERROR: "TG_MCP_TOOL_ERROR",
 } as const;
 
 /** A call that did not produce output, as the model reads it. */

@@ -11,6 +11,17 @@ import { compileToolInput } from "./json-schema-input.js";
 /** snake_case: lower-case words of letters and digits joined by single underscores. */
 export const toolNamePattern = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 export const maxToolNameChars = 64;
+/**
+ * A tool served by an MCP server: `<server>__<tool>`, the server's name snake_case, the tool's part what
+ * the model endpoints accept in a name (letters, digits, `_`, `-`).
+ */
+export const remoteToolNamePattern = /^[a-z][a-z0-9]*(_[a-z0-9]+)*__[A-Za-z0-9_-]+$/;
+
+/**
+ * Marks a definition Tollgate built for a tool of an MCP server: its name follows `remoteToolNamePattern`
+ * (an application's tool stays snake_case, so it can never take a server's `<server>__` name).
+ */
+export const mcpToolMarker: unique symbol = Symbol("tollgate.mcpTool");
 /** Longer delays overflow Node's timers, which then fire at once. */
 export const maxTimerDelayMs = 2_147_483_647;
 
@@ -55,7 +66,10 @@ function describeName(name: unknown): string {
 /** The first contract rule `tool` breaks, or undefined when it keeps them all. */
 function findDefinitionProblem(tool: TAnyToolDef): string | undefined {
   const { name } = tool;
-  if (typeof name !== "string" || !toolNamePattern.test(name) || name.length > maxToolNameChars) {
+  const pattern =
+    (tool as { [mcpToolMarker]?: true })[mcpToolMarker] === true ? remoteToolNamePattern : toolNamePattern;
+  const nameFits = typeof name === "string" && pattern.test(name);
+  if (!nameFits || name.length > maxToolNameChars) {
     return `the name must be snake_case (${toolNamePattern}) and at most ${maxToolNameChars} characters`;
   }
   if (typeof tool.description !== "string" || tool.description.trim() === "") {

@@ -2,7 +2,6 @@ import { DelayedError, type Job, WaitingChildrenError } from "bullmq";
 import type { TChatMessage } from "../contracts/index.js";
 import { interpretRun, isTerminal } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
-import { rejectOptionsOf } from "../gateway/index.js";
 import { jobLogger } from "../observability/index.js";
 import { outputCheckerOf } from "../output/index.js";
 import { runJobNames, runJobSchema } from "../queue/index.js";
@@ -15,7 +14,7 @@ import { runEffectHandlers } from "./run-effect-handlers.js";
 import { tenantOfRun, waitForRunSlot } from "./run-slot.js";
 import { handleScheduleTick } from "./schedule-tick.js";
 import { waitForThreadTurn } from "./thread-turn.js";
-import { approvalTtlMsOf, type IWorkerContext, runToolsOf } from "./worker-context.js";
+import { approvalTtlMsOf, type IWorkerContext, runRejectOptionsOf, runToolsOf } from "./worker-context.js";
 
 /**
  * The run job's processor. Each activation loads the state (with its cancel flag, in one round trip) and
@@ -61,13 +60,18 @@ export function createRunProcessor(workerContext: IWorkerContext) {
       // A started run keeps its tenant's slot: each activation renews the slot's lease.
       await context.runtime.limits.renewSlot(tenantOfRun(state), runId);
     }
+    // A run pins the MCP tools it starts with: its later steps, approvals and edits see what the model saw.
+    if (context.mcp !== undefined && state.toolListHash === undefined && !isTerminal(state)) {
+      state.toolListHash = await context.runtime.toolLists.pin(context.mcp.snapshot());
+    }
+    const tools = await runToolsOf(context, { ...state.request, toolListHash: state.toolListHash });
     const cancellation = context.cancelBus.register(runId);
     try {
       const ref = { current: stored };
       const outcome = await interpretRun({
         state,
         ...(history !== undefined ? { startWithHistory: history } : {}),
-        tools: runToolsOf(context, state.request),
+        tools,
         handlers: runEffectHandlers({
           context,
           job,
@@ -79,8 +83,8 @@ export function createRunProcessor(workerContext: IWorkerContext) {
         }),
         now: () => context.runtime.now(),
         instructions: state.request.instructions ?? context.runtime.gateway.settings.instructions,
-        approvalTtlMsOf: (name) => approvalTtlMsOf(context, name),
-        rejectOptionsOf: (name) => rejectOptionsOf(context.runtime.gateway, name),
+        approvalTtlMsOf: (name) => approvalTtlMsOf(context, name, tools),
+        rejectOptionsOf: (name) => runRejectOptionsOf(context, name, tools),
         outputChecker: state.request.output ? outputCheckerOf(state.request.output) : undefined,
         onStarted: () => {
           context.metrics?.runStarted();

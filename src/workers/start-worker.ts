@@ -5,6 +5,7 @@ import { endRunOutsideLoop } from "../engine/index.js";
 import { assertKnownKeys } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
 import { assertLinkSecretFor } from "../links/index.js";
+import { McpPool } from "../mcp/index.js";
 import type { ILLMClientConfig } from "../model/index.js";
 import { startNotifications } from "../notifications/start-notifications.js";
 import {
@@ -153,6 +154,10 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     pacing: { runtime, modelPauses, metrics, logger },
     metrics,
   });
+  // An MCP server that cannot be reached does not stop the worker: its tools are absent until it answers.
+  const mcp = await startMcpPool(options.gateway, logger, metrics);
+  if (mcp)
+    readiness.watchMcp(() => mcp.states().flatMap((state) => (state.status === "up" ? [] : [state.server])));
   const concurrency = options.concurrency ?? 8;
   const served = options.queues ?? allQueueNames;
   const isolation = served.includes(queueNames.tools)
@@ -182,6 +187,7 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
       modelPauses,
       logger,
       metrics,
+      ...(mcp ? { mcp } : {}),
     };
     contexts.push(context);
     const processors = tracing
@@ -298,7 +304,10 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
         activeJobs,
         isolation,
         timeoutMs: runtime.options.shutdownTimeoutMs,
-        closeConnections: () => partitions.close(),
+        closeConnections: async () => {
+          await mcp?.close();
+          await partitions.close();
+        },
       }),
     );
     return closing;
@@ -377,4 +386,20 @@ async function onFailed(context: IWorkerContext, queue: TQueueName, job: Job | u
   } catch (markError) {
     context.logger.error({ err: markError, jobId: job.id }, "could not mark the failed run");
   }
+}
+
+/** The worker's MCP connections, started (each server's first attempt made), when the gateway mounts any. */
+async function startMcpPool(
+  gateway: IGateway,
+  logger: Logger,
+  metrics: TollgateMetrics | undefined,
+): Promise<McpPool | undefined> {
+  if (Object.keys(gateway.settings.mcpServers).length === 0) return undefined;
+  const pool = new McpPool({ servers: gateway.settings.mcpServers, logger, metrics });
+  await pool.start();
+  for (const state of pool.states()) {
+    if (state.status !== "up")
+      logger.warn({ mcpServer: state.server, error: state.error }, "MCP server down at start-up");
+  }
+  return pool;
 }

@@ -36,7 +36,7 @@ export function createToolProcessor(workerContext: IWorkerContext, runIsolated?:
       if (cancellation.signal.aborted) {
         execution = { ...cancelledFailure(), durationMs: 0, endsRun: false, input: data.rawInput };
       } else {
-        const { registry } = runToolsOf(context, data);
+        const { registry } = await runToolsOf(context, data);
         const abort = linkedSignal(jobSignal ? [cancellation.signal, jobSignal] : [cancellation.signal]);
         try {
           execution = await registry.execute({

@@ -1,11 +1,14 @@
 import type { Logger } from "pino";
+import type { TRejectOption } from "../contracts/index.js";
 import type { IRunTools } from "../engine/index.js";
-import { runToolRegistry } from "../gateway/index.js";
+import { rejectOptionsOf, runToolRegistry } from "../gateway/index.js";
+import type { McpPool } from "../mcp/index.js";
 import type { ModelRouter } from "../model/index.js";
 import type { TollgateMetrics } from "../observability/index.js";
 import type { IOutputSupport } from "../output/index.js";
 import type { CancelBus } from "../runtime/cancel-bus.js";
 import type { ModelPauseWatch } from "../runtime/model-pause-watch.js";
+import { noMcpConnection, pinnedMcpTools } from "../runtime/pinned-tools.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 
 /** What every processor of a worker process shares. */
@@ -18,23 +21,47 @@ export interface IWorkerContext {
   modelPauses: ModelPauseWatch;
   logger: Logger;
   metrics?: TollgateMetrics | undefined;
+  /** The worker's connections to the gateway's MCP servers; absent when it mounts none. */
+  mcp?: McpPool | undefined;
 }
 
-/** The run's tools and the gateway's policy, as the engine needs them. */
-export function runToolsOf(
+/**
+ * The run's tools and the gateway's policy, as the engine needs them: the gateway's tools for the run's
+ * selection, joined by the MCP tools the run pinned that their servers still list (a tool that
+ * disappeared is left out, so its calls settle as unknown; a server that is down keeps its tools, whose
+ * calls then fail as the transport does).
+ */
+export async function runToolsOf(
   context: IWorkerContext,
-  request: { tools?: string[] | undefined; additionalTools?: string[] | undefined },
-): IRunTools {
-  return {
-    registry: runToolRegistry(context.runtime.gateway, request),
-    policy: context.runtime.gateway.policy,
-  };
+  request: {
+    tools?: string[] | undefined;
+    additionalTools?: string[] | undefined;
+    toolListHash?: string | undefined;
+  },
+): Promise<IRunTools> {
+  const registry = runToolRegistry(context.runtime.gateway, request);
+  const policy = context.runtime.gateway.policy;
+  const pool = context.mcp;
+  const pinned = await pinnedMcpTools(context.runtime, request.toolListHash, pool?.call ?? noMcpConnection);
+  const available = pinned.flatMap(({ entry, tool }) => (pool?.stillListed(entry) ? [tool] : []));
+  return { registry: available.length === 0 ? registry : registry.withAdditional(available), policy };
 }
 
-/** A parked call's TTL: the tool's own, else the gateway's. */
-export function approvalTtlMsOf(context: IWorkerContext, toolName: string): number {
-  const tool = context.runtime.gateway.catalogue.get(toolName);
+/** A parked call's TTL: the tool's own (an MCP tool's from the gateway's settings), else the gateway's. */
+export function approvalTtlMsOf(context: IWorkerContext, toolName: string, tools?: IRunTools): number {
+  const tool = tools?.registry.get(toolName) ?? context.runtime.gateway.catalogue.get(toolName);
   return tool?.approvalTtlMs ?? context.runtime.gateway.settings.approvalTtlMs;
+}
+
+/** A parked call's reject options: the tool's own (an MCP tool's too), else the gateway's. */
+export function runRejectOptionsOf(
+  context: IWorkerContext,
+  toolName: string,
+  tools: IRunTools,
+): TRejectOption[] | undefined {
+  const own = tools.registry.get(toolName)?.rejectOptions;
+  if (own === undefined || own.length === 0) return rejectOptionsOf(context.runtime.gateway, toolName);
+  return own.map((option) => ({ ...option }));
 }
 
 /** What a named model supports of structured answers; a model the gateway does not write (`default`): all. */

@@ -17,6 +17,12 @@ export class WorkerReadiness implements IReadinessProbe {
   private runtimes: readonly ITollgateRuntime[] = [];
   private started = false;
   private draining = false;
+  private mcpServersDown: () => string[] = () => [];
+
+  /** The worker's MCP pool, whose unreachable servers /readyz names. */
+  watchMcp(serversDown: () => string[]): void {
+    this.mcpServersDown = serversDown;
+  }
 
   /** startWorker hands over the runtimes of the partitions it serves once it has them. */
   attach(runtimes: ITollgateRuntime | readonly ITollgateRuntime[]): void {
@@ -49,7 +55,8 @@ export class WorkerReadiness implements IReadinessProbe {
         probeTimeoutMs,
         "readiness write",
       );
-      return { ready: true };
+      const mcpServersDown = this.mcpServersDown();
+      return mcpServersDown.length > 0 ? { ready: true, mcpServersDown } : { ready: true };
     } catch {
       return { ready: false, reason: "redis-unavailable" };
     }

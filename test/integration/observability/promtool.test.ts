@@ -43,6 +43,8 @@ async function textWithEveryMetricTouched(): Promise<string> {
   metrics.scheduleTickFired();
   metrics.scheduleTickSkipped("overlap");
   metrics.tenantRunWaited("acme");
+  metrics.mcpConnectFailed("files");
+  metrics.mcpServerUp("files", false);
   metrics.tenantTokens("acme", "gpt-4o-mini", { promptTokens: 9, completionTokens: 4 });
   metrics.runFinished("completed", 4.2, 3);
   metrics.runFinished("failed", 1, 1);

@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+/** One tool of an MCP server as a run pinned it: the name the model calls, where it lives, what it takes. */
+export const mcpToolEntrySchema = z.object({
+  /** The Tollgate name, `<server>__<tool>` (renamed when the MCP name breaks the model's name rules). */
+  name: z.string().min(1).max(64),
+  server: z.string().min(1),
+  /** The tool's name on its server. */
+  mcpName: z.string().min(1),
+  description: z.string(),
+  /** The tool's JSON Schema of its input, as the server listed it. */
+  inputSchema: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * The MCP tools a run started with, stored once under the hash of its canonical JSON (TRunState.toolListHash):
+ * every worker and API process that handles the run later reads the same names and schemas.
+ */
+export const mcpToolListSchema = z.object({
+  schemaVersion: z.literal(1),
+  tools: z.array(mcpToolEntrySchema),
+});
+
+export type TMcpToolEntry = z.infer<typeof mcpToolEntrySchema>;
+export type TMcpToolList = z.infer<typeof mcpToolListSchema>;
