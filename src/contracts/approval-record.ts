@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { approvalDecisionSchema } from "./approval-decision.js";
+import { approvalInputsSchema } from "./approval-inputs.js";
 import { approvalQuorumSchema } from "./approval-quorum.js";
 import { inputChangeSchema } from "./input-diff.js";
 import { rejectOptionSchema } from "./reject-options.js";
@@ -79,19 +80,6 @@ export const storedApprovalRequestSchema = z
     return { ...record, schemaVersion: approvalRecordVersion };
   });
 export type TApprovedCallOutcome = z.infer<typeof approvedCallOutcomeSchema>;
-
-/**
- * The three inputs of an approval side by side: what the model proposed, what the approver approved
- * (their edit, else the proposal; while a quorum is pending, the edit its counted votes approve), and
- * what the tool's `execute` received once the call ran (after the tool's schema).
- */
-export const approvalInputsSchema = z.object({
-  proposed: z.unknown(),
-  approved: z.unknown().optional(),
-  executed: z.unknown().optional(),
-});
-
-export type TApprovalInputs = z.infer<typeof approvalInputsSchema>;
 
 /** An approval as read (`GET /v1/approvals/:id`, listings, the export). */
 export const approvalViewSchema = approvalRequestSchema.extend({

@@ -15,10 +15,10 @@ export {
   type TApprovalEventType,
   type TStoredApprovalEvent,
 } from "./approval-events.js";
+export { approvalInputsSchema, type TApprovalInputs } from "./approval-inputs.js";
 export { approvalListStatuses, type TApprovalListStatus } from "./approval-list-status.js";
 export { approvalQuorumSchema, type TApprovalQuorum } from "./approval-quorum.js";
 export {
-  approvalInputsSchema,
   approvalRecordVersion,
   approvalRequestSchema,
   approvalStatusSchema,
@@ -26,7 +26,6 @@ export {
   approvedCallOutcomeSchema,
   type IApproval,
   storedApprovalRequestSchema,
-  type TApprovalInputs,
   type TApprovalRequest,
   type TApprovalStatus,
   type TApprovedCallOutcome,

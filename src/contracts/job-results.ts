@@ -36,6 +36,11 @@ export const toolExecutionSchema = z.object({
   endsRun: z.boolean(),
   /** The parsed input, or the raw one when parsing never succeeded. */
   input: z.unknown(),
+  /**
+   * An approved call that ran: the input `execute` received (after the tool's schema), as JSON, for the
+   * call's three inputs. Absent otherwise, and from workers of an earlier version.
+   */
+  executedInput: z.unknown().optional(),
 });
 
 export type TToolExecutionRecord = z.infer<typeof toolExecutionSchema>;

@@ -1,3 +1,4 @@
+import type { TApprovalInputs } from "./approval-inputs.js";
 import type { EToolCallVerdict } from "./verdict.js";
 
 /** How a tool call ended: the label metrics and logs use. */
@@ -90,6 +91,12 @@ export interface IToolResultFields {
   /** Set when the model's text was cut to maxOutputChars. */
   truncatedChars?: number;
   approval?: IApprovalRecordOnResult;
+  /**
+   * A call that went through an approval: the input the model proposed, the one the approver approved
+   * (their edit, else the proposal; absent unless approved) and the one `execute` received after the
+   * tool's schema (absent unless it ran), side by side, as `GET /v1/approvals/:id` shows them.
+   */
+  inputs?: TApprovalInputs;
   /** Time spent in execute, 0 when it never ran. */
   durationMs: number;
   /** Whether this call ended the run (endsRun). */

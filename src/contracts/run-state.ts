@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { approvalOnResultSchema } from "./approval-decision.js";
+import { approvalInputsSchema } from "./approval-inputs.js";
 import { outputSpecSchema } from "./output-spec.js";
 import { toolCallOutcomes } from "./result.js";
 import { EToolCallVerdict } from "./verdict.js";
@@ -59,6 +60,8 @@ export const toolResultPartSchema = z.object({
   verdict: verdictSchema.optional(),
   truncatedChars: z.number().int().optional(),
   approval: approvalOnResultSchema.optional(),
+  /** A call that went through an approval: proposed, approved and executed input side by side. */
+  inputs: approvalInputsSchema.optional(),
   durationMs: z.number().min(0),
   endedRun: z.boolean().optional(),
 });

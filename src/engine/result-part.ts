@@ -2,10 +2,11 @@ import type {
   EToolCallVerdict,
   IApprovalRecordOnResult,
   IToolResultPart,
+  TApprovalInputs,
   TPlannedCall,
 } from "../contracts/index.js";
 import type { IToolCallFailure, IToolExecution } from "../tools/index.js";
-import { rawInputOf } from "./raw-input.js";
+import { argumentsValueOf, inputThatRan, rawInputOf } from "./raw-input.js";
 
 /** The stored result of a call from what happened to it: an execution or a failure decided before it. */
 export function resultPartOf(
@@ -37,5 +38,25 @@ export function resultPartOf(
   const verdict = extra.verdict ?? call.verdict;
   if (verdict !== undefined) part.verdict = verdict;
   if (extra.approval) part.approval = extra.approval;
+  const approval = extra.approval ?? call.approval;
+  if (approval) part.inputs = inputsOf(call, approval, execution);
   return part;
+}
+
+/**
+ * A call that went through an approval: proposed (the model's arguments), approved (the edit, else the
+ * proposal; only when approved) and executed (what `execute` received, reported by its tool job), as the
+ * approval's record shows them.
+ */
+function inputsOf(
+  call: TPlannedCall,
+  approval: IApprovalRecordOnResult,
+  execution: IToolExecution | undefined,
+): TApprovalInputs {
+  const proposed = argumentsValueOf(call.argumentsJson);
+  return {
+    proposed,
+    ...(approval.decision === "approved" ? { approved: inputThatRan(proposed, approval) } : {}),
+    ...(execution?.executedInput !== undefined ? { executed: execution.executedInput } : {}),
+  };
 }

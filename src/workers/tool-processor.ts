@@ -71,7 +71,11 @@ export function createToolProcessor(workerContext: IWorkerContext, runIsolated?:
       // completion, an activation and a read of its children, so a follower still hears the call end
       // first. A failed write is logged by announceSettled itself.
       void announceSettled(context, data, execution);
-      if (data.approvalId !== undefined) await recordOutcome(context, data.approvalId, execution, finishedAt);
+      // An approved call: the input execute received, once, for the record's and the result's three inputs.
+      const executed =
+        data.approvalId !== undefined ? { executedInput: executedInputOf(execution) } : undefined;
+      if (data.approvalId !== undefined)
+        await recordOutcome(context, data.approvalId, execution, executed?.executedInput, finishedAt);
       logContent(logger, execution.text, "tool result the model reads");
       logger.info(
         { outcome: execution.outcome, durationMs: execution.durationMs, attempt: job.attemptsMade + 1 },
@@ -82,7 +86,11 @@ export function createToolProcessor(workerContext: IWorkerContext, runIsolated?:
         schemaVersion: 1,
         callId: data.callId,
         // The parsed input may hold values JSON cannot keep (a Date): the run records the input as sent.
-        execution: { ...stored, input: data.rawInput },
+        execution: {
+          ...stored,
+          input: data.rawInput,
+          ...(executed?.executedInput !== undefined ? { executedInput: executed.executedInput } : {}),
+        },
         scheduledAt: data.scheduledAt,
         startedAt,
         finishedAt,
@@ -118,12 +126,12 @@ async function recordOutcome(
   context: IWorkerContext,
   approvalId: string,
   execution: IToolExecution,
+  executedInput: unknown,
   finishedAt: number,
 ): Promise<void> {
   const ok = execution.outcome === "ok";
   const code =
     execution.errorCode !== undefined ? String(execution.errorCode) : ok ? undefined : execution.outcome;
-  const executedInput = executedInputOf(execution);
   try {
     await context.runtime.approvals.recordOutcome(approvalId, {
       ok,

@@ -238,7 +238,13 @@ describe("reject options and input binding over HTTP", () => {
       inputHash: pending.inputHash,
     });
     expect(approved.statusCode).toBe(200);
-    await finished(runId);
+    const run = await finished(runId);
+    // The call's result in the run (GET /v1/runs/:id) shows the same three inputs as the approval.
+    expect(findCall(run.response).inputs).toEqual({
+      proposed: { amount: 250 },
+      approved: { amount: 200 },
+      executed: { amount: 200, currency: "EUR" },
+    });
     const decided = await waitUntil(async () => {
       const approval = await get(approvalId);
       return approval.inputs.executed !== undefined ? approval : undefined;

@@ -158,6 +158,8 @@ describe("an approval job's report settles (or dispatches) a parked call", () =>
         editedInput: { amount: 80 },
         verdictOnEdit: ALLOW,
       },
+      // Executed is what the tool job reports it ran (tested end to end over HTTP); this report has none.
+      inputs: { proposed: { amount: 500 }, approved: { amount: 80 } },
     });
   });
 
