@@ -19,6 +19,17 @@ import { refineScheduleTiming, scheduleTimingShape } from "../../producer/schedu
  * `POST /v1/runs`. Without `userContext` the run acts for the token's subject: a service that acts for
  * itself should not have to invent a user id.
  */
+/** A listing's page size, sent as a query string: 1 to `max`, `defaultSize` when absent. */
+function pageLimitSchema(items: string, max: number, defaultSize: number) {
+  return z
+    .string()
+    .regex(/^\d+$/, "must be an integer")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max))
+    .optional()
+    .describe(`${items} per page, 1 to ${max}; default ${defaultSize}.`);
+}
+
 export const runBodySchema = runInputSchema.omit({ idempotencyKey: true, createdBy: true }).extend({
   tenant: runInputSchema.shape.tenant.describe(
     "The run's tenant: the token's. Only an operator (or a token of tenant '*') may name another.",
@@ -147,13 +158,7 @@ export const approvalsQuerySchema = z.strictObject({
     .optional()
     .describe("Inclusive: requestedAt for pending approvals, decidedAt for decided ones (ISO or epoch ms)."),
   until: instantSchema.optional().describe("Inclusive; as since."),
-  limit: z
-    .string()
-    .regex(/^\d+$/, "must be an integer")
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(1000))
-    .optional()
-    .describe("Approvals per page, 1 to 1000; default 100."),
+  limit: pageLimitSchema("Approvals", 1000, 100),
   cursor: z.string().min(1).max(512).optional().describe("The previous page's nextCursor."),
 });
 
@@ -170,13 +175,7 @@ export const runsQuerySchema = z.strictObject({
   scheduleId: idSchema.optional().describe("Runs created by this schedule's ticks."),
   since: instantSchema.optional().describe("Runs created at or after (ISO or epoch ms)."),
   until: instantSchema.optional().describe("Runs created at or before (ISO or epoch ms)."),
-  limit: z
-    .string()
-    .regex(/^\d+$/, "must be an integer")
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(500))
-    .optional()
-    .describe("Runs per page, 1 to 500; default 50."),
+  limit: pageLimitSchema("Runs", 500, 50),
   cursor: z.string().min(1).max(512).optional().describe("The previous page's nextCursor."),
 });
 
@@ -217,13 +216,7 @@ export const schedulesQuerySchema = z.strictObject({
   tenant: idSchema
     .optional()
     .describe("Only this tenant's schedules; a token limited to one tenant may name only its own."),
-  limit: z
-    .string()
-    .regex(/^\d+$/, "must be an integer")
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(500))
-    .optional()
-    .describe("Schedules per page, 1 to 500; default 50."),
+  limit: pageLimitSchema("Schedules", 500, 50),
   cursor: z.string().min(1).max(512).optional().describe("The previous page's nextCursor."),
 });
 

@@ -1,25 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { EToolCallVerdict, type IApproval } from "../../../src/contracts/index.js";
+import { EToolCallVerdict } from "../../../src/contracts/index.js";
 import type { TApprovalCommand, TApprovalCommandOutcome } from "../../../src/engine/index.js";
 import { ApprovalDriver, testInputHash } from "./approval-driver.js";
+import { now, pending } from "./approval-fixtures.js";
 
-const now = 1_700_000_000_000;
-const pending: IApproval = {
-  schemaVersion: 2,
-  approvalId: "run-1-s0-c0-approval",
-  runId: "run-1",
-  threadId: "thread-1",
-  callId: "run-1-s0-c0",
-  toolName: "refund",
-  input: { amount: 90 },
-  userContext: { userId: "user-1" },
-  additionalTools: [],
-  requestedAt: now - 1000,
-  expiresAt: now + 60_000,
-  status: "pending",
-  inputHash: "hash-of-input",
-  rejectOptions: [{ name: "too_much", title: "Too much", promptFill: "Ask for less." }],
-};
 const one = { allowed: true as const, quorum: 1 };
 const two = { allowed: true as const, quorum: 2 };
 type TApprove = Extract<TApprovalCommand, { type: "approve" }>;

@@ -1,24 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { EToolCallVerdict, type IApproval } from "../../../src/contracts/index.js";
 import { approvalTransition, type TApprovalCommand } from "../../../src/engine/internals.js";
+import { now, pending } from "./approval-fixtures.js";
 
-const now = 1_700_000_000_000;
-const pending: IApproval = {
-  schemaVersion: 2,
-  approvalId: "run-1-s0-c0-approval",
-  runId: "run-1",
-  threadId: "thread-1",
-  callId: "run-1-s0-c0",
-  toolName: "refund",
-  input: { amount: 90 },
-  userContext: { userId: "user-1" },
-  additionalTools: [],
-  requestedAt: now - 1000,
-  expiresAt: now + 60_000,
-  status: "pending",
-  inputHash: "hash-of-input",
-  rejectOptions: [{ name: "too_much", title: "Too much", promptFill: "Ask for less." }],
-};
 const allowed = { allowed: true as const, quorum: 1 };
 const approve: TApprovalCommand = { type: "approve", approver: "ann", access: allowed };
 
