@@ -46,7 +46,17 @@ export interface IModelFallback {
  * written with its approval record, so the approval it names can be decided at once.
  */
 export interface IRunEventDataByType<TToolName extends string = string> {
-  "run-queued": { threadId: string; userId: string; tenant?: string; createdBy?: string };
+  /** Where the run comes from, for a follower: the run it re-runs, the run and call it forks, its schedule's tick. */
+  "run-queued": {
+    threadId: string;
+    userId: string;
+    tenant?: string;
+    createdBy?: string;
+    rerunOf?: string;
+    forkOf?: { runId: string; callId: string };
+    scheduleId?: string;
+    scheduledAt?: number;
+  };
   "run-started": Record<string, never>;
   "model-replied": {
     step: number;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { defaultTenant, tenantOf } from "../contracts/index.js";
+import { defaultTenant, type IRunEventDataByType, tenantOf } from "../contracts/index.js";
 import {
   createRunState,
   forkRunState,
@@ -78,6 +78,7 @@ export async function enqueueRun(
       userId: request.userContext.userId,
       ...(request.tenant !== undefined ? { tenant: request.tenant } : {}),
       ...(request.createdBy !== undefined ? { createdBy: request.createdBy } : {}),
+      ...originOf(request),
     },
   });
   if (!created && stored.requestHash !== requestHash) {
@@ -88,6 +89,16 @@ export async function enqueueRun(
     );
   }
   return { runId, threadId: stored.threadId, status: stored.status, created };
+}
+
+/** The request's origin fields, as the `run-queued` event carries them (a follower sees where a run comes from). */
+function originOf(request: TRunRequest): Partial<IRunEventDataByType["run-queued"]> {
+  return {
+    ...(request.rerunOf !== undefined ? { rerunOf: request.rerunOf } : {}),
+    ...(request.forkOf !== undefined ? { forkOf: request.forkOf } : {}),
+    ...(request.scheduleId !== undefined ? { scheduleId: request.scheduleId } : {}),
+    ...(request.scheduledAt !== undefined ? { scheduledAt: request.scheduledAt } : {}),
+  };
 }
 
 /** Where a run came from, when not from a caller's request alone. */

@@ -1,5 +1,6 @@
 import type {
   IGatewayResponse,
+  IRunEventDataByType,
   IToolResultPart,
   TRunEventInput,
   TRunSummary,
@@ -94,13 +95,22 @@ function eventWidth(): number {
   return "tool-call-dispatched".length;
 }
 
+/** Where a queued run comes from (a re-run, a fork, a schedule's tick), when it comes from somewhere. */
+function originDetail(data: IRunEventDataByType["run-queued"]): string[] {
+  return [
+    ...(data.rerunOf !== undefined ? [`re-run of ${data.rerunOf}`] : []),
+    ...(data.forkOf !== undefined ? [`fork of ${data.forkOf.runId} at ${data.forkOf.callId}`] : []),
+    ...(data.scheduleId !== undefined ? [`schedule ${data.scheduleId}`] : []),
+  ];
+}
+
 /** What a person wants to read of each event; the JSON of what it does not know. */
 function eventDetail(type: string, data: unknown): string {
   // Tollgate's own events have these shapes; an event type this CLI does not know is shown as JSON.
   const event = { type, data } as TRunEventInput;
   switch (event.type) {
     case "run-queued":
-      return `thread ${event.data.threadId}, user ${event.data.userId}`;
+      return [`thread ${event.data.threadId}, user ${event.data.userId}`, ...originDetail(event.data)].join(", ");
     case "run-started":
       return "";
     case "model-replied":

@@ -114,9 +114,13 @@ describe("POST /v1/runs/{runId}/fork", () => {
     expect(refund).toMatchObject({ toolName: "refund", outcome: "ok", output: { refunded: 40 } });
     // Two model calls live (after the email, after the refund); the first two replies were taken over.
     expect(modelCalls() - before).toBe(2);
-    const dispatched = (await eventsOf(forked.runId)).filter(
-      (event) => event.type === "tool-call-dispatched",
-    );
+    const events = await eventsOf(forked.runId);
+    // A follower sees where the run comes from in its first event.
+    expect(events[0]).toMatchObject({
+      type: "run-queued",
+      data: { forkOf: { runId: original.runId, callId: email.callId }, userId: "cust-7" },
+    });
+    const dispatched = events.filter((event) => event.type === "tool-call-dispatched");
     expect(dispatched.map((event) => event.data.toolName)).toEqual(["refund"]);
     expect((await getRun(original.runId)).forks).toEqual([{ runId: forked.runId, callId: email.callId }]);
   });

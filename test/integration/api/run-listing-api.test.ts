@@ -34,6 +34,12 @@ describe("GET /v1/runs and POST /v1/runs/{runId}/rerun", () => {
     fixture.app.inject({ method: "GET", url: `/v1/runs${query}`, headers });
   const getRun = (headers: Record<string, string>, runId: string) =>
     fixture.app.inject({ method: "GET", url: `/v1/runs/${runId}`, headers });
+  /** The events of a finished run, in order. */
+  const firstEvents = async (runId: string) => {
+    const events: Array<{ type: string; data: unknown }> = [];
+    for await (const event of fixture.harness.client.events(runId)) events.push(event);
+    return events;
+  };
 
   beforeAll(async () => {
     fixture = await createApiFixture("run-listing-api", { tokens });
@@ -101,6 +107,9 @@ describe("GET /v1/runs and POST /v1/runs/{runId}/rerun", () => {
     expect(view).toMatchObject({ rerunOf: original, createdBy: "acme-svc", tenant: "acme" });
     expect(view.response.text).toBe("again");
     expect((await getRun(acme, original)).json().reruns).toEqual([rerun.runId]);
+    // A follower sees where the run comes from in its first event.
+    const [queued] = await firstEvents(rerun.runId);
+    expect(queued).toMatchObject({ type: "run-queued", data: { rerunOf: original, userId: "a-1" } });
     const listed = (await list(acme, "?limit=1")).json().runs[0];
     expect(listed).toMatchObject({ runId: rerun.runId, rerunOf: original, userId: "a-1" });
 

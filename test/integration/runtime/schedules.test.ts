@@ -78,6 +78,16 @@ describe("schedules", () => {
     for (const tick of fired) expect(runIds.has(tick.runId!)).toBe(true);
     expect(view.nextTickAt).toBeUndefined();
     expect(await schedulerOf(schedule.scheduleId)).toBeUndefined();
+    // A follower sees which schedule and tick started a run in its first event.
+    let queued: unknown;
+    for await (const event of client.events(runs[0]!.runId)) {
+      queued = event;
+      break;
+    }
+    expect(queued).toMatchObject({
+      type: "run-queued",
+      data: { scheduleId: schedule.scheduleId, scheduledAt: states[0]!.scheduledAt },
+    });
     await client.schedules.delete(schedule.scheduleId);
   });
 

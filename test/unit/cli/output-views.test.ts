@@ -168,6 +168,16 @@ describe("runs views", () => {
   it.each([
     ["run-queued", { threadId: "t1", userId: "u-ada" }, "thread t1, user u-ada"],
     [
+      "run-queued",
+      { threadId: "t2", userId: "u-ada", forkOf: { runId: "run_a", callId: "run_a-s1-c0" } },
+      "thread t2, user u-ada, fork of run_a at run_a-s1-c0",
+    ],
+    [
+      "run-queued",
+      { threadId: "t3", userId: "u-ada", rerunOf: "run_b", scheduleId: "sch_c", scheduledAt: 1 },
+      "thread t3, user u-ada, re-run of run_b, schedule sch_c",
+    ],
+    [
       "model-replied",
       { step: 0, final: false, toolsOffered: [], toolCalls: [{ id: "c", name: "lookup_order" }], usage: {} },
       "step 0: calls lookup_order",
