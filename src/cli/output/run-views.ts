@@ -110,7 +110,9 @@ function eventDetail(type: string, data: unknown): string {
   const event = { type, data } as TRunEventInput;
   switch (event.type) {
     case "run-queued":
-      return [`thread ${event.data.threadId}, user ${event.data.userId}`, ...originDetail(event.data)].join(", ");
+      return [`thread ${event.data.threadId}, user ${event.data.userId}`, ...originDetail(event.data)].join(
+        ", ",
+      );
     case "run-started":
       return "";
     case "model-replied":
