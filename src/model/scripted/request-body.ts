@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { describeFieldIssues, toFieldIssues } from "../../errors/index.js";
-import type { IConversationMessage } from "./conversation.js";
+import {
+  type IScriptedRequestBody,
+  parseScriptedRequest,
+  type TParsedScriptedRequest,
+} from "./scripted-request.js";
 
-/**
- * The minimal check of a chat completions request: what the scripted model reads must be there.
- * Unknown fields pass (clients send many), and are recorded as sent.
- */
+/** The minimal check of a chat completions request: what the scripted model reads must be there. */
 const requestBodySchema = z.looseObject({
   model: z.string().optional(),
   messages: z.array(z.looseObject({ role: z.string() })),
@@ -14,40 +14,18 @@ const requestBodySchema = z.looseObject({
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
 });
 
-export interface IScriptedRequestBody {
-  model: string | undefined;
-  messages: IConversationMessage[];
-  toolsOffered: boolean;
-  stream: boolean;
+export interface IChatCompletionsRequestBody extends IScriptedRequestBody {
   /** `stream_options.include_usage`: a streamed reply ends with a chunk carrying the usage. */
   includeUsage: boolean;
-  /** Characters of the messages as sent (not as re-serialized after parsing), for the usage. */
-  promptCharacters: number;
 }
 
-export type TParsedRequestBody =
-  | { kind: "valid"; body: IScriptedRequestBody }
-  | { kind: "invalid"; message: string; param: string | undefined };
-
-export function parseRequestBody(json: unknown): TParsedRequestBody {
-  const parsed = requestBodySchema.safeParse(json);
-  if (!parsed.success) {
-    const issues = toFieldIssues(parsed.error);
-    return {
-      kind: "invalid",
-      message: `Invalid request body: ${describeFieldIssues(issues)}`,
-      param: issues[0]?.path || undefined,
-    };
-  }
-  return {
-    kind: "valid",
-    body: {
-      model: parsed.data.model,
-      messages: parsed.data.messages,
-      toolsOffered: (parsed.data.tools ?? []).length > 0,
-      stream: parsed.data.stream === true,
-      includeUsage: parsed.data.stream_options?.include_usage === true,
-      promptCharacters: JSON.stringify((json as { messages: unknown }).messages).length,
-    },
-  };
+export function parseRequestBody(json: unknown): TParsedScriptedRequest<IChatCompletionsRequestBody> {
+  return parseScriptedRequest(requestBodySchema, json, (data) => ({
+    model: data.model,
+    messages: data.messages,
+    toolsOffered: (data.tools ?? []).length > 0,
+    stream: data.stream === true,
+    includeUsage: data.stream_options?.include_usage === true,
+    promptCharacters: JSON.stringify((json as { messages: unknown }).messages).length,
+  }));
 }

@@ -1,6 +1,10 @@
 import { z } from "zod";
-import { describeFieldIssues, toFieldIssues } from "../../errors/index.js";
 import type { IConversationMessage } from "./conversation.js";
+import {
+  type IScriptedRequestBody,
+  parseScriptedRequest,
+  type TParsedScriptedRequest,
+} from "./scripted-request.js";
 
 /**
  * The minimal check of a Responses API request (`POST /v1/responses`), and its input read as the Chat
@@ -15,44 +19,21 @@ const responsesBodySchema = z.looseObject({
   stream: z.boolean().nullish(),
 });
 
-export interface IScriptedResponsesBody {
-  model: string | undefined;
-  messages: IConversationMessage[];
-  toolsOffered: boolean;
-  stream: boolean;
-  /** Characters of the input as sent, for the usage. */
-  promptCharacters: number;
-}
-
-export type TParsedResponsesBody =
-  | { kind: "valid"; body: IScriptedResponsesBody }
-  | { kind: "invalid"; message: string; param: string | undefined };
-
-export function parseResponsesBody(json: unknown): TParsedResponsesBody {
-  const parsed = responsesBodySchema.safeParse(json);
-  if (!parsed.success) {
-    const issues = toFieldIssues(parsed.error);
+export function parseResponsesBody(json: unknown): TParsedScriptedRequest<IScriptedRequestBody> {
+  return parseScriptedRequest(responsesBodySchema, json, (data) => {
+    const { input, instructions } = data;
+    const system: IConversationMessage[] = instructions ? [{ role: "system", content: instructions }] : [];
     return {
-      kind: "invalid",
-      message: `Invalid request body: ${describeFieldIssues(issues)}`,
-      param: issues[0]?.path || undefined,
-    };
-  }
-  const { input, instructions } = parsed.data;
-  const system: IConversationMessage[] = instructions ? [{ role: "system", content: instructions }] : [];
-  return {
-    kind: "valid",
-    body: {
-      model: parsed.data.model,
+      model: data.model,
       messages: [
         ...system,
         ...(typeof input === "string" ? [{ role: "user", content: input }] : toConversation(input)),
       ],
-      toolsOffered: (parsed.data.tools ?? []).length > 0,
-      stream: parsed.data.stream === true,
+      toolsOffered: (data.tools ?? []).length > 0,
+      stream: data.stream === true,
       promptCharacters: JSON.stringify(input).length,
-    },
-  };
+    };
+  });
 }
 
 /** Input items as conversation messages (see the schema's comment). */

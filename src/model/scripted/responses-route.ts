@@ -1,75 +1,44 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { IScriptedModelState } from "./chat-completions-route.js";
-import { readBody, sendJson, waitWhileClientConnected } from "./http-io.js";
-import { openAIErrorBody } from "./openai-error-body.js";
-import { toRecordedRequest } from "./recorded-requests.js";
+import type { Response } from "openai/resources/responses/responses";
 import { parseResponsesBody } from "./responses-request.js";
-import { decideScriptedReply } from "./script-interpreter.js";
+import type { TScriptedReply } from "./script-interpreter.js";
 import { SCRIPTED_MODEL_NAME } from "./scripted-completion.js";
+import type { IScriptedModelState } from "./scripted-model-state.js";
+import type { IScriptedRequestBody } from "./scripted-request.js";
 import { toScriptedResponse } from "./scripted-response.js";
-import { streamResponseEvents, toResponseStreamEvents } from "./scripted-response-events.js";
+import { toResponseStreamEvents } from "./scripted-response-events.js";
+import { handleScriptedRequest } from "./scripted-route.js";
+import { type IScriptedWire, nowSeconds } from "./scripted-wire.js";
 
-/** Bodies over this are refused with 413, as on the Chat Completions route. */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+function responseOf(reply: TScriptedReply, body: IScriptedRequestBody, replyNumber: number): Response {
+  return toScriptedResponse({
+    reply,
+    responseId: `resp_scripted_${replyNumber}`,
+    model: body.model ?? SCRIPTED_MODEL_NAME,
+    createdSeconds: nowSeconds(),
+    promptCharacters: body.promptCharacters,
+  });
+}
+
+/** The Responses API as the scripted model speaks it: a `response`, or its stream events (no `[DONE]`). */
+const responsesWire: IScriptedWire<IScriptedRequestBody> = {
+  conversationParam: "input",
+  parse: parseResponsesBody,
+  answer: responseOf,
+  streamEvents: (reply, body, replyNumber, chunkCharacters) =>
+    toResponseStreamEvents(responseOf(reply, body, replyNumber), chunkCharacters).map(
+      (event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`,
+    ),
+};
 
 /**
  * POST /v1/responses: the Responses API on the same scripts as Chat Completions (a script's replies,
- * errors, delays and tool calls), recorded in the same list; `stream: true` answers Responses stream events.
+ * errors, delays, tool calls, cut and stalled streams), recorded in the same list.
  */
-export async function handleResponses(
+export function handleResponses(
   request: IncomingMessage,
   response: ServerResponse,
   state: IScriptedModelState,
 ): Promise<void> {
-  const read = await readBody(request, MAX_BODY_BYTES);
-  if (read.kind === "too-large") {
-    sendJson(response, 413, openAIErrorBody(413, `Request body over ${MAX_BODY_BYTES} bytes.`));
-    return;
-  }
-  const json = parseJson(read.text);
-  state.recorded.add(toRecordedRequest(read.text, json));
-  const parsed = parseResponsesBody(json);
-  if (parsed.kind === "invalid") {
-    sendJson(response, 400, openAIErrorBody(400, parsed.message, { param: parsed.param }));
-    return;
-  }
-  const decision = decideScriptedReply(parsed.body, state.servedErrorCounts, state.promptScripts);
-  if (decision.kind === "invalid-script") {
-    const message = `Invalid script in the newest user message: ${decision.message}`;
-    sendJson(response, 400, openAIErrorBody(400, message, { param: "input" }));
-    return;
-  }
-  if (decision.kind === "error") {
-    const key = decision.servedErrorKey;
-    state.servedErrorCounts.set(key, (state.servedErrorCounts.get(key) ?? 0) + 1);
-    if (await waitWhileClientConnected(response, decision.delayMs)) {
-      const headers: Record<string, string> =
-        decision.retryAfterMs === undefined ? {} : { "retry-after-ms": String(decision.retryAfterMs) };
-      sendJson(response, decision.status, openAIErrorBody(decision.status, decision.message), headers);
-    }
-    return;
-  }
-  state.completionCount += 1;
-  const body = toScriptedResponse({
-    reply: decision.reply,
-    responseId: `resp_scripted_${state.completionCount}`,
-    model: parsed.body.model ?? SCRIPTED_MODEL_NAME,
-    createdSeconds: Math.floor(Date.now() / 1000),
-    promptCharacters: parsed.body.promptCharacters,
-  });
-  if (!(await waitWhileClientConnected(response, decision.delayMs))) return;
-  if (parsed.body.stream) {
-    const events = toResponseStreamEvents(body, state.streaming.chunkCharacters);
-    await streamResponseEvents(response, events, decision.chunkDelayMs ?? state.streaming.chunkDelayMs);
-    return;
-  }
-  sendJson(response, 200, body);
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  return handleScriptedRequest(request, response, state, responsesWire);
 }

@@ -1,6 +1,7 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { TScriptedReply } from "./script-interpreter.js";
 import { estimateTokens } from "./scripted-completion.js";
+import { textPieces } from "./text-pieces.js";
 
 /** What a streamed reply is made of, besides the reply itself. */
 export interface IChunkDetails {
@@ -36,7 +37,7 @@ export function toChatCompletionChunks(details: IChunkDetails): ChatCompletionCh
   let completionCharacters = 0;
   if (reply.kind === "text") {
     completionCharacters = reply.text.length;
-    for (const piece of pieces(reply.text, details.chunkCharacters)) {
+    for (const piece of textPieces(reply.text, details.chunkCharacters)) {
       chunks.push(chunk({ content: piece }));
     }
   } else {
@@ -49,7 +50,7 @@ export function toChatCompletionChunks(details: IChunkDetails): ChatCompletionCh
           ],
         }),
       );
-      for (const piece of pieces(call.argumentsJson, details.chunkCharacters)) {
+      for (const piece of textPieces(call.argumentsJson, details.chunkCharacters)) {
         chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
       }
     }
@@ -72,18 +73,4 @@ export function toChatCompletionChunks(details: IChunkDetails): ChatCompletionCh
     });
   }
   return chunks;
-}
-
-/** The text cut into pieces of `size` characters (never splitting a surrogate pair). */
-function pieces(text: string, size: number): string[] {
-  const result: string[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(start + size, text.length);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
-    result.push(text.slice(start, end));
-    start = end;
-  }
-  return result;
 }

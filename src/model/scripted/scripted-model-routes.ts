@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { handleChatCompletion, type IScriptedModelState } from "./chat-completions-route.js";
+import { handleChatCompletion } from "./chat-completions-route.js";
 import { sendJson } from "./http-io.js";
 import { openAIErrorBody } from "./openai-error-body.js";
 import { handleResponses } from "./responses-route.js";
 import { SCRIPTED_MODEL_NAME } from "./scripted-completion.js";
+import type { IScriptedModelState } from "./scripted-model-state.js";
 
 /** The scripted model's router: the OpenAI routes it serves and the test-only `/__…` routes. */
 export async function routeScriptedModelRequest(

@@ -1,11 +1,11 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { IScriptedModelState } from "./chat-completions-route.js";
 import { sendJson } from "./http-io.js";
 import { openAIErrorBody } from "./openai-error-body.js";
 import { parsePromptScripts } from "./prompt-scripts.js";
 import { type IRecordedModelRequest, RecordedRequests } from "./recorded-requests.js";
 import { routeScriptedModelRequest } from "./scripted-model-routes.js";
+import type { IScriptedModelState } from "./scripted-model-state.js";
 
 export interface IScriptedModelOptions {
   /** @defaultValue 0 (a free port) */

@@ -1,6 +1,5 @@
-import type { ServerResponse } from "node:http";
 import type { Response, ResponseStreamEvent } from "openai/resources/responses/responses";
-import { waitWhileClientConnected } from "./http-io.js";
+import { textPieces } from "./text-pieces.js";
 
 /**
  * A scripted response as the Responses API streams it: `response.created`, the text or each call's
@@ -21,7 +20,7 @@ export function toResponseStreamEvents(response: Response, chunkCharacters: numb
     if (item.type === "message") {
       for (const part of item.content) {
         if (part.type !== "output_text") continue;
-        for (const delta of pieces(part.text, chunkCharacters)) {
+        for (const delta of textPieces(part.text, chunkCharacters)) {
           events.push({
             type: "response.output_text.delta",
             item_id: item.id,
@@ -34,7 +33,7 @@ export function toResponseStreamEvents(response: Response, chunkCharacters: numb
         }
       }
     } else if (item.type === "function_call") {
-      for (const delta of pieces(item.arguments, chunkCharacters)) {
+      for (const delta of textPieces(item.arguments, chunkCharacters)) {
         events.push({
           type: "response.function_call_arguments.delta",
           item_id: item.id ?? "",
@@ -47,28 +46,4 @@ export function toResponseStreamEvents(response: Response, chunkCharacters: numb
   }
   events.push({ type: "response.completed", response, sequence_number: next() });
   return events;
-}
-
-/** Sends the events as server-sent events, `chunkDelayMs` apart; stops when the client goes away. */
-export async function streamResponseEvents(
-  response: ServerResponse,
-  events: readonly ResponseStreamEvent[],
-  chunkDelayMs: number,
-): Promise<void> {
-  response.writeHead(200, {
-    "content-type": "text/event-stream",
-    "cache-control": "no-cache",
-    connection: "keep-alive",
-  });
-  for (const [index, event] of events.entries()) {
-    if (index > 0 && chunkDelayMs > 0 && !(await waitWhileClientConnected(response, chunkDelayMs))) return;
-    response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-  }
-  response.end();
-}
-
-function pieces(text: string, size: number): string[] {
-  const parts: string[] = [];
-  for (let start = 0; start < text.length; start += size) parts.push(text.slice(start, start + size));
-  return parts;
 }
