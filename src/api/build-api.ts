@@ -169,7 +169,7 @@ function registerRoute(
   });
 }
 
-/** The handler in a SERVER span when the route starts a run and tracing is on; as it is otherwise. */
+/** The handler in a SERVER span when the route asks for it and tracing is on; as it is otherwise. */
 function tracedIfAsked(
   spec: IRouteSpec,
   tracing: ITracing | undefined,

@@ -7,6 +7,7 @@ import type { ITollgateRuntime } from "../runtime/runtime.js";
 import type { IApproval } from "../store/index.js";
 import { maxArgumentsDepth } from "../tools/index.js";
 import { approverAccess } from "./approver-access.js";
+import { inDecisionSpan } from "./decision-span.js";
 import { pathBeyondDepth } from "./json-depth.js";
 import { approveInputSchema, rejectInputSchema } from "./run-input-schema.js";
 
@@ -54,8 +55,11 @@ export async function approve(
 ): Promise<IApproval> {
   const input = parseOrThrow(approveInputSchema, rawInput);
   const approval = await readApproval(runtime, approvalId);
-  const command = await approveCommand(runtime, approval, input);
-  return (await runApprovalCommand({ runtime }, approval, command)).record;
+  const facts = { approver: input.approver, approving: true, edited: input.input !== undefined };
+  return inDecisionSpan(runtime, approval, facts, async () => {
+    const command = await approveCommand(runtime, approval, input);
+    return (await runApprovalCommand({ runtime }, approval, command)).record;
+  });
 }
 
 /** An approve as the machine takes it: the approver rules and the policy's verdict on an edit computed. */
@@ -158,7 +162,14 @@ export async function reject(
 ): Promise<IApproval> {
   const input = parseOrThrow(rejectInputSchema, rawInput);
   const approval = await readApproval(runtime, approvalId);
-  return (await runApprovalCommand({ runtime }, approval, rejectCommand(runtime, approval, input))).record;
+  const facts = { approver: input.approver, approving: false, edited: false };
+  return inDecisionSpan(
+    runtime,
+    approval,
+    facts,
+    async () =>
+      (await runApprovalCommand({ runtime }, approval, rejectCommand(runtime, approval, input))).record,
+  );
 }
 
 function rejectCommand(runtime: ITollgateRuntime, approval: IApproval, input: IRejectInput): IRejectCommand {
@@ -190,12 +201,21 @@ export async function redeemLink(
   approval: IApproval,
   redemption: TLinkRedemption,
 ): Promise<IApproval> {
-  const decision =
-    redemption.action === "approve"
-      ? await approveCommand(runtime, approval, parseOrThrow(approveInputSchema, redemption.decision))
-      : rejectCommand(runtime, approval, parseOrThrow(rejectInputSchema, redemption.decision));
-  const command = { type: "redeem-link", useTaken: redemption.useTaken, decision } as const;
-  return (await runApprovalCommand({ runtime }, approval, command)).record;
+  const approving = redemption.action === "approve";
+  const facts = {
+    approver: redemption.decision.approver,
+    approving,
+    edited: approving && redemption.decision.input !== undefined,
+    viaLink: true,
+  };
+  return inDecisionSpan(runtime, approval, facts, async () => {
+    const decision =
+      redemption.action === "approve"
+        ? await approveCommand(runtime, approval, parseOrThrow(approveInputSchema, redemption.decision))
+        : rejectCommand(runtime, approval, parseOrThrow(rejectInputSchema, redemption.decision));
+    const command = { type: "redeem-link", useTaken: redemption.useTaken, decision } as const;
+    return (await runApprovalCommand({ runtime }, approval, command)).record;
+  });
 }
 
 async function readApproval(runtime: ITollgateRuntime, approvalId: string): Promise<IApproval> {

@@ -42,6 +42,7 @@ export async function addToolJobs(
 ): Promise<void> {
   if (calls.length === 0) return;
   const scheduledAt = runtime.now();
+  const approvedCallTrace = approvedCallTelemetry(runtime);
   const jobs = calls.map((call) => {
     const data: TToolJobInput = {
       schemaVersion: 2,
@@ -62,6 +63,7 @@ export async function addToolJobs(
       data,
       opts: {
         ...childOptions(runtime, run.runId, call.callId),
+        ...(call.approvalId !== undefined ? approvedCallTrace : {}),
         attempts: runtime.options.toolJobAttempts,
         backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
       },
@@ -72,6 +74,16 @@ export async function addToolJobs(
   const [only] = jobs;
   if (jobs.length === 1 && only) await runtime.queues.tools.add(only.name, only.data, only.opts);
   else await runtime.queues.tools.addBulk(jobs);
+}
+
+/**
+ * An approved call's tool job carries the active span's context as it is (the decision's `resume_run`),
+ * not BullMQ's `add` span's: the approval job hands the same context to the run, whose resumption joins
+ * the call's trace under that span. Nothing while tracing is off.
+ */
+function approvedCallTelemetry(runtime: ITollgateRuntime): Pick<JobsOptions, "telemetry"> {
+  const metadata = runtime.tracing ? jobTraceMetadata(trace.getActiveSpan()?.spanContext()) : undefined;
+  return metadata === undefined ? {} : { telemetry: { metadata, omitContext: true } };
 }
 
 /**

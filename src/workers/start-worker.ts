@@ -194,7 +194,11 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
       ? {
           [queueNames.runs]: tracedRunProcessor(partitionRuntime, createRunProcessor(context)),
           [queueNames.tools]: tracedToolProcessor(tracing, createToolProcessor(context, isolation?.run)),
-          [queueNames.approvals]: tracedApprovalProcessor(tracing, createApprovalProcessor(context)),
+          [queueNames.approvals]: tracedApprovalProcessor(
+            partitionRuntime,
+            tracing,
+            createApprovalProcessor(context),
+          ),
         }
       : {
           [queueNames.runs]: createRunProcessor(context),

@@ -6,12 +6,14 @@ import {
   GEN_AI_OPERATIONS,
   type ITracing,
   readJobTraceMetadata,
+  resumedRunTraceMetadata,
   spanContextOf,
   TOLLGATE_ATTRIBUTES,
 } from "../observability/tracing/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
+import { readStoredJobTrace, writeStoredJobTrace } from "../runtime/stored-job-trace.js";
 import type { IApprovalJobResult, IToolJobResult } from "./child-outcomes.js";
-import { markRunJobTrace, resumedFromLink } from "./run-trace-marks.js";
+import { markRunJobTrace, resumedAfterApproval } from "./run-trace-marks.js";
 
 type TProcessor<TResult> = (job: Job, token?: string, signal?: AbortSignal) => Promise<TResult>;
 
@@ -28,7 +30,7 @@ export function tracedRunProcessor<TResult>(
   return async (job, token, signal) => {
     const span = trace.getActiveSpan();
     const runId = (job.data as { runId?: unknown } | undefined)?.runId;
-    const resumed = resumedFromLink(job);
+    const resumed = resumedAfterApproval(job);
     span?.setAttributes({
       ...(typeof runId === "string" ? { [TOLLGATE_ATTRIBUTES.runId]: runId } : {}),
       [TOLLGATE_ATTRIBUTES.activation]: job.attemptsStarted,
@@ -86,22 +88,28 @@ export function tracedToolProcessor(
 /**
  * An approval job: once it has handed the decision over, the wait is recorded as a span of its own,
  * from the park (the job's creation) to the decision, in a trace of its own linked to the run's: a
- * wait of hours never stretches a trace holding anything else.
+ * wait of hours never stretches a trace holding anything else. An approved call's tool job carries the
+ * trace its decision started (`resume_run`): the run's job gets it too, before this job completes (so
+ * before the run can resume), and the run's resumption joins the call in that trace.
  */
 export function tracedApprovalProcessor(
+  runtime: ITollgateRuntime,
   tracing: ITracing,
   processor: TProcessor<IApprovalJobResult>,
 ): TProcessor<IApprovalJobResult> {
   return async (job, token, signal) => {
     const result = await processor(job, token, signal);
     const { approval } = result;
+    const resumedIn =
+      approval.decision === "approved" ? await resumeRunInCallTrace(runtime, job, result) : undefined;
     const parked = spanContextOf(readJobTraceMetadata(job.opts.telemetry?.metadata)?.traceparent);
+    const links = [parked, resumedIn].filter((link) => link !== undefined).map((link) => ({ context: link }));
     const waitMs = Math.max(0, approval.decidedAt - job.timestamp);
     const span = tracing.tracer.startSpan(`${APPROVAL_WAIT_SPAN} ${job.name}`, {
       kind: SpanKind.INTERNAL,
       root: true,
       startTime: job.timestamp,
-      ...(parked ? { links: [{ context: parked }] } : {}),
+      links,
       attributes: {
         [GEN_AI.toolName]: job.name,
         [GEN_AI.toolCallId]: result.callId,
@@ -116,6 +124,20 @@ export function tracedApprovalProcessor(
     span.end(Math.max(job.timestamp, approval.decidedAt));
     return result;
   };
+}
+
+/**
+ * The approved call's tool job's trace, when its decision started one (a context of its own, not a link
+ * mark), written to the parked run's job; the trace's span context, for the wait's link.
+ */
+async function resumeRunInCallTrace(runtime: ITollgateRuntime, job: Job, result: IApprovalJobResult) {
+  if (job.parentKey === undefined) return undefined;
+  const callTrace = await readStoredJobTrace(runtime, runtime.queues.tools.toKey(result.callId));
+  if (callTrace === undefined || callTrace.link === true) return undefined;
+  const resumedIn = spanContextOf(callTrace.traceparent);
+  if (resumedIn === undefined) return undefined;
+  await writeStoredJobTrace(runtime, job.parentKey, resumedRunTraceMetadata(callTrace.traceparent));
+  return resumedIn;
 }
 
 function jsonOf(value: unknown): string {

@@ -48,7 +48,10 @@ export interface IRouteSpec<TSchemas extends IRouteSchemas = IRouteSchemas> {
    * route's commands together get `commandTimeoutMs` (see `withRedisBudget`).
    */
   waits?: true;
-  /** Starts a run: traced from the request (a SERVER span, `traceparent` on the answer) when tracing is on. */
+  /**
+   * Starts or resumes a run (a run's creation, an approval's decision): traced from the request (a SERVER
+   * span, `traceparent` on the answer) when tracing is on.
+   */
   traced?: true;
   /** The success responses by status. */
   responses: Record<number, IRouteResponse>;

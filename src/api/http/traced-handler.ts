@@ -6,8 +6,8 @@ import type { IRouteSpec } from "./route-definition.js";
 type THandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
- * A route that starts a run, traced: a SERVER span (a child of the caller's `traceparent`, if it sent
- * one) in which the handler runs, so the run's trace begins at the request; the answer carries the
+ * A route that starts or resumes a run, traced: a SERVER span (a child of the caller's `traceparent`, if it
+ * sent one) in which the handler runs, so the run's trace (or the decision) begins at the request; the answer carries the
  * span's `traceparent`, for the caller to find the trace.
  */
 export function tracedHandler(tracing: ITracing, spec: IRouteSpec, handle: THandler): THandler {

@@ -42,6 +42,7 @@ export const redeemApprovalLinkRoute = defineRoute(
     method: "POST",
     url: "/v1/approval-links/redeem",
     operationId: "redeemApprovalLink",
+    traced: true,
     summary: "Approve or reject as an approval link says, acting as its named approver",
     description:
       "Spends the link (it and its approve/reject twin work once: 409 TG_LINK_USED after) and decides " +

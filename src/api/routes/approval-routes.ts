@@ -78,6 +78,7 @@ export const approveRoute = defineRoute(
     method: "POST",
     url: "/v1/approvals/:approvalId/approve",
     operationId: "approve",
+    traced: true,
     summary: "Approve a parked call, optionally with an edited input",
     description:
       "The approver recorded is the token's subject. An edited `input` is checked against the tool's " +
@@ -124,6 +125,7 @@ export const rejectRoute = defineRoute(
     method: "POST",
     url: "/v1/approvals/:approvalId/reject",
     operationId: "reject",
+    traced: true,
     summary:
       "Reject a parked call, optionally with a named option; the model reads its promptFill and the reason",
     description:

@@ -22,6 +22,11 @@ import { spanContextOf, traceparentOf } from "./traceparent.js";
 export interface IJobTraceMetadata {
   traceparent: string;
   link?: true;
+  /**
+   * A parked run's job after an approved call's decision: its consumer joins the `traceparent`'s trace
+   * (the decision's `resume_run` span), and is the run's resumption (see docs/TRACING.md).
+   */
+  resumed?: true;
 }
 
 /** Set on a consumer's parent context when its span must be a root linked to this span context. */
@@ -35,15 +40,21 @@ export function jobTraceMetadata(spanContext: SpanContext | undefined, link = fa
   return JSON.stringify(metadata);
 }
 
+/** The metadata of a parked run's job whose consumer resumes the run in the trace of `traceparent`. */
+export function resumedRunTraceMetadata(traceparent: string): string {
+  const metadata: IJobTraceMetadata = { traceparent, resumed: true };
+  return JSON.stringify(metadata);
+}
+
 /** The metadata BullMQ stored with a job, read back; undefined for anything else. */
 export function readJobTraceMetadata(metadata: unknown): IJobTraceMetadata | undefined {
   if (typeof metadata !== "string" || metadata === "") return undefined;
   try {
     const parsed = JSON.parse(metadata) as Partial<IJobTraceMetadata> | null;
     if (!parsed || typeof parsed.traceparent !== "string") return undefined;
-    return parsed.link === true
-      ? { traceparent: parsed.traceparent, link: true }
-      : { traceparent: parsed.traceparent };
+    if (parsed.link === true) return { traceparent: parsed.traceparent, link: true };
+    if (parsed.resumed === true) return { traceparent: parsed.traceparent, resumed: true };
+    return { traceparent: parsed.traceparent };
   } catch {
     return undefined;
   }

@@ -38,6 +38,9 @@ export const TOLLGATE_ATTRIBUTES = {
   approvalDecision: "tollgate.approval.decision",
   approvalApprover: "tollgate.approval.approver",
   approvalWaitMs: "tollgate.approval.wait_ms",
+  approvalEdited: "tollgate.approval.edited",
+  approvalViaLink: "tollgate.approval.via_link",
+  approvalVote: "tollgate.approval.vote",
 } as const;
 
 /** The GenAI operations Tollgate's spans are. */
@@ -49,3 +52,12 @@ export const GEN_AI_OPERATIONS = {
 
 /** The span of a parked call's wait for its decision (no GenAI operation names it). */
 export const APPROVAL_WAIT_SPAN = "await_approval";
+
+/** A human's decision on a parked call, in the approver's request trace. */
+export const APPROVAL_DECISION_SPAN = "decide_approval";
+
+/**
+ * The root of the trace an approved call resumes its run in: started at the decision, linked to the
+ * run's first trace and to the decision's span; the call's tool job and the run's next activation join it.
+ */
+export const RUN_RESUME_SPAN = "resume_run";

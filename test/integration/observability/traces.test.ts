@@ -165,7 +165,7 @@ describe("traces (OpenTelemetry, in-memory exporter)", () => {
     }
   });
 
-  it("an approval: the wait is a span of its own; the resuming activation starts a trace linked to the first", async () => {
+  it("an approval: the wait is a span of its own; the decision starts the trace the run resumes in, linked to the first", async () => {
     const { runId } = await client.run({
       input: script({ calls: [{ name: "needs_approval", input: { amount: 120 } }] }, { text: "paid" }),
       userContext: user,
@@ -202,12 +202,31 @@ describe("traces (OpenTelemetry, in-memory exporter)", () => {
       "gen_ai.tool.call.id": approval!.callId,
     });
     expect(wait.attributes["tollgate.approval.wait_ms"]).toBeGreaterThanOrEqual(0);
-    // The activation that resumed the run: a root of a new trace, linked to the first, with its model call.
+    // The decision (GatewayClient's, no request around it): a span of its own, approver and decision.
+    const decision = await waitUntil(() =>
+      spans().find(
+        (span) =>
+          span.name === "decide_approval needs_approval" &&
+          span.attributes["tollgate.approval.id"] === approval!.approvalId,
+      ),
+    );
+    expect(decision.attributes).toMatchObject({
+      "tollgate.approval.decision": "approved",
+      "tollgate.approval.approver": "alice",
+      "tollgate.approval.edited": false,
+    });
+    // The activation that resumed the run: in a new trace whose root the decision started, linked to the
+    // first trace and to the decision, with its model call.
     const resumed = await waitUntil(() =>
       spans().find((span) => isRunActivation(span, runId) && traceIdOf(span) !== firstTrace),
     );
-    expect(resumed.parentSpanContext).toBeUndefined();
-    expect(linksToFirst(resumed)).toBe(true);
+    const resumeRoot = await waitUntil(() =>
+      spans().find((span) => span.spanContext().spanId === resumed.parentSpanContext?.spanId),
+    );
+    expect(resumeRoot.name).toBe("resume_run test");
+    expect(resumeRoot.parentSpanContext).toBeUndefined();
+    expect(linksToFirst(resumeRoot)).toBe(true);
+    expect(resumeRoot.links.some((link) => link.context.spanId === decision.spanContext().spanId)).toBe(true);
     expect(resumed.attributes["tollgate.run.resumed_after_approval"]).toBe(true);
     const resumedChat = await waitUntil(() =>
       childrenOf(resumed).find((span) => span.name.startsWith("chat ")),
@@ -219,6 +238,7 @@ describe("traces (OpenTelemetry, in-memory exporter)", () => {
     );
     expect(executions).toHaveLength(1);
     expect(executions[0]!.attributes["tollgate.tool.outcome"]).toBe("ok");
+    expect(traceIdOf(executions[0]!)).toBe(traceIdOf(resumed));
   });
 });
 
