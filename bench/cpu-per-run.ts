@@ -1,5 +1,6 @@
 /**
  * `npx tsx bench/cpu-per-run.ts <floor|tollgate> [runs] [in flight]`: runs/s and this process's CPU per run
+ * and KB allocated on the V8 heap per run (bench/lib/allocation.ts)
  * for one contender alone in its process (the floor, or Tollgate with an in-process worker), on a private
  * redis-server and scripted model, after a warm-up of 600 runs. Alternate processes of two builds to
  * compare them: unlike `npm run bench`, no other contender shares the process. A diagnostic, not part of
@@ -11,6 +12,7 @@ import { Session } from "node:inspector/promises";
 import { bullmqFloor } from "./contenders/bullmq-floor.js";
 import type { IContender } from "./contenders/contender.js";
 import { tollgateInProcess } from "./contenders/tollgate-in-process.js";
+import { startAllocationCounter } from "./lib/allocation.js";
 import { withInFlight } from "./lib/alternate.js";
 import { startModelServer } from "./lib/child-services.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
@@ -53,7 +55,9 @@ try {
   }
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
+  const allocation = startAllocationCounter();
   await batch(runs, "measured");
+  const allocatedKbPerRun = allocation.stop() / 1024 / runs;
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   if (cpuProfile) writeFileSync(cpuProfile, JSON.stringify((await session.post("Profiler.stop")).profile));
@@ -62,8 +66,8 @@ try {
   session.disconnect();
   const cpuMsPerRun = (cpu.user + cpu.system) / 1000 / runs;
   console.log(
-    `${contender.name}: ${(runs / seconds).toFixed(0)} runs/s, ${cpuMsPerRun.toFixed(3)} ms of CPU per run ` +
-      `(${runs} runs, ${inFlight} in flight)`,
+    `${contender.name}: ${(runs / seconds).toFixed(0)} runs/s, ${cpuMsPerRun.toFixed(3)} ms of CPU per run, ` +
+      `${allocatedKbPerRun.toFixed(0)} KB allocated per run (${runs} runs, ${inFlight} in flight)`,
   );
 } finally {
   await contender.close();

@@ -4,6 +4,7 @@ import type { IBuiltWorker } from "./built-worker.js";
 import { stopChild } from "./private-redis.js";
 
 const cli = fileURLToPath(new URL("../../bin/tollgate.js", import.meta.url));
+const floorWorkerPath = fileURLToPath(new URL("../floor-worker-process.ts", import.meta.url));
 export const benchGatewayPath = fileURLToPath(new URL("../bench-gateway.ts", import.meta.url));
 
 export interface IChildService {
@@ -20,13 +21,23 @@ export interface IChildService {
  * stdout matches `ready`. Its stdout is read and dropped, so that logging costs what it costs in
  * production (serialized and written) without filling a pipe; the tail of its stderr is kept.
  */
-export async function startCli(
+export function startCli(
   args: readonly string[],
   env: Record<string, string>,
   ready: RegExp,
   entry: string = cli,
 ): Promise<IChildService> {
-  const child = spawn(process.execPath, [entry, ...args], {
+  return startNode([entry, ...args], env, ready, `tollgate ${args[0]}`);
+}
+
+/** `node <nodeArgs>` as a child process, ready once a line of its stdout matches `ready` (as startCli). */
+async function startNode(
+  nodeArgs: readonly string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  label: string,
+): Promise<IChildService> {
+  const child = spawn(process.execPath, nodeArgs, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -48,7 +59,7 @@ export async function startCli(
       pending = pending.slice(-4_000);
     });
     child.once("exit", (code) =>
-      reject(new Error(`tollgate ${args[0]} exited (${code}) before it was ready:\n${stderr}`)),
+      reject(new Error(`${label} exited (${code}) before it was ready:\n${stderr}`)),
     );
   });
   return {
@@ -57,6 +68,33 @@ export async function startCli(
     stderrTail: () => stderr,
     stop: () => stopChild(child as ChildProcess),
   };
+}
+
+/** Node flags for the worker processes only (not the bench's own), e.g. a young generation size. */
+function workerNodeOptions(): Record<string, string> {
+  const options = process.env.BENCH_WORKER_NODE_OPTIONS;
+  return options !== undefined ? { NODE_OPTIONS: options } : {};
+}
+
+/** The floor's workers in a process of their own, run from source through tsx as the CLI worker is. */
+export function startFloorWorkerProcess(options: {
+  redisUrl: string;
+  modelUrl: string;
+  prefix: string;
+  concurrency: number;
+}): Promise<IChildService> {
+  return startNode(
+    ["--import", "tsx", floorWorkerPath],
+    {
+      REDIS_URL: options.redisUrl,
+      MODEL_URL: options.modelUrl,
+      FLOOR_PREFIX: options.prefix,
+      FLOOR_CONCURRENCY: String(options.concurrency),
+      ...workerNodeOptions(),
+    },
+    /floor workers ready/,
+    "the floor's worker process",
+  );
 }
 
 /** The scripted model in a process of its own: its CPU is nobody's contender's. */
@@ -92,10 +130,7 @@ export function startCliWorker(options: {
       TOLLGATE_PREFIX: options.prefix,
       OPENAI_BASE_URL: options.modelUrl,
       LOG_LEVEL: "info",
-      // Node flags for the worker processes only (not the bench's own), e.g. a young generation size.
-      ...(process.env.BENCH_WORKER_NODE_OPTIONS !== undefined
-        ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS }
-        : {}),
+      ...workerNodeOptions(),
     },
     /worker metrics at \/metrics/,
     options.built?.entry,

@@ -8,6 +8,7 @@ import { type ITollgateContender, tollgateInProcess } from "../contenders/tollga
 import { type IChildService, startModelServer } from "./child-services.js";
 import { countClientCommands } from "./client-commands.js";
 import { type IPrivateRedis, startPrivateRedis } from "./private-redis.js";
+import { countRedisRoundTrips } from "./redis-round-trips.js";
 
 /** Worker concurrency of the shared contenders: enough for 50 runs in flight and 32 parallel calls. */
 export const sharedConcurrency = 50;
@@ -17,6 +18,8 @@ export interface IContenders {
   openAiLoop: IContender;
   aiSdk: IContender;
   floor: IContender;
+  /** The floor with its workers in a process of their own: what the CLI worker contender compares with. */
+  floorProcess: IContender;
   hop: IContender;
   tollgateInProcess: ITollgateContender;
   tollgateCli: ITollgateContender;
@@ -30,6 +33,8 @@ export interface IBenchEnvironment {
   redis: IPrivateRedis;
   model: IChildService & { url: string };
   clientCommands: ReturnType<typeof countClientCommands>;
+  /** Socket writes of this process to the private Redis: its client round trips. */
+  roundTrips: ReturnType<typeof countRedisRoundTrips>;
   contenders: IContenders;
   /** Closed with the environment. */
   onClose(close: () => Promise<void>): void;
@@ -42,12 +47,14 @@ export async function startEnvironment(
 ): Promise<IBenchEnvironment> {
   const clientCommands = countClientCommands();
   const redis = await startPrivateRedis();
+  const roundTrips = countRedisRoundTrips(Number(new URL(redis.url).port));
   const model = await startModelServer();
   const common = { redisUrl: redis.url, modelUrl: model.url, concurrency: sharedConcurrency };
   const contenders: IContenders = {
     openAiLoop: openAiLoop(model.url),
     aiSdk: aiSdk(model.url),
     floor: await bullmqFloor({ ...common, prefix: "floor" }),
+    floorProcess: await bullmqFloor({ ...common, prefix: "floor-process", workerProcess: true }),
     hop: await bullmqHop({ ...common, prefix: "hop" }),
     tollgateInProcess: await tollgateInProcess({ ...common, prefix: "tg-in-process" }),
     tollgateCli: await tollgateCli({ ...common, prefix: "tg-cli" }),
@@ -61,6 +68,7 @@ export async function startEnvironment(
     redis,
     model,
     clientCommands,
+    roundTrips,
     contenders,
     onClose: (close) => closers.push(close),
     async close() {

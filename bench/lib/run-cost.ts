@@ -1,3 +1,4 @@
+import { startAllocationCounter } from "./allocation.js";
 import { difference, luaCalls, total } from "./client-commands.js";
 import type { IBenchEnvironment } from "./environment.js";
 import { ownCpuMs, processCpuMs } from "./process-stats.js";
@@ -16,6 +17,10 @@ export interface IRunCost {
   /** Commands sent by this process's clients (counted in ioredis; child processes not seen). */
   clientCommands: number;
   clientLuaCalls: number;
+  /** Socket writes of this process to Redis: round trips (a pipeline or MULTI is one). */
+  clientRoundTrips: number;
+  /** KB this process allocated on the V8 heap (caller and in-process workers; child processes not seen). */
+  allocatedKb: number;
 }
 
 interface ICostSnapshot {
@@ -24,6 +29,7 @@ interface ICostSnapshot {
   redisCpu: number;
   server: Record<string, number>;
   client: Record<string, number>;
+  roundTrips: number;
 }
 
 async function snapshot(
@@ -37,6 +43,7 @@ async function snapshot(
     redisCpu: await redisCpuMs(environment.redis.redis),
     server: await serverCommandStats(environment.redis.redis),
     client: environment.clientCommands.read(),
+    roundTrips: environment.roundTrips.read(),
   };
 }
 
@@ -52,7 +59,9 @@ export async function measureRunCost(
   body: () => Promise<void>,
 ): Promise<IRunCost> {
   const before = await snapshot(environment, childPids);
+  const allocation = startAllocationCounter();
   await body();
+  const allocatedBytes = allocation.stop();
   const after = await snapshot(environment, childPids);
   const server = difference(after.server, before.server);
   // The snapshots' own INFO calls are the benchmark's, not the contender's.
@@ -67,5 +76,8 @@ export async function measureRunCost(
     serverLuaCalls: perRun(luaCalls(server)),
     clientCommands: perRun(total(client)),
     clientLuaCalls: perRun(luaCalls(client)),
+    // The after snapshot's two INFO commands are written before it reads the count: the bench's, not the run's.
+    clientRoundTrips: perRun(after.roundTrips - before.roundTrips - 2),
+    allocatedKb: perRun(allocatedBytes / 1024),
   };
 }

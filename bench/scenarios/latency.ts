@@ -2,15 +2,18 @@ import { alternate } from "../lib/alternate.js";
 import type { IBenchEnvironment } from "../lib/environment.js";
 import { markdownTable } from "../lib/markdown-table.js";
 import { type ILatencySummary, round, summarize } from "../lib/percentiles.js";
+import { roundTripsAtOneInFlight } from "../lib/round-trips-at-one.js";
 import { type IScenarioResult, sized } from "../lib/scenario.js";
 
 /**
  * Scenarios 1–3 at 1 in flight: the one-tool-call run on every contender, alternating run by run with
- * the order rotated. "Added" is over the plain openai loop, the least any design can take.
+ * the order rotated. "Added" is over the plain openai loop, the least any design can take. Then each
+ * contender's client round trips per run, its runs back to back.
  */
 export async function latency(environment: IBenchEnvironment): Promise<IScenarioResult> {
-  const { openAiLoop, aiSdk, floor, hop, tollgateInProcess, tollgateCli } = environment.contenders;
-  const contenders = [openAiLoop, aiSdk, floor, hop, tollgateInProcess, tollgateCli];
+  const { openAiLoop, aiSdk, floor, floorProcess, hop, tollgateInProcess, tollgateCli } =
+    environment.contenders;
+  const contenders = [openAiLoop, aiSdk, floor, floorProcess, hop, tollgateInProcess, tollgateCli];
   const turns = sized(environment, 400, 30);
   const samples = await alternate(
     contenders,
@@ -23,22 +26,38 @@ export async function latency(environment: IBenchEnvironment): Promise<IScenario
   );
   const summaries: Record<string, ILatencySummary> = {};
   for (const [name, values] of samples) summaries[name] = summarize(values);
+  const roundTrips: Record<string, number> = {};
+  for (const contender of [floor, floorProcess, tollgateInProcess, tollgateCli]) {
+    roundTrips[contender.name] = await roundTripsAtOneInFlight(
+      environment,
+      contender,
+      sized(environment, 100, 20),
+    );
+  }
   const loop = summaries[openAiLoop.name]!;
   const rows = contenders.map((contender) => {
     const summary = summaries[contender.name]!;
     const addedP50 = contender === hop ? undefined : round(summary.p50 - loop.p50);
     const addedP99 = contender === hop ? undefined : round(summary.p99 - loop.p99);
-    return [contender.name, summary.p50, summary.p99, summary.mean, addedP50, addedP99];
+    const trips = roundTrips[contender.name];
+    const tripsCell =
+      trips === undefined ? undefined : contender.childPids.length > 0 ? `${trips} (caller only)` : trips;
+    return [contender.name, summary.p50, summary.p99, summary.mean, addedP50, addedP99, tripsCell];
   });
   return {
     title: "Latency at 1 in flight (floor, baseline, Tollgate)",
     markdown: [
       `${turns} runs per contender after a warm-up, alternating run by run (order rotated each turn). Each run:`,
       "model call → one `echo` tool call → model call → answer, against the scripted model (a process of its",
-      "own). Milliseconds, caller's view; added = over the openai loop's same percentile.",
+      "own). Milliseconds, caller's view; added = over the openai loop's same percentile. Round trips: this",
+      "process's socket writes to Redis per run (a pipeline or MULTI … EXEC is one), each contender's runs",
+      "back to back after the alternation; a contender with a worker process shows its caller's only.",
       "",
-      markdownTable(["contender", "p50", "p99", "mean", "added p50", "added p99"], rows),
+      markdownTable(
+        ["contender", "p50", "p99", "mean", "added p50", "added p99", "Redis round trips/run"],
+        rows,
+      ),
     ].join("\n"),
-    data: { turns, summaries },
+    data: { turns, summaries, roundTrips },
   };
 }

@@ -451,6 +451,8 @@ async function measureCost(
         serverLuaCalls: medianOf("serverLuaCalls"),
         clientCommands: medianOf("clientCommands"),
         clientLuaCalls: medianOf("clientLuaCalls"),
+        clientRoundTrips: medianOf("clientRoundTrips"),
+        allocatedKb: medianOf("allocatedKb"),
         eventStreamBytes: medianOf("eventStreamBytes"),
         eventStreamEntries: medianOf("eventStreamEntries"),
         textDeltaEntries: medianOf("textDeltaEntries"),

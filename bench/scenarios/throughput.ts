@@ -17,8 +17,8 @@ export interface IThroughputFigures extends IRunCost {
  * commands per run.
  */
 export async function throughput(environment: IBenchEnvironment): Promise<IScenarioResult> {
-  const { openAiLoop, floor, tollgateInProcess, tollgateCli } = environment.contenders;
-  const contenders = [openAiLoop, floor, tollgateInProcess, tollgateCli];
+  const { openAiLoop, floor, floorProcess, tollgateInProcess, tollgateCli } = environment.contenders;
+  const contenders = [openAiLoop, floor, floorProcess, tollgateInProcess, tollgateCli];
   const runs = sized(environment, 400, 100);
   const batches = sized(environment, 3, 2);
   const measured = await alternate(
@@ -46,11 +46,14 @@ export async function throughput(environment: IBenchEnvironment): Promise<IScena
       serverLuaCalls: medianOf("serverLuaCalls"),
       clientCommands: medianOf("clientCommands"),
       clientLuaCalls: medianOf("clientLuaCalls"),
+      clientRoundTrips: medianOf("clientRoundTrips"),
+      allocatedKb: round(medianOf("allocatedKb"), 0),
     };
   }
   const rows = contenders.map((contender) => {
     const figure = figures[contender.name]!;
     const child = contender.childPids.length > 0;
+    const callerOnly = (value: number) => (child ? `${value} (caller only)` : value);
     return [
       contender.name,
       figure.runsPerSecond,
@@ -58,8 +61,10 @@ export async function throughput(environment: IBenchEnvironment): Promise<IScena
       figure.redisCpuMs,
       figure.serverCommands,
       figure.serverLuaCalls,
-      child ? `${figure.clientCommands} (caller only)` : figure.clientCommands,
-      child ? `${figure.clientLuaCalls} (caller only)` : figure.clientLuaCalls,
+      callerOnly(figure.clientCommands),
+      callerOnly(figure.clientLuaCalls),
+      callerOnly(figure.clientRoundTrips),
+      callerOnly(figure.allocatedKb),
     ];
   });
   return {
@@ -69,7 +74,11 @@ export async function throughput(environment: IBenchEnvironment): Promise<IScena
       "in flight, workers at concurrency 50, alternating batch by batch; medians over the batches. Process CPU:",
       "the bench process (caller, in-process workers, other contenders idle) plus the contender's worker",
       "process; the scripted model's process is nobody's. Redis: INFO cpu and commandstats deltas (commands",
-      "inside scripts included); client commands: counted in this process's ioredis, no MONITOR.",
+      "inside scripts included); client commands: counted in this process's ioredis, no MONITOR; client round",
+      "trips: this process's socket writes to Redis (a pipeline or MULTI … EXEC is one); KB allocated: this",
+      "process's V8 heap (the growth plus what each garbage collection freed, from V8's GCProfiler). The floor",
+      "runs twice: its workers in the bench process (compared with Tollgate's in-process worker) and in a",
+      "worker process of their own (compared with the CLI worker, as in production).",
       "",
       markdownTable(
         [
@@ -81,6 +90,8 @@ export async function throughput(environment: IBenchEnvironment): Promise<IScena
           "Lua calls/run",
           "client commands/run",
           "client Lua calls/run",
+          "client round trips/run",
+          "KB allocated/run",
         ],
         rows,
       ),
