@@ -1,7 +1,8 @@
 /**
  * Runs only under `npm run test:cluster` (TOLLGATE_TEST_CLUSTER_NODES set): a replica takes over with
  * CLUSTER FAILOVER, then the new master is killed (SIGKILL, found by its INFO process_id), each in the
- * middle of running runs and parked approvals. Every run must finish and every approval be decided.
+ * middle of running runs, parked approvals and a schedule ticking every 250 ms. Every run must finish,
+ * every approval be decided, and the schedule tick again (one run per tick), be listed and pause.
  * It changes the cluster (one master ends dead), so the script runs it last.
  */
 import { Cluster, Redis } from "ioredis";
@@ -11,6 +12,7 @@ import { ledger, testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { testClusterNodes } from "../../helpers/redis-url.js";
 import { waitUntil } from "../../helpers/wait-until.js";
+import { failoverSchedule } from "./failover-schedule.js";
 import { failoverWorkload } from "./failover-workload.js";
 
 const user = { userId: "u-failover" };
@@ -19,6 +21,7 @@ describe.skipIf(!testClusterNodes)("Redis Cluster failover in the middle of runs
   let harness: IHarness;
   let admin: Cluster;
   const { startWorkRuns, parkRuns, approveAll, everyRunFinished } = failoverWorkload(() => harness, user);
+  const schedule = failoverSchedule(() => harness, "schedule-cluster-failover");
   beforeAll(async () => {
     harness = await createHarness(testGateway, "failover");
     await harness.startWorker();
@@ -74,6 +77,8 @@ describe.skipIf(!testClusterNodes)("Redis Cluster failover in the middle of runs
 
   it("a replica takes over (CLUSTER FAILOVER), then a master is killed: every run finishes, no approval is lost", async () => {
     ledger.length = 0;
+    // A live schedule ticks through both failovers.
+    await schedule.start();
     const parkedFirst = await parkRuns(4, 200);
     const runningFirst = await startWorkRuns(8, "first");
 
@@ -104,6 +109,7 @@ describe.skipIf(!testClusterNodes)("Redis Cluster failover in the middle of runs
       },
       { message: "a replica took over from the killed master", timeoutMs: 60_000, intervalMs: 200 },
     );
+    const settledAt = Date.now();
 
     await approveAll([...parkedFirst.slice(2), ...parkedSecond]);
     const runningThird = await startWorkRuns(4, "third");
@@ -120,5 +126,6 @@ describe.skipIf(!testClusterNodes)("Redis Cluster failover in the middle of runs
     // Waiting through the pub/sub subscriber works after the failovers too.
     const [last] = await startWorkRuns(1, "after");
     expect((await harness.client.wait(last!)).status).toBe("completed");
+    await schedule.survived(settledAt);
   }, 240_000);
 });

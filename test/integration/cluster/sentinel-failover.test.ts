@@ -3,8 +3,9 @@
  * (quorum 2) on free loopback ports, and a Tollgate that finds the primary through the sentinels
  * (`redisSentinels` + `redisSentinelName`, as TOLLGATE_REDIS_SENTINELS does). In the middle of running
  * runs and parked approvals the replica takes over (SENTINEL FAILOVER), then the new primary is killed
- * (SIGKILL) and the old one, now its replica, is promoted by the sentinels' vote. Every run must finish
- * and every approval be applied.
+ * (SIGKILL) and the old one, now its replica, is promoted by the sentinels' vote. Every run must finish,
+ * every approval be applied, and a schedule ticking throughout tick again (one run per tick), be listed
+ * and pause.
  */
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,6 +17,7 @@ import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { workerInternals } from "../../helpers/internals.js";
 import { type IRedisServerProcess, startRedisServer } from "../../helpers/redis-server-process.js";
 import { waitUntil } from "../../helpers/wait-until.js";
+import { failoverSchedule } from "./failover-schedule.js";
 import { failoverWorkload } from "./failover-workload.js";
 
 const masterName = "tg-sentinel-failover";
@@ -30,6 +32,7 @@ describe.skipIf(!process.env.TOLLGATE_TEST_SENTINEL)(
     const sentinels: IRedisServerProcess[] = [];
     let harness: IHarness;
     const { startWorkRuns, parkRuns, approveAll, everyRunFinished } = failoverWorkload(() => harness, user);
+    const schedule = failoverSchedule(() => harness, "schedule-sentinel-failover");
 
     function connect(port: number): Redis {
       const connection = new Redis({ host: "127.0.0.1", port, maxRetriesPerRequest: 1, lazyConnect: true });
@@ -144,6 +147,8 @@ describe.skipIf(!process.env.TOLLGATE_TEST_SENTINEL)(
 
     it("SENTINEL FAILOVER, then the new primary killed: every run finishes, no approval is lost", async () => {
       ledger.length = 0;
+      // A live schedule ticks through both failovers.
+      await schedule.start();
       const parkedFirst = await parkRuns(4, 200);
       const runningFirst = await startWorkRuns(8, "first");
 
@@ -168,6 +173,7 @@ describe.skipIf(!process.env.TOLLGATE_TEST_SENTINEL)(
           intervalMs: 200,
         },
       );
+      const settledAt = Date.now();
 
       await approveAll([...parkedFirst.slice(2), ...parkedSecond]);
       const runningThird = await startWorkRuns(4, "third");
@@ -185,6 +191,7 @@ describe.skipIf(!process.env.TOLLGATE_TEST_SENTINEL)(
       // Waiting through the pub/sub subscriber works after the failovers too.
       const [last] = await startWorkRuns(1, "after");
       expect((await harness.client.wait(last!)).status).toBe("completed");
+      await schedule.survived(settledAt);
     }, 240_000);
   },
 );
