@@ -76,8 +76,10 @@ export {
   toolJobResultSchema,
 } from "./job-results.js";
 export {
+  mcpPublishedToolsSchema,
   mcpToolEntrySchema,
   mcpToolListSchema,
+  type TMcpPublishedTools,
   type TMcpToolEntry,
   type TMcpToolList,
 } from "./mcp-tool-list.js";

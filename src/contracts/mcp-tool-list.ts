@@ -23,3 +23,19 @@ export const mcpToolListSchema = z.object({
 
 export type TMcpToolEntry = z.infer<typeof mcpToolEntrySchema>;
 export type TMcpToolList = z.infer<typeof mcpToolListSchema>;
+
+/**
+ * One server's tools as a worker that mounted it published them (the API holds no MCP connection and learns
+ * the tools from these): the entries named for the model, the hash of the server's list, and when. Renewed
+ * by the workers while the server answers, so an entry that is gone means no worker has it mounted now.
+ */
+export const mcpPublishedToolsSchema = z.object({
+  schemaVersion: z.literal(1),
+  server: z.string().min(1),
+  /** SHA-256 (hex) of the canonical JSON of `{ schemaVersion: 1, tools }`: the same list, the same hash. */
+  toolListHash: z.string(),
+  publishedAt: z.number(),
+  tools: z.array(mcpToolEntrySchema),
+});
+
+export type TMcpPublishedTools = z.infer<typeof mcpPublishedToolsSchema>;

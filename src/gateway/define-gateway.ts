@@ -100,9 +100,10 @@ export function defineGateway<TToolName extends string = string>(
   const toolPolicy = new ToolPolicy(policy ?? {});
   checkExtraTools(tools, extraTools);
   const catalogue = new ToolRegistry({ ...registryConfig, tools: [...tools, ...extraTools] });
-  checkPolicyReferences(catalogue.list(), policy ?? {}, remoteToolNamesOf(settings.mcpServers));
+  const remoteTools = remoteToolNamesOf(settings.mcpServers);
+  checkPolicyReferences(catalogue.list(), policy ?? {}, remoteTools);
   checkNotificationReferences(catalogue.list(), settings.notifications);
-  checkApproverRuleReferences(catalogue.list(), settings.approvals);
+  checkApproverRuleReferences(catalogue.list(), settings.approvals, remoteTools);
   checkHttpToolHosts(catalogue.list(), settings.httpTools);
   const gateway: IGateway<TToolName> & { [gatewayBrand]: true } = {
     settings: Object.freeze(settings),

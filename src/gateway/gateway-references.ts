@@ -80,14 +80,17 @@ export function checkPolicyReferences(
 
 /**
  * Every tool and tag an approver rule names must be one of the gateway's: a misspelt name would leave the
- * tool it meant to guard decidable by anyone, with no second approver.
+ * tool it meant to guard decidable by anyone, with no second approver. MCP tools count as the policy's
+ * references do (a mounted server's `<server>__` prefix, its tags).
  */
 export function checkApproverRuleReferences(
   catalogueTools: readonly TAnyToolDef[],
   approvals: TApprovalsConfig,
+  remote: IRemoteToolNames = noRemoteTools,
 ): void {
-  const toolNames = new Set(catalogueTools.map((tool) => tool.name));
-  const tags = new Set(catalogueTools.flatMap((tool) => tool.tags ?? []));
+  const catalogueNames = new Set(catalogueTools.map((tool) => tool.name));
+  const toolNames = { has: (name: string) => catalogueNames.has(name) || remote.isToolName(name) };
+  const tags = new Set([...catalogueTools.flatMap((tool) => tool.tags ?? []), ...remote.tags]);
   const issues: IFieldIssue[] = [];
   approvals.rules.forEach((rule, ruleIndex) => {
     (rule.tools ?? []).forEach((name, index) => {

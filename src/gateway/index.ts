@@ -20,7 +20,14 @@ export {
   type TMcpToolSettings,
 } from "./mcp-settings.js";
 export { type IMcpToolName, mcpToolNamesOf, modelToolNamePattern } from "./mcp-tool-names.js";
-export { type IPinnedMcpTool, mcpServerTag, mcpToolDefsOf, type TMcpToolCall } from "./mcp-tools.js";
+export {
+  type IPinnedMcpTool,
+  mcpServerOfToolName,
+  mcpServerTag,
+  mcpServerTagsOf,
+  mcpToolDefsOf,
+  type TMcpToolCall,
+} from "./mcp-tools.js";
 export {
   DEFAULT_MODEL,
   modelNamesOf,

@@ -29,7 +29,7 @@ export const mcpToolSettingsSchema = z.strictObject({
   policy: z
     .union([z.enum(EToolCallVerdict), functionOf<TToolPolicyPredicate<unknown>>("a policy predicate")])
     .optional(),
-  /** Tags besides `mcp:<server>`, which every tool of the server has. */
+  /** Tags besides `mcp:<server>`, which every tool of the server has; a tool's own add to the server's. */
   tags: z.array(z.string().min(1)).optional(),
   timeoutMs: positiveLimit.optional(),
   maxOutputChars: positiveLimit.optional(),

@@ -30,7 +30,11 @@ export function mcpToolDefsOf(
     const server = Object.hasOwn(servers, entry.server) ? servers[entry.server] : undefined;
     if (server === undefined) return [];
     const own = Object.hasOwn(server.tools, entry.mcpName) ? server.tools[entry.mcpName] : undefined;
-    return [{ entry, tool: toolDefOf(entry, { ...pickToolSettings(server), ...(own ?? {}) }, call) }];
+    // Tags add up (a rule or policy on the server's tag keeps guarding a tool given tags of its own);
+    // every other setting of the tool's replaces the server's.
+    const tags = [...(server.tags ?? []), ...(own?.tags ?? [])];
+    const settings = { ...pickToolSettings(server), ...(own ?? {}), tags };
+    return [{ entry, tool: toolDefOf(entry, settings, call) }];
   });
 }
 
@@ -75,4 +79,21 @@ function pickToolSettings(server: TMcpToolSettings): TMcpToolSettings {
 
 function withoutUndefined<TValue extends object>(value: TValue): TValue {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as TValue;
+}
+
+/**
+ * The mounted server a tool name belongs to by its `<server>__` prefix, else undefined. A server's name
+ * holds no `__` (mcpServerNamePattern), so the first `__` ends it, renamed tools included.
+ */
+export function mcpServerOfToolName(servers: TMcpServersSettings, name: string): string | undefined {
+  const separator = name.indexOf("__");
+  if (separator <= 0) return undefined;
+  const server = name.slice(0, separator);
+  return Object.hasOwn(servers, server) ? server : undefined;
+}
+
+/** The tags every tool of a server has (`mcp:<server>` and the server's own), for a tool whose list is gone. */
+export function mcpServerTagsOf(servers: TMcpServersSettings, server: string): string[] {
+  const settings = Object.hasOwn(servers, server) ? servers[server] : undefined;
+  return [mcpServerTag(server), ...(settings?.tags ?? [])];
 }

@@ -33,14 +33,18 @@ export class McpPool {
   readonly #connections = new Map<string, McpServerConnection>();
   readonly #entries = new Map<string, readonly TMcpToolEntry[]>();
   readonly #logger: Logger;
+  readonly #onToolsRead: ((server: string, tools: readonly TMcpToolEntry[]) => void) | undefined;
 
   constructor(args: {
     servers: TMcpServersSettings;
     logger: Logger;
     metrics?: IMcpPoolMetrics | undefined;
     backoff?: Partial<IMcpBackoff>;
+    /** Told each time a server's tool list is read (connected, or list_changed): the worker publishes it. */
+    onToolsRead?: (server: string, tools: readonly TMcpToolEntry[]) => void;
   }) {
     this.#logger = args.logger;
+    this.#onToolsRead = args.onToolsRead;
     const metrics = args.metrics;
     const events = {
       connectFailed: (server: string) => metrics?.mcpConnectFailed(server),
@@ -82,6 +86,13 @@ export class McpPool {
    * Whether a pinned tool can still be called: its server lists it, or its server is down right now (the
    * call then fails as a transport failure, not as an unknown tool).
    */
+  /** Each server that is up, with its tools named for the model: what the worker renews in the directory. */
+  upServers(): Array<{ server: string; tools: readonly TMcpToolEntry[] }> {
+    return [...this.#entries.entries()]
+      .filter(([server]) => this.#connections.get(server)?.status === "up")
+      .map(([server, tools]) => ({ server, tools }));
+  }
+
   stillListed(entry: TMcpToolEntry): boolean {
     const connection = this.#connections.get(entry.server);
     if (connection === undefined) return false;
@@ -124,16 +135,15 @@ export class McpPool {
         "MCP tool names the model cannot take were renamed",
       );
     }
-    this.#entries.set(
+    const entries = tools.map((tool, index) => ({
+      name: names[index]?.name ?? tool.name,
       server,
-      tools.map((tool, index) => ({
-        name: names[index]?.name ?? tool.name,
-        server,
-        mcpName: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-      })),
-    );
+      mcpName: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+    }));
+    this.#entries.set(server, entries);
+    this.#onToolsRead?.(server, entries);
     this.#logger.info({ mcpServer: server, tools: tools.length }, "MCP tool list read");
   }
 }

@@ -71,7 +71,7 @@ async function approveCommand(
   return {
     type: "approve",
     approver: input.approver,
-    access: approverAccess(runtime, approval, input),
+    access: await approverAccess(runtime, approval, input),
     ...(input.comment !== undefined ? { comment: input.comment } : {}),
     ...(input.inputHash !== undefined ? { inputHash: input.inputHash } : {}),
     ...(input.input !== undefined ? { edit: await editVerdict(runtime, approval, input.input) } : {}),
@@ -168,15 +168,19 @@ export async function reject(
     approval,
     facts,
     async () =>
-      (await runApprovalCommand({ runtime }, approval, rejectCommand(runtime, approval, input))).record,
+      (await runApprovalCommand({ runtime }, approval, await rejectCommand(runtime, approval, input))).record,
   );
 }
 
-function rejectCommand(runtime: ITollgateRuntime, approval: IApproval, input: IRejectInput): IRejectCommand {
+async function rejectCommand(
+  runtime: ITollgateRuntime,
+  approval: IApproval,
+  input: IRejectInput,
+): Promise<IRejectCommand> {
   return {
     type: "reject",
     approver: input.approver,
-    access: approverAccess(runtime, approval, input),
+    access: await approverAccess(runtime, approval, input),
     // The reviewer's words are the decision's comment, whatever the surface called them.
     ...(input.reason !== undefined ? { comment: input.reason } : {}),
     ...(input.option !== undefined ? { option: input.option } : {}),
@@ -212,7 +216,7 @@ export async function redeemLink(
     const decision =
       redemption.action === "approve"
         ? await approveCommand(runtime, approval, parseOrThrow(approveInputSchema, redemption.decision))
-        : rejectCommand(runtime, approval, parseOrThrow(rejectInputSchema, redemption.decision));
+        : await rejectCommand(runtime, approval, parseOrThrow(rejectInputSchema, redemption.decision));
     const command = { type: "redeem-link", useTaken: redemption.useTaken, decision } as const;
     return (await runApprovalCommand({ runtime }, approval, command)).record;
   });

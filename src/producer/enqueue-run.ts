@@ -13,6 +13,7 @@ import { modelNamesOf, runToolRegistry, type TNamedModelsSettings } from "../gat
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { storeNewRun } from "../runtime/store-new-run.js";
 import type { IThreadRef } from "../store/index.js";
+import { assertMcpToolsListed } from "./mcp-tool-check.js";
 import { outputOfRequest } from "./output-of-request.js";
 import { randomId } from "./random-id.js";
 import { runInputSchema, type TRunInput } from "./run-input-schema.js";
@@ -47,6 +48,7 @@ export async function enqueueRun(
   origin: IRunOrigin = {},
 ): Promise<IEnqueuedRun> {
   const { input, request, tenant, registry } = prepareRunRequest(runtime, rawInput, origin);
+  await assertMcpToolsListed(runtime, input.tools);
   const { gateway } = runtime;
   // Ids name the partition (nothing in the unpartitioned layout): any process finds them without a lookup.
   const { partition } = runtime;
@@ -117,6 +119,7 @@ export interface IRunOrigin {
  */
 export async function validateRunRequest(runtime: ITollgateRuntime, rawInput: unknown): Promise<TRunInput> {
   const { input, tenant } = prepareRunRequest(runtime, rawInput, {});
+  await assertMcpToolsListed(runtime, input.tools);
   if (input.threadId !== undefined)
     await assertThreadReachable(runtime, { tenant, threadId: input.threadId });
   return input;

@@ -40,6 +40,7 @@ import { forkRun, type IForkFrom, type IForkResult } from "./fork-run.js";
 import { inInvokeAgentSpan, recordEnqueuedRun } from "./invoke-agent-span.js";
 import { pageApprovals } from "./list-approvals.js";
 import { type IRunPage, pageRuns } from "./list-runs.js";
+import { type IToolListing, listTools } from "./list-tools.js";
 import { withJsonOutputSchema } from "./output-of-request.js";
 import { type IRerunChanges, type IRerunResult, rerunRun } from "./rerun-run.js";
 import { type IRunEventsOptions, openRunEvents } from "./run-event-reader.js";
@@ -239,14 +240,16 @@ export class GatewayClient<TToolName extends string = string> {
       list: async (query = {}) => {
         await runtime.ready();
         const { approvals } = await pageApprovals(partitions, { limit: 1000, ...query });
-        return approvals.map((approval) => withQuorumProgress(runtime, approval));
+        return Promise.all(approvals.map((approval) => withQuorumProgress(runtime, approval)));
       },
       page: async (query = {}) => {
         await runtime.ready();
         const page = await pageApprovals(partitions, query);
         return {
           ...page,
-          approvals: page.approvals.map((approval) => withQuorumProgress(runtime, approval)),
+          approvals: await Promise.all(
+            page.approvals.map((approval) => withQuorumProgress(runtime, approval)),
+          ),
         };
       },
       get: async (approvalId) => {
@@ -511,6 +514,15 @@ export class GatewayClient<TToolName extends string = string> {
       ...(range.tenant !== undefined ? { tenant: range.tenant } : {}),
     });
     return { from, to, counts };
+  }
+
+  /**
+   * Every tool a run may be offered (what `GET /v1/tools` shows): the gateway's, then its MCP servers'
+   * tools as the workers published them, and each server's status (`not_listed` when no worker published it).
+   */
+  async listTools(): Promise<IToolListing> {
+    await this.#runtime.ready();
+    return listTools(this.#runtime);
   }
 
   /** Who a run belongs to (its tenant and creator), undefined for a run it does not know. */

@@ -11,6 +11,7 @@ export {
   type TGatewayStreamEvent,
 } from "./gateway-client.js";
 export { defaultRunPageLimit, type IRunPage } from "./list-runs.js";
+export type { IListedTool, IToolListing, TListedMcpServer } from "./list-tools.js";
 export { isRedisUnavailableError, withRedisBudget } from "./redis-conditions.js";
 export type { IRerunChanges, IRerunResult } from "./rerun-run.js";
 export { runInputSchema, type TRunInput } from "./run-input-schema.js";

@@ -20,6 +20,7 @@ import {
   type IPartition,
   type ITollgateRedis,
   keysFor,
+  McpToolDirectory,
   ModelPauses,
   prefixHasHashTag,
   RunStore,
@@ -80,6 +81,8 @@ export interface ITollgateRuntime {
   readonly schedules: ScheduleStore;
   /** The MCP tool lists runs pinned, by hash. */
   readonly toolLists: ToolListStore;
+  /** The MCP tools the workers mounted, per server, as they published them (deployment-wide). */
+  readonly mcpTools: McpToolDirectory;
   now(): number;
   /**
    * Resolves once the main connection is ready. A client connection does not queue commands while
@@ -224,6 +227,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     tracing: init.tracing,
     schedules: new ScheduleStore(redis, keys),
     toolLists: new ToolListStore(redis, keys),
+    mcpTools: new McpToolDirectory(redis, deploymentKeys, now),
     now,
     runQueueOf: (runId) => init.runQueueOf?.(runId) ?? queues.runs,
     ready: () => whenRedisReady(redis, options.connectTimeoutMs),

@@ -43,6 +43,7 @@ export {
   type TRunIndexDimension,
 } from "./keys.js";
 export { defineLuaCommand, type ILuaCommand } from "./lua-command.js";
+export { McpToolDirectory } from "./mcp-tool-directory.js";
 export { type IModelPauseMessage, ModelPauses } from "./model-pauses.js";
 export {
   basePartition,

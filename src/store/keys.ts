@@ -66,6 +66,11 @@ export interface IKeys {
   /** An MCP tool list some runs pinned, by the hash of its canonical JSON (TRunState.toolListHash). */
   toolList(hash: string): string;
   /**
+   * One MCP server's tools as the workers that mounted it last published them (TMcpPublishedTools), with a
+   * TTL the workers renew: deployment-wide, read by the API to list and check MCP tools.
+   */
+  mcpPublishedTools(server: string): string;
+  /**
    * A secondary index of approvals (sorted set of approval ids): pending ones scored by expiry, decided
    * ones by decision time. `all` has no value; the others hold the approvals of one run, tenant, user,
    * tool, approver or final status. The pending `all`, `tenant` and `run` ones are the keys above.
@@ -161,6 +166,7 @@ export function keysFor(prefix: string): IKeys {
     approvalLinkUse: (nonce) => `${prefix}:approval-link-use:${nonce}`,
     approvalIndex,
     toolList: (hash) => `${prefix}:tool-list:${hash}`,
+    mcpPublishedTools: (server) => `${prefix}:mcp-tools:${server}`,
     legacyThreadTenant: (threadId) => `${prefix}:thread:${threadId}:tenant`,
     cancelChannel: () => `${prefix}:cancel`,
     finishedChannel: () => `${prefix}:finished`,

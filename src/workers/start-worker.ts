@@ -25,6 +25,7 @@ import { createPartitionSet } from "../runtime/partition-set.js";
 import { checkRedisServer } from "../runtime/redis-server-check.js";
 import { createApprovalProcessor } from "./approval-processor.js";
 import { ActiveJobs, shutdownWithHandBack } from "./hand-back-shutdown.js";
+import { McpToolPublisher } from "./mcp-tool-publisher.js";
 import { createModelRouter } from "./model-routing.js";
 import { scheduleReconciler } from "./reconcile-runs.js";
 import { endingHandlers } from "./run-effect-handlers.js";
@@ -155,7 +156,9 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
     metrics,
   });
   // An MCP server that cannot be reached does not stop the worker: its tools are absent until it answers.
-  const mcp = await startMcpPool(options.gateway, logger, metrics);
+  // What it mounts is published for the API, which holds no MCP connection (GET /v1/tools, run requests).
+  const mcpPublisher = new McpToolPublisher(runtime.mcpTools, logger);
+  const mcp = await startMcpPool(options.gateway, logger, metrics, mcpPublisher);
   if (mcp)
     readiness.watchMcp(() => mcp.states().flatMap((state) => (state.status === "up" ? [] : [state.server])));
   const concurrency = options.concurrency ?? 8;
@@ -309,6 +312,7 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
         isolation,
         timeoutMs: runtime.options.shutdownTimeoutMs,
         closeConnections: async () => {
+          mcpPublisher.stop();
           await mcp?.close();
           await partitions.close();
         },
@@ -397,10 +401,17 @@ async function startMcpPool(
   gateway: IGateway,
   logger: Logger,
   metrics: TollgateMetrics | undefined,
+  publisher: McpToolPublisher,
 ): Promise<McpPool | undefined> {
   if (Object.keys(gateway.settings.mcpServers).length === 0) return undefined;
-  const pool = new McpPool({ servers: gateway.settings.mcpServers, logger, metrics });
+  const pool = new McpPool({
+    servers: gateway.settings.mcpServers,
+    logger,
+    metrics,
+    onToolsRead: (server, tools) => publisher.publish(server, tools),
+  });
   await pool.start();
+  publisher.renewEvery(() => pool.upServers());
   for (const state of pool.states()) {
     if (state.status !== "up")
       logger.warn({ mcpServer: state.server, error: state.error }, "MCP server down at start-up");

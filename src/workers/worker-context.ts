@@ -29,7 +29,7 @@ export interface IWorkerContext {
  * The run's tools and the gateway's policy, as the engine needs them: the gateway's tools for the run's
  * selection, joined by the MCP tools the run pinned that their servers still list (a tool that
  * disappeared is left out, so its calls settle as unknown; a server that is down keeps its tools, whose
- * calls then fail as the transport does).
+ * calls then fail as the transport does). A run whose `tools` narrows its tools gets the MCP tools it names.
  */
 export async function runToolsOf(
   context: IWorkerContext,
@@ -43,7 +43,10 @@ export async function runToolsOf(
   const policy = context.runtime.gateway.policy;
   const pool = context.mcp;
   const pinned = await pinnedMcpTools(context.runtime, request.toolListHash, pool?.call ?? noMcpConnection);
-  const available = pinned.flatMap(({ entry, tool }) => (pool?.stillListed(entry) ? [tool] : []));
+  const chosen = request.tools !== undefined ? new Set(request.tools) : undefined;
+  const available = pinned.flatMap(({ entry, tool }) =>
+    pool?.stillListed(entry) && (chosen === undefined || chosen.has(tool.name)) ? [tool] : [],
+  );
   return { registry: available.length === 0 ? registry : registry.withAdditional(available), policy };
 }
 

@@ -190,8 +190,26 @@ export const toolListSchema = z.object({
       extra: z
         .boolean()
         .describe("Offered only to runs that name it in additionalTools (the gateway's extraTools)."),
+      mcpServer: z.string().optional().describe("The MCP server serving it, for an MCP tool."),
     }),
   ),
+  mcpServers: z
+    .array(
+      z.discriminatedUnion("status", [
+        z.object({
+          server: z.string(),
+          status: z.literal("listed"),
+          toolListHash: z.string().describe("SHA-256 of the server's tool list as a worker published it."),
+          publishedAt: z.number().describe("When a worker last published it (ms since the epoch)."),
+          tools: z.number().int(),
+        }),
+        z.object({ server: z.string(), status: z.literal("not_listed") }),
+      ]),
+    )
+    .describe(
+      "The gateway's MCP servers: `listed` when a worker published the server's tools in the last 30 s, " +
+        "`not_listed` otherwise (no worker running or reaching it); their tools are then absent above.",
+    ),
 });
 
 /** Every event type, checked against the store's union: a type added there fails to compile here. */
