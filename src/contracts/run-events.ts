@@ -20,7 +20,9 @@ export type TApprovalDecidedData = z.infer<typeof approvalDecidedDataSchema>;
 /**
  * Why a model call moved to a fallback: the model answered 429 (`rate_limited`) or 5xx (`server_error`),
  * did not answer in time (`timeout`) or could not be reached (`unreachable`); or it was not tried because
- * it is cooling down after such a failure (`cooling_down`) or paused fleet-wide by a 429 (`paused`).
+ * it is cooling down after such a failure (`cooling_down`), paused fleet-wide by a 429 (`paused`), or
+ * declares it cannot serve the step (`tools_unsupported`: the step offers tools, the model's
+ * `supports.tools` is false; it is never sent the request).
  */
 export const modelFallbackReasons = [
   "rate_limited",
@@ -29,6 +31,7 @@ export const modelFallbackReasons = [
   "unreachable",
   "cooling_down",
   "paused",
+  "tools_unsupported",
 ] as const;
 
 export type TModelFallbackReason = (typeof modelFallbackReasons)[number];

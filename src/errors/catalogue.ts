@@ -92,6 +92,11 @@ export const errorCatalogue = {
     summary: "Another worker saved the run since this one read it; the stale activation stops.",
   },
   TG_MODEL_FAILED: { status: 502, summary: "The model endpoint kept failing after its retries." },
+  TG_MODEL_UNSUPPORTED: {
+    status: 422,
+    summary:
+      "No model of the run's chain (the chosen model and its fallbacks) can serve the step: it offers tools and each says `supports.tools: false`; `details` names the models and the capability. Nothing was sent.",
+  },
   TG_OUTPUT_INVALID: {
     status: 502,
     summary:

@@ -16,6 +16,7 @@ export { responseToModelReply, toResponsesBody, toResponsesInput } from "./respo
 export { classifyModelFailure, type IRetryableModelFailure } from "./routing/model-failure.js";
 export {
   type IModelRouterOptions,
+  type IModelSkipped,
   type IRoutedModel,
   type IRoutedRequest,
   ModelRouter,

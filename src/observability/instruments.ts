@@ -72,6 +72,7 @@ export function createInstruments(registry: Registry, awaitScrapeTimeReads: () =
     modelPauseDuration: histogram(registry, "modelPauseDuration", HISTOGRAM_BUCKETS.modelPauseSeconds),
     modelPausedRuns: counter(registry, "modelPausedRuns"),
     modelFallbacks: counter(registry, "modelFallbacks"),
+    modelSkipped: counter(registry, "modelSkipped"),
     mcpConnectFailures: counter(registry, "mcpConnectFailures"),
     mcpServerUp: gauge(registry, "mcpServerUp"),
     scheduleTicksFired: counter(registry, "scheduleTicksFired"),

@@ -97,6 +97,12 @@ export const METRICS = {
     "Model calls moved from one named model to the next of its fallbacks, by the two models and the reason.",
     ["from", "to", "reason"],
   ),
+  modelSkipped: define(
+    "tollgate_model_skipped_total",
+    "counter",
+    "Model calls that passed over a named model because it declares it cannot serve them (reason tools_unsupported: the step offers tools, the model's supports.tools is false), by model and reason.",
+    ["model", "reason"],
+  ),
   scheduleTicksFired: define(
     "tollgate_schedule_ticks_fired_total",
     "counter",

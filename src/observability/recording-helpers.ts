@@ -38,6 +38,9 @@ export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
     modelFallback({ from, to, reason }) {
       instruments.modelFallbacks.inc({ from, to, reason });
     },
+    modelSkipped({ model, reason }) {
+      instruments.modelSkipped.inc({ model, reason });
+    },
     scheduleTickFired() {
       instruments.scheduleTicksFired.inc();
     },

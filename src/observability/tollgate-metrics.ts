@@ -83,6 +83,8 @@ export interface ITollgateMetrics {
   modelPausedRun(model: string): void;
   /** A model call moved to a fallback; the names are the gateway's configured models (a bounded label). */
   modelFallback(fallback: { from: string; to: string; reason: string }): void;
+  /** A model call passed over a model that cannot serve it (`tools_unsupported`); a configured name. */
+  modelSkipped(skipped: { model: string; reason: string }): void;
   /** A schedule's tick started its run. */
   scheduleTickFired(): void;
   /** A schedule's tick started no run: the previous run had not finished, or the run was refused. */

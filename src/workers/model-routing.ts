@@ -38,11 +38,19 @@ export function createModelRouter(args: {
     maxRetries: model.maxRetries,
     cooldownMs: model.cooldownMs,
     fallbacks: model.fallbacks,
+    supports: { tools: model.supports.tools },
   }));
   return new ModelRouter(models, {
     pausedMs: (endpointModel) => pacing.modelPauses.remainingMs(endpointModel),
     onRateLimited: (endpointModel, retryAfterMs) => pauseModel(pacing, endpointModel, retryAfterMs),
     onFallback: (fallback) => metrics?.modelFallback(fallback),
+    onSkipped: (skipped) => {
+      metrics?.modelSkipped(skipped);
+      pacing.logger.warn(
+        { model: skipped.model, reason: skipped.reason },
+        "model passed over: it declares it cannot serve this step (supports.tools is false, the step offers tools)",
+      );
+    },
   });
 }
 

@@ -1,4 +1,5 @@
 import type { IModelFallback, TModelFallbackReason } from "../../contracts/index.js";
+import { TollgateError } from "../../errors/index.js";
 import type { IModelCompleteRequest } from "../llm-client.js";
 import { isModelAbortError } from "../model-errors.js";
 import type { IModelReply } from "../model-reply.js";
@@ -17,6 +18,14 @@ export interface IRoutedModel {
   cooldownMs: number;
   /** Tried in order when this model fails. */
   fallbacks: readonly string[];
+  /** What the model declares it can serve; a call needing what it lacks never reaches it. @defaultValue all */
+  supports?: { tools: boolean };
+}
+
+/** A model passed over because it cannot serve the call (DESIGN-NOTES, "A model is never sent what it cannot serve"). */
+export interface IModelSkipped {
+  model: string;
+  reason: "tools_unsupported";
 }
 
 export interface IModelRouterOptions {
@@ -30,6 +39,8 @@ export interface IModelRouterOptions {
   onRateLimited?: (endpointModel: string, retryAfterMs: number) => Promise<void>;
   /** Told of each switch to a fallback (metrics). A hook that throws is ignored. */
   onFallback?: (fallback: IModelFallback) => void;
+  /** Told of each model a call passes over because it cannot serve it (metrics, log). Errors ignored. */
+  onSkipped?: (skipped: IModelSkipped) => void;
 }
 
 /** A call as the router takes it: the request, with what depends on the model built for each model tried. */
@@ -96,6 +107,13 @@ export class ModelRouter {
   async complete(name: string, request: IRoutedRequest): Promise<TRouteOutcome> {
     const chosen = this.#model(name);
     const chain = [chosen.name, ...chosen.fallbacks];
+    // A step that offers tools is never sent to a model that declares it takes none.
+    const unsupported = (model: string) =>
+      request.tools.length > 0 && this.#model(model).supports?.tools === false;
+    if (chain.every(unsupported)) {
+      for (const model of chain) this.#tellSkipped({ model, reason: "tools_unsupported" });
+      return { type: "failed", error: unservableError(chain), fallbacks: [] };
+    }
     const pauses = new Map<string, number>();
     await Promise.all(
       chain.map(async (model) => pauses.set(model, await this.#pausedMs(this.endpointModelOf(model)))),
@@ -104,6 +122,7 @@ export class ModelRouter {
       now: this.#now(),
       coolingUntil: (model: string) => this.#cooldowns.coolingUntil(model),
       pausedMs: (model: string) => pauses.get(model) ?? 0,
+      unsupported,
     };
     const fallbacks: IModelFallback[] = [];
     let current = chosen.name;
@@ -120,13 +139,18 @@ export class ModelRouter {
       }
       if (step.model !== current) {
         const passedOver = step.skipped.find((skipped) => skipped.model === current)?.reason;
-        const fallback = {
-          from: current,
-          to: step.model,
-          reason: currentFailure ?? passedOver ?? "cooling_down",
-        };
-        fallbacks.push(fallback);
-        this.#tell(fallback);
+        let reason: TModelFallbackReason = currentFailure ?? passedOver ?? "cooling_down";
+        // A model that cannot serve the call is a hop of its own in the call's path, so that a reader sees
+        // why it was not asked: from the model before it, then on from it as `tools_unsupported`.
+        for (const skipped of step.skipped) {
+          if (skipped.reason !== "tools_unsupported") continue;
+          this.#tellSkipped({ model: skipped.model, reason: skipped.reason });
+          if (skipped.model === current) continue;
+          this.#switch(fallbacks, { from: current, to: skipped.model, reason });
+          current = skipped.model;
+          reason = skipped.reason;
+        }
+        this.#switch(fallbacks, { from: current, to: step.model, reason });
         current = step.model;
       }
       const model = this.#model(step.model);
@@ -179,13 +203,32 @@ export class ModelRouter {
     return this.#options.pausedMs ? this.#options.pausedMs(endpointModel) : 0;
   }
 
-  #tell(fallback: IModelFallback): void {
+  #switch(fallbacks: IModelFallback[], fallback: IModelFallback): void {
+    fallbacks.push(fallback);
     try {
       this.#options.onFallback?.(fallback);
     } catch {
       // Metrics never fail a call.
     }
   }
+
+  #tellSkipped(skipped: IModelSkipped): void {
+    try {
+      this.#options.onSkipped?.(skipped);
+    } catch {
+      // Metrics never fail a call.
+    }
+  }
+}
+
+/** No model of `chain` takes tools, and the step offers some: a configuration the call cannot get past. */
+function unservableError(chain: readonly string[]): TollgateError {
+  const names = chain.map((model) => `"${model}"`).join(", ");
+  return new TollgateError(
+    "TG_MODEL_UNSUPPORTED",
+    `The step offers tools, and no model it may use supports tools (supports.tools is false for ${names}).`,
+    { models: [...chain], missing: ["tools"] },
+  );
 }
 
 /** Waits `delayMs`; false as soon as the signal aborts (a cancelled run does not wait out a backoff). */

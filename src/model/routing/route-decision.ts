@@ -10,7 +10,12 @@ export interface IRouteView {
   coolingUntil(model: string): number | undefined;
   /** How long the model stays paused fleet-wide by a 429; 0 when it is not. */
   pausedMs(model: string): number;
+  /** True when the model declares it cannot serve this call (it lacks a capability the call needs). */
+  unsupported?(model: string): boolean;
 }
+
+/** Why a model of the chain was passed over without being tried. */
+export type TSkipReason = "cooling_down" | "paused" | "tools_unsupported";
 
 export type TRouteStep =
   /** Try `model` (at `index` of the chain); `skipped`: the models before it passed over, and why. */
@@ -18,7 +23,7 @@ export type TRouteStep =
       type: "try";
       model: string;
       index: number;
-      skipped: Array<{ model: string; reason: "cooling_down" | "paused" }>;
+      skipped: Array<{ model: string; reason: TSkipReason }>;
     }
   /** Every model left is paused: the call waits for the first to be free again. */
   | { type: "paused"; model: string; retryAfterMs: number }
@@ -31,10 +36,13 @@ export type TRouteStep =
  *   ends first;
  * - a model cooling down is passed over while a later model is neither cooling down nor paused;
  * - when every model left that is not paused is cooling down, the first of them is tried anyway: a
- *   cooldown alone never fails a call.
+ *   cooldown alone never fails a call;
+ * - a model that cannot serve the call (`unsupported`) is never tried nor waited for: it is as absent.
  */
 export function nextModel(chain: readonly string[], fromIndex: number, view: IRouteView): TRouteStep {
-  const left = chain.slice(fromIndex).map((model, offset) => ({ model, index: fromIndex + offset }));
+  const isUnsupported = (model: string) => view.unsupported?.(model) === true;
+  const all = chain.slice(fromIndex).map((model, offset) => ({ model, index: fromIndex + offset }));
+  const left = all.filter(({ model }) => !isUnsupported(model));
   if (left.length === 0) return { type: "exhausted" };
   const isPaused = (model: string) => view.pausedMs(model) > 0;
   const isCooling = (model: string) => (view.coolingUntil(model) ?? Number.NEGATIVE_INFINITY) > view.now;
@@ -46,11 +54,15 @@ export function nextModel(chain: readonly string[], fromIndex: number, view: IRo
     );
     return { type: "paused", model: first.model, retryAfterMs: view.pausedMs(first.model) };
   }
-  const skipped = left
+  const skipped = all
     .filter(({ index }) => index < chosen.index)
     .map(({ model }) => ({
       model,
-      reason: isPaused(model) ? ("paused" as const) : ("cooling_down" as const),
+      reason: isUnsupported(model)
+        ? ("tools_unsupported" as const)
+        : isPaused(model)
+          ? ("paused" as const)
+          : ("cooling_down" as const),
     }));
   return { type: "try", model: chosen.model, index: chosen.index, skipped };
 }

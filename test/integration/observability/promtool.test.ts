@@ -40,6 +40,7 @@ async function textWithEveryMetricTouched(): Promise<string> {
   metrics.modelPaused("gpt-4o-mini", 12);
   metrics.modelPausedRun("gpt-4o-mini");
   metrics.modelFallback({ from: "default", to: "cheap", reason: "rate_limited" });
+  metrics.modelSkipped({ model: "textonly", reason: "tools_unsupported" });
   metrics.scheduleTickFired();
   metrics.scheduleTickSkipped("overlap");
   metrics.tenantRunWaited("acme");

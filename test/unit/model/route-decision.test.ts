@@ -34,6 +34,32 @@ describe("the router's choice of the next model", () => {
       },
     },
     {
+      rule: "a model that cannot serve the call is passed over, even when every later one is cooling",
+      fromIndex: 0,
+      view: {
+        ...viewOf({ second: 5_000, third: 5_000 }),
+        unsupported: (model: string) => model === "primary",
+      },
+      expected: {
+        type: "try",
+        model: "second",
+        index: 1,
+        skipped: [{ model: "primary", reason: "tools_unsupported" }],
+      },
+    },
+    {
+      rule: "a model that cannot serve the call is never waited for: paused models are",
+      fromIndex: 0,
+      view: { ...viewOf({}, { primary: 700 }), unsupported: (model: string) => model !== "primary" },
+      expected: { type: "paused", model: "primary", retryAfterMs: 700 },
+    },
+    {
+      rule: "no model left that can serve the call: exhausted",
+      fromIndex: 1,
+      view: { ...viewOf(), unsupported: (model: string) => model !== "primary" },
+      expected: { type: "exhausted" },
+    },
+    {
       rule: "a cooldown that has ended no longer counts",
       fromIndex: 0,
       view: viewOf({ primary: 1_000 }),
