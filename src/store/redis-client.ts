@@ -29,10 +29,11 @@ import { appendTextDeltaScript } from "./text-delta-script.js";
  * that). One type keeps every store and BullMQ call site unchanged.
  */
 export interface ITollgateRedis extends Redis {
-  tgSaveRun(runKey: string, eventsKey: string, ...args: string[]): Promise<number>;
+  /** ARGV: the revision read, the state's JSON (a Buffer: see run-store.ts), the events' cap, the events. */
+  tgSaveRun(runKey: string, eventsKey: string, ...args: Array<string | Buffer>): Promise<number>;
   tgAppendTextDelta(runKey: string, eventsKey: string, ...args: string[]): Promise<number>;
   /** The number of keys, then KEYS and ARGV: see finishRunScript. */
-  tgFinishRun(numberOfKeys: string, ...keysAndArgs: string[]): Promise<[number, string]>;
+  tgFinishRun(numberOfKeys: string, ...keysAndArgs: Array<string | Buffer>): Promise<[number, string]>;
   tgKeepOutputApart(
     outputsKey: string,
     runKey: string,
