@@ -1,4 +1,5 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import type OpenAI from "openai";
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
@@ -14,11 +15,17 @@ import {
   type IResolvedLLMClientConfig,
   resolveLLMClientConfig,
 } from "./llm-client-config.js";
-import { OPENAI_BASE_URL, PLACEHOLDER_API_KEY } from "./model-defaults.js";
 import { isModelAbortError, toModelFailedError } from "./model-errors.js";
 import { ModelRateLimitedError, retryAfterMsOf } from "./model-rate-limited.js";
 import { type IModelReply, toModelReply } from "./model-reply.js";
 import { toModelTools } from "./model-tools.js";
+import {
+  countingFetch,
+  createOpenAIClient,
+  fetchOptionsOf,
+  type ICallAttempts,
+  reportRequestFinished,
+} from "./openai-endpoint.js";
 import { assembleCompletion, type IModelStreamListener } from "./stream-assembly.js";
 import { ModelStreamIdleError, StreamIdleWatch } from "./stream-idle-watch.js";
 
@@ -35,30 +42,6 @@ export interface ILLMClientOptions {
    * @defaultValue false
    */
   pauseOnRateLimit?: boolean;
-}
-
-/**
- * The key under which a call's attempts travel in the fetch options: the SDK retries inside one promise
- * and does not say how many requests it made, so the client's fetch counts them for the call it serves.
- * Not `AsyncLocalStorage`: on Node 20 it turns on promise hooks for the whole process, a cost on every
- * promise of the worker (about 5% of its CPU per run under load).
- */
-const callAttemptsKey = Symbol("tollgate.callAttempts");
-
-type TCallInit = RequestInit & { [callAttemptsKey]?: ICallAttempts };
-
-/** The fetch options as the SDK built them, without the call's attempts. */
-function withoutCallAttempts(init: TCallInit): RequestInit {
-  const { [callAttemptsKey]: _attempts, ...rest } = init;
-  return rest;
-}
-
-/** What the fetch wrapper records of the call it serves. */
-interface ICallAttempts {
-  count: number;
-  lastStatus?: number;
-  /** Set with `pauseOnRateLimit`: aborted when the endpoint asks to wait. */
-  rateLimit?: { controller: AbortController; retryAfterMs?: number };
 }
 
 export interface IModelCompleteRequest {
@@ -80,42 +63,25 @@ export interface IModelCompleteRequest {
 export class LLMClient {
   readonly #config: IResolvedLLMClientConfig;
   readonly #now: () => number;
-  readonly #fetch: typeof fetch;
   readonly #client: OpenAI;
   readonly #pauseOnRateLimit: boolean;
 
   constructor(config: ILLMClientConfig, options: ILLMClientOptions = {}) {
     this.#config = resolveLLMClientConfig(config);
     this.#now = options.now ?? (() => performance.now());
-    const baseFetch = options.fetch ?? globalThis.fetch;
-    this.#fetch = async (input, init) => {
-      const call = (init as TCallInit | undefined)?.[callAttemptsKey];
-      if (call) call.count += 1;
-      const response = await baseFetch(input, call ? withoutCallAttempts(init as TCallInit) : init);
-      if (call) call.lastStatus = response.status;
-      if (call?.rateLimit && response.status === 429) {
-        const retryAfterMs = retryAfterMsOf(response.headers);
-        if (retryAfterMs !== undefined) {
-          call.rateLimit.retryAfterMs = retryAfterMs;
-          call.rateLimit.controller.abort();
-        }
-      }
-      return response;
-    };
     this.#pauseOnRateLimit = options.pauseOnRateLimit ?? false;
-    // Every option the SDK would otherwise read from the environment is given explicitly.
-    this.#client = new OpenAI({
-      apiKey: this.#config.apiKey ?? PLACEHOLDER_API_KEY,
-      baseURL: this.#config.baseURL ?? OPENAI_BASE_URL,
-      organization: null,
-      project: null,
-      webhookSecret: null,
-      timeout: this.#config.requestTimeoutMs,
-      maxRetries: this.#config.maxRetries,
-      fetch: this.#fetch,
-      // Tollgate reports failures through its errors and hook; the SDK must not print to the console.
-      logLevel: "off",
-    });
+    this.#client = createOpenAIClient(
+      this.#config,
+      countingFetch(options.fetch ?? globalThis.fetch, (call, response) => {
+        if (call.rateLimit && response.status === 429) {
+          const retryAfterMs = retryAfterMsOf(response.headers);
+          if (retryAfterMs !== undefined) {
+            call.rateLimit.retryAfterMs = retryAfterMs;
+            call.rateLimit.controller.abort();
+          }
+        }
+      }),
+    );
   }
 
   get model(): string {
@@ -138,7 +104,7 @@ export class LLMClient {
     }
     try {
       // The call's attempts ride along in the fetch options the SDK hands to fetch at each attempt.
-      const fetchOptions = { [callAttemptsKey]: call } as OpenAI.RequestOptions["fetchOptions"];
+      const fetchOptions = fetchOptionsOf(call);
       const { data, response } = this.#config.streaming
         ? await this.#streamed(body, { signal, fetchOptions }, request.stream)
         : await raceWithAbort(
@@ -239,19 +205,6 @@ export class LLMClient {
   }
 
   #report(event: Omit<IModelRequestFinishedEvent, "model">): void {
-    const hook = this.#config.onRequestFinished;
-    if (hook === undefined) {
-      return;
-    }
-    try {
-      hook({ model: this.#config.model, ...withoutUndefined(event) });
-    } catch {
-      // A metrics hook must never turn a model reply into a failure.
-    }
+    reportRequestFinished(this.#config, event);
   }
-}
-
-/** Keeps `status: undefined` out of the event, so that `"status" in event` means a status is known. */
-function withoutUndefined<TEvent extends object>(event: TEvent): TEvent {
-  return Object.fromEntries(Object.entries(event).filter(([, value]) => value !== undefined)) as TEvent;
 }

@@ -1,4 +1,5 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import type OpenAI from "openai";
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import type { Response, ResponseCreateParamsNonStreaming } from "openai/resources/responses/responses";
 import { TollgateError } from "../errors/index.js";
 import { raceWithAbort } from "./abort-race.js";
@@ -9,23 +10,19 @@ import {
   type IResolvedLLMClientConfig,
   resolveLLMClientConfig,
 } from "./llm-client-config.js";
-import { OPENAI_BASE_URL, PLACEHOLDER_API_KEY } from "./model-defaults.js";
 import { isModelAbortError, toModelFailedError } from "./model-errors.js";
 import type { IModelReply } from "./model-reply.js";
 import type { IModelTransport } from "./model-transport.js";
+import {
+  countingFetch,
+  createOpenAIClient,
+  fetchOptionsOf,
+  type ICallAttempts,
+  reportRequestFinished,
+} from "./openai-endpoint.js";
 import { responseToModelReply, toResponsesBody } from "./responses-wire.js";
 import type { IModelStreamListener } from "./stream-assembly.js";
 import { ModelStreamIdleError, StreamIdleWatch } from "./stream-idle-watch.js";
-
-/** See LLMClient: the SDK does not say how many requests a call made, so the client's fetch counts them. */
-const callAttemptsKey = Symbol("tollgate.responsesCallAttempts");
-
-interface ICallAttempts {
-  count: number;
-  lastStatus?: number;
-}
-
-type TCallInit = RequestInit & { [callAttemptsKey]?: ICallAttempts };
 
 /**
  * One model endpoint through OpenAI's Responses API (`client.responses.create`), behind the same
@@ -41,28 +38,7 @@ export class ResponsesClient implements IModelTransport {
   constructor(config: ILLMClientConfig, options: { now?: () => number; fetch?: typeof fetch } = {}) {
     this.#config = resolveLLMClientConfig(config);
     this.#now = options.now ?? (() => performance.now());
-    const baseFetch = options.fetch ?? globalThis.fetch;
-    const countingFetch: typeof fetch = async (input, init) => {
-      const call = (init as TCallInit | undefined)?.[callAttemptsKey];
-      if (call === undefined) return baseFetch(input, init);
-      call.count += 1;
-      const { [callAttemptsKey]: _call, ...rest } = init as TCallInit;
-      const response = await baseFetch(input, rest);
-      call.lastStatus = response.status;
-      return response;
-    };
-    // Every option the SDK would otherwise read from the environment is given explicitly.
-    this.#client = new OpenAI({
-      apiKey: this.#config.apiKey ?? PLACEHOLDER_API_KEY,
-      baseURL: this.#config.baseURL ?? OPENAI_BASE_URL,
-      organization: null,
-      project: null,
-      webhookSecret: null,
-      timeout: this.#config.requestTimeoutMs,
-      maxRetries: this.#config.maxRetries,
-      fetch: countingFetch,
-      logLevel: "off",
-    });
+    this.#client = createOpenAIClient(this.#config, countingFetch(options.fetch ?? globalThis.fetch));
   }
 
   get model(): string {
@@ -84,7 +60,7 @@ export class ResponsesClient implements IModelTransport {
     // Text an earlier attempt (another model the router tried) streamed is void from here on.
     request.stream?.attemptStarted();
     try {
-      const fetchOptions = { [callAttemptsKey]: call } as OpenAI.RequestOptions["fetchOptions"];
+      const fetchOptions = fetchOptionsOf(call);
       const { data, response } = this.#config.streaming
         ? await this.#streamed(body, { signal, fetchOptions }, request.stream)
         : await raceWithAbort(
@@ -164,16 +140,7 @@ export class ResponsesClient implements IModelTransport {
     return { data: completed, response };
   }
 
-  #report(
-    event: Omit<IModelRequestFinishedEvent, "model" | "status"> & { status: number | undefined },
-  ): void {
-    const hook = this.#config.onRequestFinished;
-    if (hook === undefined) return;
-    const { status, ...rest } = event;
-    try {
-      hook({ model: this.#config.model, ...rest, ...(status !== undefined ? { status } : {}) });
-    } catch {
-      // A metrics hook must never turn a model reply into a failure.
-    }
+  #report(event: Omit<IModelRequestFinishedEvent, "model">): void {
+    reportRequestFinished(this.#config, event);
   }
 }
