@@ -7,6 +7,7 @@ import { startWorker } from "../../src/workers/index.js";
 import { benchGateway } from "../bench-gateway.js";
 import { tollgateCli } from "../contenders/tollgate-cli.js";
 import { alternate, withInFlight } from "../lib/alternate.js";
+import { readStreamBare } from "../lib/bare-stream-readers.js";
 import { startCli } from "../lib/child-services.js";
 import { type IBenchEnvironment, sharedConcurrency } from "../lib/environment.js";
 import { recordFirstChunks } from "../lib/first-chunk-clock.js";
@@ -42,6 +43,12 @@ function answerScript(tag: string, chars: number, delayMs = 0): string {
     script: [{ text, ...(delayMs > 0 ? { delayMs } : {}) }],
   });
 }
+
+/** The contenders that read the stream with Node's fetch and no SDK: the floor of any streaming client. */
+const bareReaderNames = {
+  bytes: "bare reader (fetch, no SDK): bytes counted",
+  parse: "bare reader (fetch, no SDK): lines split, JSON.parse per chunk",
+} as const;
 
 export interface IStreamingCost extends IRunCost {
   /** Of one run's event stream, from a few runs of the batch (medians). */
@@ -227,6 +234,8 @@ export async function streaming(environment: IBenchEnvironment): Promise<IScenar
   const off = cost["Tollgate, streaming off"]!;
   const sdkOn = cost["openai SDK alone (in process), stream: true"]!;
   const sdkOff = cost["openai SDK alone (in process), no stream"]!;
+  const bareBytes = cost[bareReaderNames.bytes]!;
+  const bareParse = cost[bareReaderNames.parse]!;
   const firstDeltaRows = (["1", "50"] as const).flatMap((inFlight) =>
     contenders.map((contender) => {
       const summary = firstDelta[inFlight]![contender.name]!;
@@ -271,6 +280,20 @@ export async function streaming(environment: IBenchEnvironment): Promise<IScenar
     /** Process CPU streaming adds per run, Tollgate's and the SDK's alone. */
     addedProcessCpuMs: round(on.processCpuMs - off.processCpuMs, 2),
     sdkAddedProcessCpuMs: round(sdkOn.processCpuMs - sdkOff.processCpuMs, 2),
+    /**
+     * The floor any streaming Node client pays per answer over reading it as one JSON body (the SDK's
+     * unstreamed request): receiving the stream's bytes, and receiving and parsing its chunks.
+     */
+    floorBytesMs: round(bareBytes.processCpuMs - sdkOff.processCpuMs, 2),
+    floorParseMs: round(bareParse.processCpuMs - sdkOff.processCpuMs, 2),
+    /**
+     * An unstreamed Tollgate run plus that parsing floor, ÷ the unstreamed run: the best any client could
+     * do against the target as written, with no SDK and nothing done with the chunks.
+     */
+    floorParseRatio: round(
+      (off.processCpuMs + bareParse.processCpuMs - sdkOff.processCpuMs) / off.processCpuMs,
+      2,
+    ),
     serverCommands: round(on.serverCommands - off.serverCommands, 1),
     eventStreamBytes: on.eventStreamBytes - off.eventStreamBytes,
   };
@@ -311,6 +334,11 @@ export async function streaming(environment: IBenchEnvironment): Promise<IScenar
       `answer; process CPU per run ×${added.processCpuRatio} (+${added.addedProcessCpuMs} ms; target ≤ ×1.1), the openai`,
       `SDK alone ×${added.sdkProcessCpuRatio} (+${added.sdkAddedProcessCpuMs} ms); without the SDK's own part ×${added.processCpuRatioOverSdk};`,
       `first delta +${added.firstDeltaP50Ms} ms p50 over the in-process stream at 1 in flight (target ≤ 5 ms).`,
+      "",
+      "The floor under any streaming Node client, from the bare readers' rows (Node's fetch, no SDK) less the",
+      `SDK's unstreamed request: receiving the stream's bytes +${added.floorBytesMs} ms per answer, receiving and`,
+      `parsing its chunks (lines split, JSON.parse each) +${added.floorParseMs} ms; an unstreamed Tollgate run with only`,
+      `that parsing added would be ×${added.floorParseRatio} (target as written ≤ ×1.1).`,
       "",
       `Tollgate's own code in streaming, in process from memory (the answer's ${overhead.chunks} chunks served by an`,
       "in-memory fetch, no network, no model server, no Redis writes: `LLMClient.complete` with a text-delta",
@@ -413,6 +441,17 @@ async function measureCost(
           text = (await openai.chat.completions.create(request)).choices[0]?.message.content ?? "";
         }
         if (text.length !== longAnswerChars) throw new Error(`openai alone: ${text.length} chars`);
+        return undefined;
+      },
+    })),
+    // The floor under any streaming Node client: the same stream over HTTP with no SDK.
+    ...(["bytes", "parse"] as const).map((mode) => ({
+      name: bareReaderNames[mode],
+      async run(input: string) {
+        const read = await readStreamBare(modelUrl, input, mode);
+        if (mode === "parse" ? read !== longAnswerChars : read < longAnswerChars) {
+          throw new Error(`${bareReaderNames[mode]}: ${read} read`);
+        }
         return undefined;
       },
     })),
