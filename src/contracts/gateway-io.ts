@@ -132,7 +132,7 @@ export interface IGatewayResponse<TOutput = unknown, TToolName extends string = 
   steps: number;
   usage: ITokenUsage;
   /** Which named model answered each model call, with its tokens (absent for runs before named models). */
-  modelReplies?: Array<{ step: number; model: string; usage: ITokenUsage }>;
+  modelReplies?: Array<{ step: number; model: string; usage: ITokenUsage; durationMs?: number }>;
   /** Why the run failed; `details` as the code's documentation says (TG_OUTPUT_INVALID: the schema's errors). */
   error?: { code: string; message: string; details?: Record<string, unknown> };
 }

@@ -70,6 +70,8 @@ export interface IRunEventDataByType<TToolName extends string = string> {
     usage: ITokenUsage;
     /** The named model that answered (absent in events written before named models). */
     model?: string;
+    /** How long the model call took (absent in events written before it was recorded). */
+    durationMs?: number;
     /** A run that asked for a structured answer: what this answer led to (valid, retry, invalid, truncated). */
     output?: "valid" | "retry" | "invalid" | "truncated";
   };

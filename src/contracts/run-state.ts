@@ -66,11 +66,16 @@ export const toolResultPartSchema = z.object({
   endedRun: z.boolean().optional(),
 });
 
-/** One model call: its step, the named model that answered it, and its tokens. */
+/** One model call: its step, the named model that answered it, its tokens and how long it took. */
 export const modelReplySchema = z.object({
   step: z.number().int().min(0),
   model: z.string(),
   usage: tokenUsageSchema,
+  /**
+   * From the request to the whole answer, fallbacks and the client's retries included (absent in states
+   * saved before it was recorded).
+   */
+  durationMs: z.number().min(0).optional(),
 });
 
 /** The run request after validation, as the engine uses it. */

@@ -20,6 +20,8 @@ export interface IModelReplyEvent {
   model?: string;
   /** "stop", "tool_calls", "length", ... as the endpoint said: "length" cuts a structured answer. */
   finishReason?: string | null;
+  /** How long the model call took, as the shell measured it (the core reads no clock). */
+  durationMs?: number;
 }
 
 /** Whether this reply is the run's answer: no tool calls, or the last step (whose tool calls are ignored). */
@@ -50,7 +52,12 @@ export async function applyModelReply(
       ? {
           modelReplies: [
             ...(state.modelReplies ?? []),
-            { step: state.stepIndex, model: reply.model, usage: reply.usage },
+            {
+              step: state.stepIndex,
+              model: reply.model,
+              usage: reply.usage,
+              ...(reply.durationMs !== undefined ? { durationMs: reply.durationMs } : {}),
+            },
           ],
         }
       : {}),

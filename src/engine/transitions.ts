@@ -63,6 +63,7 @@ export async function modelReplyTransition(
         toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name })),
         usage: reply.usage,
         ...(reply.model !== undefined ? { model: reply.model } : {}),
+        ...(reply.durationMs !== undefined ? { durationMs: reply.durationMs } : {}),
         ...(outputDecision ? { output: outputDecision.type } : {}),
       },
     },

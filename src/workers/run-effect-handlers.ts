@@ -115,6 +115,8 @@ export function runEffectHandlers(args: {
           context.logger.warn({ err: error }, "streamed text not written to the events"),
       });
       let outcome: Awaited<ReturnType<typeof context.models.complete>>;
+      // The step's duration on the run's record: from the request to the whole answer, fallbacks included.
+      const calledAt = runtime.now();
       try {
         const complete = () =>
           context.models.complete(name, {
@@ -174,6 +176,7 @@ export function runEffectHandlers(args: {
           usage: reply.usage,
           model,
           finishReason: reply.finishReason,
+          durationMs: Math.max(0, runtime.now() - calledAt),
         },
         fallbacks,
       };

@@ -153,8 +153,9 @@ describe("the Runs view in a browser", () => {
         // Three model steps, each with the model that answered and its tokens.
         const models = page.locator(".timeline-model");
         await expect(models.count()).resolves.toBe(3);
+        // Each step says how long the model took, from the run's record.
         await expect(text(models.first())).resolves.toMatch(
-          /Model step 1 default asked for 1 tool call.*prompt.*completion tokens/s,
+          /Model step 1 default asked for 1 tool call in \d+ ms.*prompt.*completion tokens/s,
         );
         const lookup = page.locator(".timeline-tool[data-tool=lookup_order]");
         await expect(text(lookup)).resolves.toMatch(
@@ -184,6 +185,93 @@ describe("the Runs view in a browser", () => {
         expect(page.url()).toContain(`#/approvals/${encodeURIComponent(first.approval.approvalId)}`);
         expect(await fitsTheScreen(page)).toBe(true);
         expect(problems).toEqual([]);
+      });
+
+      it("follows a fork link and a re-run link from a run's page to the other run and back", async () => {
+        const original = await finished(
+          `u-origin-${width}`,
+          script(
+            { calls: [{ name: "lookup_order", input: { orderId: `F-${width}` } }] },
+            { text: "It was delivered." },
+          ),
+        );
+        const { response } = await stack.harness.client.getRun(original);
+        const fromCallId = response!.toolResults[0]!.callId;
+        const fork = await stack.harness.client.fork(original, { fromCallId });
+        const rerun = await stack.harness.client.rerun(original);
+        await Promise.all(
+          [fork.runId, rerun.runId].map((runId) => stack.harness.client.wait(runId, { timeoutMs: 20_000 })),
+        );
+        const { page, problems } = await signedIn(width);
+        const heading = (runId: string) => page.getByRole("heading", { name: `Run ${runId}` });
+        const facts = page.locator(".run-header .run-facts");
+        await page.goto(`${stack.consoleUrl}#/runs/${original}`);
+        await heading(original).waitFor();
+
+        // To the fork, which names the run and the call it came from, and back.
+        await facts.getByRole("link", { name: fork.runId, exact: true }).click();
+        await heading(fork.runId).waitFor();
+        await expect(text(facts)).resolves.toMatch(new RegExp(`Fork of${original} from call ${fromCallId}`));
+        await facts.getByRole("link", { name: original, exact: true }).click();
+        await heading(original).waitFor();
+
+        // To the re-run, which names its original, and back; the original lists both.
+        await facts.getByRole("link", { name: rerun.runId, exact: true }).click();
+        await heading(rerun.runId).waitFor();
+        await expect(text(facts)).resolves.toContain(`Re-run of${original}`);
+        await facts.getByRole("link", { name: original, exact: true }).click();
+        await heading(original).waitFor();
+        await expect(text(facts)).resolves.toMatch(
+          new RegExp(`Re-run as${rerun.runId}.*Forked as${fork.runId}`, "s"),
+        );
+        expect(await fitsTheScreen(page)).toBe(true);
+        expect(problems).toEqual([]);
+      });
+
+      it("filters by schedule, kept in the URL, and a scheduled run's page links to its schedule's runs", async () => {
+        const schedule = await stack.harness.client.schedules.create({
+          everyMs: 300,
+          request: { input: script({ text: "tick" }), userContext: { userId: `u-sched-${width}` } },
+        });
+        await waitUntil(
+          async () =>
+            (await stack.harness.client.listRuns({ scheduleId: schedule.scheduleId })).runs.length >= 2,
+          { message: "two ticks' runs" },
+        );
+        await stack.harness.client.schedules.pause(schedule.scheduleId);
+        // Every tick taken before the pause has its run, and each has finished.
+        const scheduled = await waitUntil(async () => {
+          const view = await stack.harness.client.schedules.get(schedule.scheduleId);
+          const { runs } = await stack.harness.client.listRuns({ scheduleId: schedule.scheduleId });
+          const done = runs.every((run) => run.status === "completed");
+          return runs.length === view.ticksFired && done ? runs.map((run) => run.runId) : undefined;
+        });
+        const { page, problems } = await signedIn(width);
+        await page.goto(`${stack.consoleUrl}#/runs`);
+        await page.getByRole("heading", { name: "Runs", exact: true }).waitFor();
+        await page.getByLabel("Schedule", { exact: true }).fill(schedule.scheduleId);
+        await waitUntil(async () => (await rowIds(page)).join() === scheduled.join(), {
+          message: "only the schedule's runs, newest first",
+        });
+        expect(page.url()).toContain(`schedule=${schedule.scheduleId}`);
+
+        // From a run's page, the schedule's link lists its runs again, the filter read from the URL.
+        await page.locator(`.run-row[data-run-id="${scheduled[0]}"] .run-input a`).click();
+        await page.getByRole("heading", { name: `Run ${scheduled[0]}` }).waitFor();
+        await page
+          .locator(".run-header .run-facts")
+          .getByRole("link", { name: schedule.scheduleId, exact: true })
+          .click();
+        await page.getByRole("heading", { name: "Runs", exact: true }).waitFor();
+        await waitUntil(async () => (await rowIds(page)).join() === scheduled.join(), {
+          message: "the schedule's runs again",
+        });
+        await expect(page.getByLabel("Schedule", { exact: true }).inputValue()).resolves.toBe(
+          schedule.scheduleId,
+        );
+        expect(await fitsTheScreen(page)).toBe(true);
+        expect(problems).toEqual([]);
+        await stack.harness.client.schedules.delete(schedule.scheduleId);
       });
     });
   }

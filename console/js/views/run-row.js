@@ -38,7 +38,17 @@ export function originFacts(run) {
           run.forkOf.callId ? ` from call ${run.forkOf.callId}` : null,
         )
       : null,
-    run.scheduleId ? fact("Schedule", h("code", { text: run.scheduleId })) : null,
+    // The schedule's runs: the Runs view filtered by it.
+    run.scheduleId
+      ? fact(
+          "Schedule",
+          h(
+            "a",
+            { href: `#/runs?schedule=${encodeURIComponent(run.scheduleId)}` },
+            h("code", { text: run.scheduleId }),
+          ),
+        )
+      : null,
   ];
 }
 

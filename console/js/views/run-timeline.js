@@ -1,7 +1,7 @@
-// A run's timeline, in the order it happened: each model step (which named model answered, its tokens),
-// the tool calls that step asked for (input, output or error, duration, the policy's verdict, and the
-// human decision when there was one: who, what, when, the reject option, the edit), the calls still open,
-// then the answer or the error. Read from `GET /v1/runs/:id`: `response` once the run finished, else
+// A run's timeline, in the order it happened: each model step (which named model answered, how long it
+// took, its tokens), the tool calls that step asked for (input, output or error, duration, the policy's
+// verdict, and the human decision when there was one: who, what, when, the reject option, the edit), the
+// calls still open, then the answer or the error. Read from `GET /v1/runs/:id`: `response` once the run finished, else
 // `progress` (the same toolResults and modelReplies so far, and the open calls).
 
 import { h, jsonBlock } from "../dom.js";
@@ -69,6 +69,10 @@ function modelItem(reply, callCount, isAnswer) {
       " ",
       h("span", { class: "model-name", text: reply.model }),
       ` ${what}`,
+      // Recorded with the reply (absent for runs saved before it was).
+      reply.durationMs !== undefined
+        ? h("span", { class: "timeline-duration", text: ` in ${elapsed(reply.durationMs)}` })
+        : null,
     ),
     h("p", {
       class: "timeline-usage",

@@ -51,6 +51,7 @@ export function renderRuns(main, context) {
   const userFilter = textFilter("runs-user", "any user", "The user id, exactly");
   const threadFilter = textFilter("runs-thread", "any thread", "The thread id, exactly");
   const creatorFilter = textFilter("runs-created-by", "anyone", "The token subject that created the run");
+  const scheduleFilter = textFilter("runs-schedule", "any schedule", "The schedule id (sch_…), exactly");
   const sinceFilter = /** @type {HTMLInputElement} */ (
     h("input", { id: "runs-since", type: "datetime-local" })
   );
@@ -64,6 +65,7 @@ export function renderRuns(main, context) {
     { element: threadFilter, url: "thread", api: "threadId" },
     { element: toolFilter, url: "tool", api: "tool" },
     { element: creatorFilter, url: "by", api: "createdBy" },
+    { element: scheduleFilter, url: "schedule", api: "scheduleId" },
     { element: sinceFilter, url: "from", api: "since" },
     { element: untilFilter, url: "to", api: "until" },
   ];
@@ -90,6 +92,7 @@ export function renderRuns(main, context) {
       h("div", { class: "filter" }, labelled(threadFilter, "Thread"), threadFilter),
       h("div", { class: "filter" }, labelled(toolFilter, "Tool called"), toolFilter),
       h("div", { class: "filter" }, labelled(creatorFilter, "Created by"), creatorFilter),
+      h("div", { class: "filter" }, labelled(scheduleFilter, "Schedule"), scheduleFilter),
       h("div", { class: "filter" }, labelled(sinceFilter, "From"), sinceFilter),
       h("div", { class: "filter" }, labelled(untilFilter, "To"), untilFilter),
     ),

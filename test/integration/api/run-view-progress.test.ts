@@ -6,7 +6,8 @@ import { bearer, createApiFixture, type IApiFixture } from "./api-fixture.js";
 /*
  * What a run's page draws its timeline from (`GET /v1/runs/:id`): the user and the input, and, while the
  * run is unfinished, `progress` (the calls settled so far with their outputs and durations, which named
- * model answered each step with its tokens, and the calls still open); once finished, `response` instead.
+ * model answered each step with its tokens and how long it took, and the calls still open); once finished,
+ * `response` instead.
  */
 
 describe("GET /v1/runs/:runId shows how far an unfinished run got", () => {
@@ -20,9 +21,13 @@ describe("GET /v1/runs/:runId shows how far an unfinished run got", () => {
     (await fixture.app.inject({ method: "GET", url: `/v1/runs/${runId}`, headers: bearer("reader") })).json();
 
   it("a parked run: settled calls with outputs, each model reply, the parked call; then the response", async () => {
+    // The second model call takes 150 ms at least: its step's duration says so.
     const input = script(
       { calls: [{ name: "add", input: { a: 2, b: 3 } }] },
-      { calls: [{ name: "send_email", input: { to: "ada@example.com", subject: "Your refund" } }] },
+      {
+        calls: [{ name: "send_email", input: { to: "ada@example.com", subject: "Your refund" } }],
+        delayMs: 150,
+      },
     );
     const created = await fixture.app.inject({
       method: "POST",
@@ -51,8 +56,13 @@ describe("GET /v1/runs/:runId shows how far an unfinished run got", () => {
     });
     expect(progress.modelReplies.map((reply: { step: number }) => reply.step)).toEqual([0, 1]);
     for (const reply of progress.modelReplies) {
-      expect(reply).toMatchObject({ model: expect.any(String), usage: { totalTokens: expect.any(Number) } });
+      expect(reply).toMatchObject({
+        model: expect.any(String),
+        usage: { totalTokens: expect.any(Number) },
+        durationMs: expect.any(Number),
+      });
     }
+    expect(progress.modelReplies[1].durationMs).toBeGreaterThanOrEqual(150);
     expect(progress.usage.totalTokens).toBe(
       progress.modelReplies.reduce((sum: number, reply: { usage: { totalTokens: number } }) => {
         return sum + reply.usage.totalTokens;
