@@ -80,7 +80,9 @@ describe("named models: a request chooses one; fallbacks on 429, 5xx and dead en
     });
     expect(response).toMatchObject({ status: "completed", text: "from the default" });
     expect(modelsAsked("marker-default")).toEqual(["env-model"]);
-    expect(response.modelReplies).toEqual([{ step: 0, model: "default", usage: response.usage }]);
+    expect(response.modelReplies).toEqual([
+      { step: 0, model: "default", usage: response.usage, durationMs: expect.any(Number) },
+    ]);
   });
 
   it("a request chooses a named model by name", async () => {
