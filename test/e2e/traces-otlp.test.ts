@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type IOtlpReceiver, startOtlpReceiver } from "../helpers/otlp-receiver.js";
 import { testRedisUrl } from "../helpers/redis-url.js";
 import { script } from "../helpers/script.js";
 import { deletePrefix, uniquePrefix } from "../helpers/test-prefix.js";
@@ -10,48 +9,11 @@ import { type ICliProcess, logFields, startCli } from "./cli-process.js";
 
 /*
  * The wire path of traces: `tollgate api` and `tollgate worker` as real processes, configured with the
- * standard OTEL_* variables only, export OTLP/HTTP (JSON) to a receiver this test runs (a plain HTTP
- * server decoding the export requests). One run's spans arrive from both processes in one trace, the
- * one the API's `traceparent` answer names.
+ * standard OTEL_* variables only, export OTLP/HTTP to a receiver this test runs. The API sends the spec's
+ * default, protobuf (no protocol variable; decoded with OpenTelemetry's generated OTLP definitions), the
+ * worker JSON (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=http/json). One run's spans arrive from both processes
+ * in one trace, the one the API's `traceparent` answer names.
  */
-
-interface IReceivedSpan {
-  service: string;
-  name: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId: string;
-  attributes: Record<string, unknown>;
-}
-
-interface IOtlpAttribute {
-  key: string;
-  value: { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
-}
-
-interface IOtlpExport {
-  resourceSpans: Array<{
-    resource: { attributes: IOtlpAttribute[] };
-    scopeSpans: Array<{
-      spans: Array<{
-        name: string;
-        traceId: string;
-        spanId: string;
-        parentSpanId?: string;
-        attributes?: IOtlpAttribute[];
-      }>;
-    }>;
-  }>;
-}
-
-function attributesOf(list: IOtlpAttribute[] = []): Record<string, unknown> {
-  return Object.fromEntries(
-    list.map(({ key, value }) => [
-      key,
-      value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue,
-    ]),
-  );
-}
 
 const gateway = "examples/support-desk/gateway.ts";
 const readLogLine = (message: string) => (line: string) => logFields(line)?.msg === message;
@@ -59,39 +21,13 @@ const readLogLine = (message: string) => (line: string) => logFields(line)?.msg 
 describe("traces over OTLP/HTTP from an api and a worker process", () => {
   const prefix = uniquePrefix("e2e-otlp");
   const token = randomBytes(24).toString("base64url");
-  const received: IReceivedSpan[] = [];
-  const exportPaths: string[] = [];
   const processes: ICliProcess[] = [];
-  let receiver: Server;
+  let receiver: IOtlpReceiver;
   let apiUrl = "";
 
   beforeAll(async () => {
-    receiver = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on("data", (chunk: Buffer) => chunks.push(chunk));
-      request.on("end", () => {
-        exportPaths.push(`${request.method} ${request.url} ${request.headers["content-type"]}`);
-        const body = JSON.parse(Buffer.concat(chunks).toString()) as IOtlpExport;
-        for (const resource of body.resourceSpans) {
-          const service = String(attributesOf(resource.resource.attributes)["service.name"]);
-          for (const scope of resource.scopeSpans) {
-            for (const span of scope.spans) {
-              received.push({
-                service,
-                name: span.name,
-                traceId: span.traceId,
-                spanId: span.spanId,
-                parentSpanId: span.parentSpanId ?? "",
-                attributes: attributesOf(span.attributes),
-              });
-            }
-          }
-        }
-        response.writeHead(200, { "content-type": "application/json" }).end("{}");
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    receiver = await startOtlpReceiver();
+    const { endpoint } = receiver;
     const model = startCli(["model-server", "--port", "0"], {});
     processes.push(model);
     const modelLine = await model.waitForLine((line) => line.includes("listening on http"));
@@ -107,6 +43,7 @@ describe("traces over OTLP/HTTP from an api and a worker process", () => {
     const worker = startCli(["worker", "--gateway", gateway, "--metrics-port", "0"], {
       ...shared,
       OPENAI_BASE_URL: modelUrl,
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
     });
     const api = startCli(["api", "--gateway", gateway, "--port", "0"], {
       ...shared,
@@ -120,7 +57,7 @@ describe("traces over OTLP/HTTP from an api and a worker process", () => {
 
   afterAll(async () => {
     await Promise.allSettled(processes.map((process) => process.stop("SIGKILL")));
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
     await deletePrefix(prefix);
   });
 
@@ -146,7 +83,7 @@ describe("traces over OTLP/HTTP from an api and a worker process", () => {
     const [, traceId, serverSpanId] = traceparent.split("-");
     const inTrace = await waitUntil(
       () => {
-        const spans = received.filter((span) => span.traceId === traceId);
+        const spans = receiver.received.filter((span) => span.traceId === traceId);
         const names = new Set(spans.map((span) => `${span.service} ${span.name}`));
         const complete = [
           "tollgate-api POST /v1/runs",
@@ -177,7 +114,14 @@ describe("traces over OTLP/HTTP from an api and a worker process", () => {
     expect(Number(chat.attributes["gen_ai.usage.input_tokens"])).toBeGreaterThan(0);
     const tool = inTrace.find((span) => span.name === "execute_tool lookup_order")!;
     expect(tool.attributes["tollgate.tool.outcome"]).toBe("ok");
-    expect(exportPaths.every((path) => path === "POST /v1/traces application/json")).toBe(true);
+    // Each process in its protocol: the API in protobuf (the default), the worker in JSON.
+    for (const span of inTrace)
+      expect(span.contentType).toBe(
+        span.service === "tollgate-api" ? "application/x-protobuf" : "application/json",
+      );
+    expect(new Set(receiver.exportRequests)).toEqual(
+      new Set(["POST /v1/traces application/x-protobuf", "POST /v1/traces application/json"]),
+    );
   });
 
   it("POST /v1/ask answers a traceparent too, and a caller's traceparent is the parent of the request's span", async () => {
@@ -195,13 +139,13 @@ describe("traces over OTLP/HTTP from an api and a worker process", () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get("traceparent")).toMatch(new RegExp(`^00-${callerTrace}-[0-9a-f]{16}-01$`));
     const server = await waitUntil(
-      () => received.find((span) => span.traceId === callerTrace && span.name === "POST /v1/ask"),
+      () => receiver.received.find((span) => span.traceId === callerTrace && span.name === "POST /v1/ask"),
       { timeoutMs: 30_000, message: "the ask's server span" },
     );
     expect(server.parentSpanId).toBe(callerSpan);
     await waitUntil(
       () =>
-        received.some(
+        receiver.received.some(
           (span) =>
             span.traceId === callerTrace &&
             span.service === "tollgate-worker" &&

@@ -18,7 +18,9 @@ export { createTracing, type ITracing, type ITracingOptions, markFailed } from "
 export {
   type IEnvTracing,
   type ITracingEnv,
+  otlpProtocolOf,
   startTracingFromEnv,
+  type TOtlpProtocol,
   type TTraceExporterName,
   traceExportersOf,
 } from "./tracing-env.js";

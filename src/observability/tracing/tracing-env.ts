@@ -1,8 +1,13 @@
 import { TollgateError } from "../../errors/index.js";
-import type { TTraceExporterName } from "./trace-exporter-name.js";
+import {
+  defaultOtlpProtocol,
+  otlpProtocols,
+  type TOtlpProtocol,
+  type TTraceExporterName,
+} from "./trace-exporter-name.js";
 import type { ITracingOptions } from "./tracing.js";
 
-export type { TTraceExporterName };
+export type { TOtlpProtocol, TTraceExporterName };
 
 /** The standard variables that decide whether a process traces (read from the environment as given). */
 export interface ITracingEnv {
@@ -18,7 +23,7 @@ export interface ITracingEnv {
 /**
  * Which exporters the environment asks for; none means tracing is off. Off unless configured: an
  * OTLP endpoint, or OTEL_TRACES_EXPORTER naming `otlp` or `console`. `none` and OTEL_SDK_DISABLED=true
- * turn it off. OTLP goes over HTTP as JSON (`http/json`): a collector, Jaeger and Tempo take it on 4318.
+ * turn it off. An OTLP protocol Tollgate cannot send is refused here too, at start (see otlpProtocolOf).
  */
 export function traceExportersOf(env: ITracingEnv): TTraceExporterName[] {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return [];
@@ -39,19 +44,30 @@ export function traceExportersOf(env: ITracingEnv): TTraceExporterName[] {
     }
     if (!exporters.includes(name)) exporters.push(name);
   }
-  const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL;
-  if (exporters.includes("otlp") && protocol !== undefined && protocol.trim() !== "http/json") {
-    const key =
-      env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL !== undefined
-        ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
-        : "OTEL_EXPORTER_OTLP_PROTOCOL";
-    throw new TollgateError(
-      "TG_INVALID_CONFIG",
-      `${key} is "${protocol}": Tollgate sends OTLP over HTTP as JSON (http/json), which collectors take on port 4318.`,
-      { issues: [{ path: key, message: "only http/json is supported" }] },
-    );
-  }
+  if (exporters.includes("otlp")) otlpProtocolOf(env);
   return exporters;
+}
+
+/**
+ * The OTLP transport, as the OpenTelemetry spec reads it: OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else
+ * OTEL_EXPORTER_OTLP_PROTOCOL, else `http/protobuf` (the spec's default; a collector, Jaeger and Tempo
+ * take both HTTP forms on 4318, gRPC on 4317). Anything else is refused with TG_INVALID_CONFIG naming the
+ * variable and the values Tollgate sends.
+ */
+export function otlpProtocolOf(env: ITracingEnv): TOtlpProtocol {
+  const key =
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL !== undefined
+      ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
+      : "OTEL_EXPORTER_OTLP_PROTOCOL";
+  const value = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim();
+  if (value === undefined || value === "") return defaultOtlpProtocol;
+  const protocol = otlpProtocols.find((known) => known === value);
+  if (protocol) return protocol;
+  throw new TollgateError(
+    "TG_INVALID_CONFIG",
+    `${key} is "${value}": Tollgate sends OTLP as ${otlpProtocols.join(", ")} (the default is ${defaultOtlpProtocol}).`,
+    { issues: [{ path: key, message: `one of ${otlpProtocols.join(", ")}` }] },
+  );
 }
 
 /** A process's tracing started from the environment. */
@@ -73,8 +89,9 @@ export async function startTracingFromEnv(
 ): Promise<IEnvTracing | undefined> {
   const exporters = traceExportersOf(env);
   if (exporters.length === 0) return undefined;
+  const protocol = otlpProtocolOf(env);
   const { startSdk } = await import("./sdk-setup.js");
-  const sdk = startSdk(exporters, serviceName);
+  const sdk = await startSdk(exporters, serviceName, protocol);
   const capture = env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.trim().toLowerCase() === "true";
   return {
     options: { tracerProvider: sdk.tracerProvider, captureMessageContent: capture },
