@@ -69,6 +69,16 @@ export interface IRunEffectHandlers {
   checkpoint(state: TRunState, events: TRunEventInput[]): Promise<void>;
   /** Adds the tool jobs (a no-op for ids that exist), then appends `announce`. */
   addToolJobs(state: TRunState, calls: IToolJobSpec[], announce: TRunEventInput[]): Promise<void>;
+  /**
+   * `checkpoint` and `addToolJobs` in one atomic step, all or nothing, when the host can (the run
+   * worker: one MULTI/EXEC): a refused save adds no job. Without it, the two in that order.
+   */
+  checkpointWithToolJobs?(
+    state: TRunState,
+    events: TRunEventInput[],
+    calls: IToolJobSpec[],
+    announce: TRunEventInput[],
+  ): Promise<void>;
   /** Creates each approval record with its `tool-call-parked` event (one atomic step), then its job. */
   parkCalls(state: TRunState, calls: IParkSpec[]): Promise<void>;
   callsSettled(results: IToolResultPart[]): void;
@@ -144,6 +154,13 @@ export async function interpretRun(args: IInterpretArgs): Promise<TInterpretOutc
   const perform = async (effect: TRunEffect): Promise<boolean> => {
     switch (effect.type) {
       case "add-tool-jobs":
+        if (dirty && effect.calls.length > 0 && handlers.checkpointWithToolJobs) {
+          // The save the jobs need goes with them: one step, and still no job without its save.
+          await handlers.checkpointWithToolJobs(state, events, effect.calls, effect.announce);
+          events = [];
+          dirty = false;
+          return false;
+        }
         await flush();
         await handlers.addToolJobs(state, effect.calls, effect.announce);
         return false;

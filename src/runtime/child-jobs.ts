@@ -34,16 +34,22 @@ export function toolJobRunOf(state: TRunState): IToolJobRun {
   };
 }
 
-/** Adds tool jobs as children of the run (ids are the call ids: adding one again is a no-op). */
-export async function addToolJobs(
+/** A tool job as BullMQ adds it. */
+export interface IToolJob {
+  name: string;
+  data: TToolJobInput;
+  opts: JobsOptions & { jobId: string };
+}
+
+/** The tool jobs of these calls, children of the run (ids are the call ids). */
+export function toolJobsOf(
   runtime: ITollgateRuntime,
   run: IToolJobRun,
   calls: readonly IToolJobSpec[],
-): Promise<void> {
-  if (calls.length === 0) return;
+): IToolJob[] {
   const scheduledAt = runtime.now();
   const approvedCallTrace = approvedCallTelemetry(runtime);
-  const jobs = calls.map((call) => {
+  return calls.map((call) => {
     const data: TToolJobInput = {
       schemaVersion: 2,
       runId: run.runId,
@@ -64,11 +70,22 @@ export async function addToolJobs(
       opts: {
         ...childOptions(runtime, run.runId, call.callId),
         ...(call.approvalId !== undefined ? approvedCallTrace : {}),
+        jobId: call.callId,
         attempts: runtime.options.toolJobAttempts,
         backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
       },
     };
   });
+}
+
+/** Adds tool jobs as children of the run (ids are the call ids: adding one again is a no-op). */
+export async function addToolJobs(
+  runtime: ITollgateRuntime,
+  run: IToolJobRun,
+  calls: readonly IToolJobSpec[],
+): Promise<void> {
+  if (calls.length === 0) return;
+  const jobs = toolJobsOf(runtime, run, calls);
   // One call (the usual step, and every approved call): a plain add. addBulk builds an ioredis pipeline,
   // which copies each of BullMQ's 64 scripts onto itself: about 50 µs of CPU, more than the write it saves.
   const [only] = jobs;

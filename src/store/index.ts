@@ -87,7 +87,9 @@ export {
   readRunIndexes,
 } from "./run-listing.js";
 export {
+  defineCheckpointCommand,
   defineCreateRunCommand,
+  type IParentFence,
   type IRunCreateTransaction,
   type IRunStoreOptions,
   type IStoredRun,

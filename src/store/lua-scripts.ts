@@ -148,6 +148,33 @@ return rev + 1
 `;
 
 /**
+ * Wraps a script that decides whether child jobs may be added (a checkpoint's revision check, a
+ * decision's compare-and-set) for a transaction with a parent fence (runtime/parent-fence.ts): the
+ * transaction moved the parent job's hash from KEYS[parentKeyIndex] to KEYS[parentKeyIndex + 1] before
+ * this script, so BullMQ's add scripts after it refuse children of a missing parent; when `won` holds
+ * of the script's reply (`result`), the hash is moved back here, and the adds that follow go through.
+ * The fence is closed by default: a script that did not run (NOSCRIPT) or refused opens nothing.
+ */
+export function openingParentFence(lua: string, won: string, parentKeyIndex: number): string {
+  const parent = `KEYS[${parentKeyIndex}]`;
+  const fenced = `KEYS[${parentKeyIndex + 1}]`;
+  return `local function fencedStep()
+${lua}
+end
+local result = fencedStep()
+if ${won} and redis.call('EXISTS', ${fenced}) == 1 then redis.call('RENAME', ${fenced}, ${parent}) end
+return result
+`;
+}
+
+/**
+ * saveRunScript in a transaction with the run job's tool jobs (runtime/checkpoint-with-tool-jobs.ts):
+ * a saved checkpoint opens the run job's fence, a refused one (-1) leaves it closed. KEYS: run, events,
+ * runJob, fencedRunJob. ARGV: as saveRunScript.
+ */
+export const checkpointInTransactionScript = openingParentFence(saveRunScript, "result >= 0", 3);
+
+/**
  * Parks a call: creates its approval record unless it exists, indexes it as pending (every pending
  * index: all, tenant, run, user, tool; scored by expiry) and announces it on the run's event stream and
  * on the stream of approval events, in one step, so that whoever reads `tool-call-parked` (or

@@ -12,7 +12,7 @@ import {
 } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IKeys } from "./keys.js";
-import { createRunScript } from "./lua-scripts.js";
+import { checkpointInTransactionScript, createRunScript } from "./lua-scripts.js";
 import type { ITollgateRedis } from "./redis-client.js";
 import { eventJson } from "./run-events.js";
 import { threadOfRun } from "./thread-store.js";
@@ -33,6 +33,22 @@ export function defineCreateRunCommand(connection: {
 }): void {
   if (typeof (connection as Record<string, unknown>)[createRunCommand] === "function") return;
   connection.defineCommand(createRunCommand, { numberOfKeys: 13, lua: createRunScript });
+}
+
+const checkpointCommand = "tgCheckpointInTransaction";
+
+/** Defines the checkpoint's script for a transaction with tool jobs (see `saveIn`); once. */
+export function defineCheckpointCommand(connection: {
+  defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
+}): void {
+  if (typeof (connection as Record<string, unknown>)[checkpointCommand] === "function") return;
+  connection.defineCommand(checkpointCommand, { numberOfKeys: 4, lua: checkpointInTransactionScript });
+}
+
+/** A parent job's hash and where a transaction moves it while its children may not be added. */
+export interface IParentFence {
+  parentKey: string;
+  fencedKey: string;
 }
 
 export interface IStoredRun {
@@ -212,6 +228,37 @@ export class RunStore {
     );
     if (revision < 0) throw conflict(next.runId);
     return { ...stored, state: next, revision };
+  }
+
+  /**
+   * Adds `save` to `transaction` (a MULTI): the same check and writes, and when it saves, it opens the
+   * run job's `fence`, so the tool jobs added after it in the transaction go through (see
+   * runtime/parent-fence.ts). Read its reply with `savedIn`.
+   */
+  saveIn(
+    transaction: IRunCreateTransaction,
+    stored: IStoredRun,
+    next: TRunState,
+    events: TRunEventInput[],
+    fence: IParentFence,
+  ): void {
+    const at = this.options.now();
+    transaction.runCommand(checkpointCommand, [
+      this.keys.run(next.runId),
+      this.keys.runEvents(next.runId),
+      fence.parentKey,
+      fence.fencedKey,
+      String(stored.revision),
+      JSON.stringify(next),
+      String(this.options.eventsMaxLength),
+      ...events.map((event) => eventJson(event, at)),
+    ]);
+  }
+
+  /** What `saveIn`'s reply says: the run as saved, or TG_STATE_CONFLICT when another worker saved since. */
+  savedIn(reply: number, stored: IStoredRun, next: TRunState): IStoredRun {
+    if (reply < 0) throw conflict(next.runId);
+    return { ...stored, state: next, revision: reply };
   }
 
   /**

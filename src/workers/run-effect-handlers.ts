@@ -4,6 +4,7 @@ import { TollgateError } from "../errors/index.js";
 import { DEFAULT_MODEL } from "../gateway/index.js";
 import { logContent } from "../observability/index.js";
 import { outputRequestFormatOf } from "../output/index.js";
+import { checkpointWithToolJobs } from "../runtime/checkpoint-with-tool-jobs.js";
 import { addToolJobs, parkCalls, toolJobRunOf } from "../runtime/child-jobs.js";
 import { type IStoredRunRef, runEndingHandlers } from "../runtime/run-ending.js";
 import { readChildOutcomes } from "./child-outcomes.js";
@@ -199,6 +200,20 @@ export function runEffectHandlers(args: {
       await addToolJobs(runtime, toolJobRunOf(state), calls);
       dispatchAnnounced = runtime.runs.appendEvents(state.runId, announce);
       // Awaited by the next effect; a failure is that effect's.
+      dispatchAnnounced.catch(() => undefined);
+    },
+    async checkpointWithToolJobs(state, events, calls, announce) {
+      await beforeWrite();
+      ref.current = await checkpointWithToolJobs(
+        runtime,
+        ref.current,
+        state,
+        events,
+        toolJobRunOf(state),
+        calls,
+        context.logger,
+      );
+      dispatchAnnounced = runtime.runs.appendEvents(state.runId, announce);
       dispatchAnnounced.catch(() => undefined);
     },
     async parkCalls(_state, calls) {
