@@ -3,10 +3,16 @@
  * raw-BullMQ floor and of Tollgate with an in-process worker (one process, 1 in flight, after a warm-up),
  * on a private redis-server. A write is a system call that wakes the other side; on this machine each
  * costs about 50 µs of CPU, the largest share of a run's. With `--show`, the commands of the last run's
- * Redis writes, one write per line (scripts by SHA). For finding writes to merge; not part of
+ * Redis writes, one write per line (scripts by name: BullMQ's by file, Tollgate's by the export holding
+ * the Lua; others by SHA). For finding writes to merge; not part of
  * `npm run bench`.
  */
+import { createHash } from "node:crypto";
+import { readdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { bullmqFloor } from "./contenders/bullmq-floor.js";
 import type { IContender } from "./contenders/contender.js";
 import { tollgateInProcess } from "./contenders/tollgate-in-process.js";
@@ -18,6 +24,7 @@ const show = process.argv.includes("--show");
 const redis = await startPrivateRedis();
 const model = await startModelServer();
 const redisPort = Number(new URL(redis.url).port);
+const scriptNames = show ? await namedScripts() : new Map<string, string>();
 
 let counting = false;
 const writesByPort = new Map<number, number>();
@@ -32,13 +39,42 @@ net.Socket.prototype.write = function (this: net.Socket, chunk: unknown, ...rest
   return (send as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
 } as typeof net.Socket.prototype.write;
 
-/** The command names in a RESP write (an EVALSHA with the start of its SHA). */
+/** The command names in a RESP write (an EVALSHA with its script's name, or the start of its SHA). */
 function commandsOf(chunk: unknown): string {
   const text = typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString("latin1") : "";
-  const names = [...text.matchAll(/\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n(?:\$\d+\r\n([0-9a-f]{8}))?/g)].map(
-    ([, name, sha]) => (sha ? `${name!.toUpperCase()} ${sha}` : name!.toUpperCase()),
+  const names = [...text.matchAll(/\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n(?:\$\d+\r\n([0-9a-f]{40}))?/g)].map(
+    ([, name, sha]) =>
+      sha ? `${name!.toUpperCase()} ${scriptNames.get(sha) ?? sha.slice(0, 8)}` : name!.toUpperCase(),
   );
   return names.join(", ");
+}
+
+/** Script names by SHA: BullMQ's scripts (by file) and every Lua text Tollgate's store and runtime export. */
+async function namedScripts(): Promise<Map<string, string>> {
+  const sha = (lua: string) => createHash("sha1").update(lua).digest("hex");
+  const names = new Map<string, string>();
+  const require = createRequire(import.meta.url);
+  const bullmqScripts = join(dirname(require.resolve("bullmq")), "scripts");
+  for (const file of readdirSync(bullmqScripts).filter((name) => /^[a-zA-Z]+-\d+\.js$/.test(name))) {
+    for (const script of Object.values(require(join(bullmqScripts, file)) as Record<string, unknown>)) {
+      const content = (script as { content?: unknown } | null)?.content;
+      if (typeof content === "string") names.set(sha(content), `bullmq:${file.replace(/-\d+\.js$/, "")}`);
+    }
+  }
+  const sourceRoot = fileURLToPath(new URL("../src/", import.meta.url));
+  for (const folder of ["store", "runtime"]) {
+    for (const file of readdirSync(join(sourceRoot, folder)).filter((name) => name.endsWith(".ts"))) {
+      const module = (await import(pathToFileURL(join(sourceRoot, folder, file)).href)) as Record<
+        string,
+        unknown
+      >;
+      for (const [name, value] of Object.entries(module)) {
+        if (typeof value === "string" && value.includes("redis.call"))
+          names.set(sha(value), `tollgate:${name}`);
+      }
+    }
+  }
+  return names;
 }
 
 const floor = await bullmqFloor({
