@@ -14,6 +14,13 @@ describe("npm run demo (tollgate demo)", () => {
     expect(transcript).toMatch(
       /2 calls in one step, run in parallel\n\s+lookup_order \{"orderId":"A-1001"\}/,
     );
+    // The MCP tool: the demo's own stdio MCP server (shipped in the package), mounted as "warehouse".
+    expect(transcript).toMatch(
+      /mcp {7}warehouse \(stdio, a child process the demo starts: \S+demo-mcp-server\.(js|ts)\)/,
+    );
+    expect(transcript).toMatch(
+      /warehouse__check_stock \{"sku":"GRND-200"\}\n\s+an MCP tool: check_stock of the MCP server "warehouse", a tool job\n\s+model read: \{"sku":"GRND-200","item":"espresso grinder","available":0/,
+    );
     // The refusal by the refund policy.
     expect(transcript).toContain("refused by the tool's policy (DENY)");
     expect(transcript).toContain("Refund refused: ch_9999 is not a charge of ours");
@@ -32,9 +39,9 @@ describe("npm run demo (tollgate demo)", () => {
     // The hand-over that ends the run.
     expect(transcript).toContain("ended the run (endsRun)");
     expect(transcript).toMatch(/completed · 2 model calls · ended by handover_to_human/);
-    expect(transcript.match(/^ {3}run {7}completed/gm)).toHaveLength(5);
+    expect(transcript.match(/^ {3}run {7}completed/gm)).toHaveLength(6);
 
-    const done = /Done: 5 runs in ([\d.]+) s; \d+ keys deleted\./.exec(transcript);
+    const done = /Done: 6 runs in ([\d.]+) s; \d+ keys deleted\./.exec(transcript);
     expect(done).not.toBeNull();
     expect(Number(done?.[1])).toBeLessThan(15);
 

@@ -9,8 +9,10 @@ export const demoCommand: ICommand = {
   help: `Usage: tollgate demo
 
 Runs the support-desk example (examples/support-desk/gateway.ts) end to end in this process: the
-model, a worker and the HTTP API on a queue prefix of its own, then five conversations through the
-HTTP API, printed as a transcript: parallel tool calls, a refund refused by the policy, a refund
+model, a worker and the HTTP API on a queue prefix of its own, with a small MCP server it starts
+(stdio, shipped in the package, mounted as "warehouse"), then six conversations through the HTTP
+API, printed as a transcript: parallel tool calls, a stock check by the MCP server's tool
+(warehouse__check_stock), a refund refused by the policy, a refund
 parked for approval and approved with an edited amount, an email rejected by the reviewer, and a
 hand-over that ends the run. Everything it started is stopped and its Redis keys deleted at the end.
 

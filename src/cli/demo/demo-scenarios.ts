@@ -34,6 +34,17 @@ export const demoScenarios: readonly IDemoScenario[] = [
     ],
   },
   {
+    title: "Stock from the warehouse's MCP server (a tool served over MCP, started by the demo)",
+    prompt: "Is the espresso grinder GRND-200 back in stock?",
+    userContext: ada,
+    script: [
+      { calls: [{ name: "warehouse__check_stock", input: { sku: "GRND-200" } }] },
+      {
+        text: "The espresso grinder (GRND-200) is out of stock right now; the warehouse expects it back on 28 March.",
+      },
+    ],
+  },
+  {
     title: "A refund of an unknown charge (refused by the policy)",
     prompt: "Refund the 30 EUR charge ch_9999 on my card for order A-1001.",
     userContext: ada,

@@ -8,6 +8,7 @@ import { GatewayClient } from "../../producer/index.js";
 import { startWorker } from "../../workers/index.js";
 import { loadGateway } from "../load-gateway.js";
 import { modelFromEnv } from "../serve/model-from-env.js";
+import { withDemoMcpServer } from "./demo-mcp-mount.js";
 
 /** Who approves and rejects in the demo: the subject of its reviewer token, recorded on every decision. */
 export const DEMO_APPROVER = "lead@support-desk.example";
@@ -47,7 +48,8 @@ export async function startDemoStack(options: IDemoStackOptions): Promise<IDemoS
     for (const closer of closers.reverse()) await closer().catch(() => undefined);
   };
   try {
-    const gateway = await loadGateway(options.gatewayPath, options.cwd);
+    // The demo mounts an MCP server of its own, so one of its runs calls a tool served over MCP.
+    const gateway = withDemoMcpServer(await loadGateway(options.gatewayPath, options.cwd));
     const model = await demoModel(options.env, closers);
     const runtime = { redisUrl: options.redisUrl, prefix: options.prefix, shutdownTimeoutMs: 2_000 };
     const worker = await startWorker({

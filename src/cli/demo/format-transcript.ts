@@ -14,6 +14,8 @@ export interface ITranscriptRun {
   response: IGatewayResponse;
   reviews: readonly IReviewNote[];
   eventCount: number;
+  /** The MCP servers mounted: a call of one of their tools (`<server>__<tool>`) is shown as an MCP tool's. */
+  mcpServers?: readonly string[];
 }
 
 /** A finished run as people read it: what the customer asked, every tool call, the decisions, the answer. */
@@ -25,7 +27,7 @@ export function formatTranscript(run: ITranscriptRun): string[] {
     lines.push(row(`step ${step + 1}`, heading ?? callLine(parts[0]!, run.reviews)));
     parts.forEach((part, index) => {
       if (heading !== undefined || index > 0) lines.push(`${indent}${callLine(part, run.reviews)}`);
-      lines.push(...callDetails(part, run.reviews));
+      lines.push(...callDetails(part, run.reviews, run.mcpServers ?? []));
     });
   }
   lines.push(...multiline("answer", run.response.text));
@@ -50,8 +52,18 @@ function callLine(part: IToolResultPart, reviews: readonly IReviewNote[]): strin
   return `${part.toolName} ${shorten(JSON.stringify(review?.input ?? part.input))}`;
 }
 
-function callDetails(part: IToolResultPart, reviews: readonly IReviewNote[]): string[] {
+function callDetails(
+  part: IToolResultPart,
+  reviews: readonly IReviewNote[],
+  mcpServers: readonly string[],
+): string[] {
   const lines: string[] = [];
+  const server = mcpServers.find((name) => part.toolName.startsWith(`${name}__`));
+  if (server !== undefined) {
+    lines.push(
+      `an MCP tool: ${part.toolName.slice(server.length + 2)} of the MCP server "${server}", a tool job`,
+    );
+  }
   const review = reviews.find((note) => note.callId === part.callId);
   if (part.outcome === "denied" && !part.approval) lines.push(`refused by the tool's policy (DENY)`);
   if (review) {

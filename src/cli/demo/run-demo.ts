@@ -9,6 +9,7 @@ import type { ICliIo } from "../cli-io.js";
 import { TollgateApiClient } from "../http/api-client.js";
 import { onStopSignal } from "../stop-signal.js";
 import { deletePrefixKeys } from "./delete-prefix-keys.js";
+import { DEMO_MCP_SERVER, demoMcpServerDescription } from "./demo-mcp-mount.js";
 import { acquireDemoRedis } from "./demo-redis.js";
 import { demoScenarios, scenarioInput } from "./demo-scenarios.js";
 import { DEMO_APPROVER, DEMO_REQUESTER, startDemoStack } from "./demo-stack.js";
@@ -23,7 +24,8 @@ const runTimeoutMs = 60_000;
 
 /**
  * The demo: Redis (found or started), then in this process the model, a worker and the HTTP API on a
- * queue prefix of its own; five support-desk conversations through the HTTP API, printed as a
+ * queue prefix of its own, with a stdio MCP server it starts (mounted as "warehouse"); six support-desk
+ * conversations through the HTTP API, printed as a
  * transcript; then everything it started is stopped and its keys deleted, whatever happened.
  */
 export async function runDemo(io: ICliIo, env: TEnv): Promise<number> {
@@ -64,6 +66,7 @@ export async function runDemo(io: ICliIo, env: TEnv): Promise<number> {
       io.printLine(
         `   api       ${stack.apiUrl} (tokens generated for ${DEMO_REQUESTER}, who asks, and ${DEMO_APPROVER}, who reviews)`,
       );
+      io.printLine(`   mcp       ${demoMcpServerDescription()}`);
       io.printLine(`   queues    prefix ${prefix} (its keys are deleted at the end)`);
       const failures = await runScenarios(io, stack, stopped.signal);
       if (failures.length > 0) throw new CliError(`demo failed: ${failures.join("; ")}`);
@@ -107,6 +110,7 @@ async function runScenarios(
       title: scenario.title,
       prompt: scenario.prompt,
       userId: scenario.userContext.userId,
+      mcpServers: [DEMO_MCP_SERVER],
       ...followed,
     })) {
       io.printLine(line);
