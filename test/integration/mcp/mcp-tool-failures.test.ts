@@ -45,7 +45,7 @@ describe("MCP tools: a large output, a server answering 500", () => {
     const toolMessage = harness.model
       .requests()
       .at(-1)
-      ?.messages.find((message) => message.role === "tool");
+      ?.messages?.find((message) => message.role === "tool");
     expect(toolMessage?.content).toBe(big!.text);
     // The whole output comes back to a reader of the run.
     expect(big!.output).toBe("x".repeat(chars));
