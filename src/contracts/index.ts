@@ -60,6 +60,7 @@ export {
   approvalJobSchema,
   runJobSchema,
   scheduleTickJobSchema,
+  slimRunJobData,
   type TApprovalJob,
   type TRunJob,
   type TScheduleTickJob,

@@ -8,7 +8,22 @@ import { toolJobV1Schema } from "./stored-versions/tool-job-v1.js";
  * detected instead of misread, and the previous version is upgraded on read so that jobs queued before a
  * rolling deploy still run. Payloads carry ids and what a tool worker needs without reading the run.
  */
-export const runJobSchema = z.object({ schemaVersion: z.literal(1), runId: z.string() });
+export const runJobSchema = z.object({
+  schemaVersion: z.literal(1),
+  runId: z.string(),
+  /**
+   * The run's state JSON exactly as its creation stored it, carried by a new run's job so that its first
+   * activation needs no read (BullMQ's moveToActive returns it with the job). Dropped from the payload by
+   * the run's first save and by a cancellation; an activation that finds it gone, or is not the job's
+   * first, reads the stored state. Optional and ignored by older workers (zod strips unknown keys).
+   */
+  state: z.string().optional(),
+});
+
+/** A run job's payload without the state: what it keeps once the run saved or was cancelled. */
+export function slimRunJobData(runId: string): string {
+  return JSON.stringify({ schemaVersion: 1, runId });
+}
 
 /** A schedule's tick: the job scheduler's template data. The tick's time is in the job's id. */
 export const scheduleTickJobSchema = z.object({ schemaVersion: z.literal(1), scheduleId: z.string() });

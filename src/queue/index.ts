@@ -4,6 +4,7 @@ export {
   approvalJobSchema,
   runJobSchema,
   scheduleTickJobSchema,
+  slimRunJobData,
   type TApprovalJob,
   type TApprovalJobResult,
   type TRunJob,

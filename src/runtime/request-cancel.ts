@@ -5,7 +5,7 @@ import { runApprovalCommand } from "./approval-interpreter.js";
 import { broadcastCancel } from "./cancel-bus.js";
 import { promoteJob } from "./promote-job.js";
 import { type IRunEndingObserver, runEndingHandlers } from "./run-ending.js";
-import { runJobHold } from "./run-jobs.js";
+import { runJobHold, runJobPayloadSwap } from "./run-jobs.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
 export type { TCancelReason } from "../store/index.js";
@@ -27,7 +27,7 @@ export async function requestCancel(
   const stored = await runtime.runs.load(runId);
   if (!stored) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
   if (isTerminal(stored.state)) return { alreadyFinished: true };
-  await runtime.runs.requestCancel(runId, reason);
+  await runtime.runs.requestCancel(runId, reason, runJobPayloadSwap(runtime, runId));
   await broadcastCancel(runtime, runId);
   const parked = await runtime.approvals.listPending({ runId });
   for (const approval of parked) {

@@ -2,7 +2,8 @@ import { trace } from "@opentelemetry/api";
 import type { JobsOptions } from "bullmq";
 import type { TRunState } from "../engine/index.js";
 import { jobTraceMetadata } from "../observability/tracing/index.js";
-import { deadlineJobIdOf, runJobNames, type TRunJob } from "../queue/index.js";
+import { deadlineJobIdOf, runJobNames, slimRunJobData, type TRunJob } from "../queue/index.js";
+import type { IRunJobPayloadSwap } from "../store/index.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
 /** One job of a run, as BullMQ adds it. */
@@ -14,11 +15,14 @@ export interface IRunJobSpec {
 
 /**
  * A queued run's job (and its deadline job). The job id is the run id, so adding it again while it exists
- * is a no-op: a retried submission and the reconciler both add it safely.
+ * is a no-op: a retried submission and the reconciler both add it safely. Given `stateJson` (what the
+ * creation stores, the same string), the run job carries it: its first activation starts from it without
+ * a read, and its first save checks that it is still the stored state (see RunStore#save).
  */
-export function runJobsOf(runtime: ITollgateRuntime, state: TRunState): IRunJobSpec[] {
+export function runJobsOf(runtime: ITollgateRuntime, state: TRunState, stateJson?: string): IRunJobSpec[] {
   const ageSeconds = Math.ceil(runtime.options.retentionMs / 1000);
   const data: TRunJob = { schemaVersion: 1, runId: state.runId };
+  const runData: TRunJob = stateJson === undefined ? data : { ...data, state: stateJson };
   const common = { removeOnComplete: { age: ageSeconds }, removeOnFail: { age: ageSeconds } };
   // The run job joins the caller's trace (its span's traceparent, kept with the job); the deadline job,
   // which fires at the timeout, starts a trace of its own linked to it. Nothing while tracing is off.
@@ -28,7 +32,7 @@ export function runJobsOf(runtime: ITollgateRuntime, state: TRunState): IRunJobS
   const jobs: IRunJobSpec[] = [
     {
       name: runJobNames.run,
-      data,
+      data: runData,
       opts: {
         ...common,
         ...runTrace,
@@ -60,6 +64,11 @@ export function runJobsOf(runtime: ITollgateRuntime, state: TRunState): IRunJobS
  */
 function telemetryOf(metadata: string | undefined): Pick<JobsOptions, "telemetry"> {
   return metadata === undefined ? {} : { telemetry: { metadata, omitContext: true } };
+}
+
+/** The run job's key and the payload it keeps once it no longer carries the state. */
+export function runJobPayloadSwap(runtime: ITollgateRuntime, runId: string): IRunJobPayloadSwap {
+  return { key: runtime.queues.runs.toKey(runId), slimData: slimRunJobData(runId) };
 }
 
 /** Adds a queued run's jobs on their own (the reconciler's way; a new run's are added with it). */

@@ -52,8 +52,10 @@ export async function storeNewRun(
   if (client.status !== "ready") throw unavailable();
   for (let attempt = 1; ; attempt++) {
     const transaction = withScriptsBySha(definitions, client.multi());
-    runtime.runs.createIn(transaction as unknown as IRunCreateTransaction, state, event);
-    for (const spec of runJobsOf(runtime, state)) {
+    // One JSON for both: the run's stored state, and the copy its job carries to its first activation.
+    const stateJson = JSON.stringify(state);
+    runtime.runs.createIn(transaction as unknown as IRunCreateTransaction, state, event, stateJson);
+    for (const spec of runJobsOf(runtime, state, stateJson)) {
       await new Job(queue, spec.name, spec.data, spec.opts, spec.opts.jobId).addJob(transaction);
     }
     let replies: TExecReplies;

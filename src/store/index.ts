@@ -89,10 +89,13 @@ export {
 export {
   defineCheckpointCommand,
   defineCreateRunCommand,
+  type ICarriedState,
   type IParentFence,
   type IRunCreateTransaction,
+  type IRunJobPayloadSwap,
   type IRunStoreOptions,
   type IStoredRun,
+  isCarriedConflict,
   RunStore,
   runIndexGraceMs,
 } from "./run-store.js";

@@ -121,15 +121,43 @@ return 1
 `;
 
 /**
- * Asks for a run's cancellation: the flag is set once (the first reason wins) and announced once.
- * KEYS: cancelFlag, events. ARGV: reason, ttlMs, eventJson, eventsMaxLen. Returns 1 when set now.
+ * Asks for a run's cancellation: the flag is set once (the first reason wins) and announced once. The
+ * run job's payload then loses the state it may carry (see saveStartedRunScript): a worker that takes the
+ * job later reads the stored state with the flag and stops without a model call. KEYS: cancelFlag,
+ * events, runJob. ARGV: reason, ttlMs, eventJson, eventsMaxLen, slimJobData. Returns 1 when set now.
  */
 export const requestCancelScript = `
 if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[3])
+  if redis.call('HEXISTS', KEYS[3], 'data') == 1 then redis.call('HSET', KEYS[3], 'data', ARGV[5]) end
   return 1
 end
 return 0
+`;
+
+/**
+ * The first save of a run started from the state its job carries (the state as its creation stored it,
+ * read with the job by BullMQ's moveToActive: no read of its own). Saves only when nothing happened to
+ * the run since its creation: no cancellation asked, the revision still the creation's, and the stored
+ * state the very one the job carries (its SHA-1: an idempotent retry's job, re-added with a copy of the
+ * request, carries a state that is not the stored one). Then the job's payload loses the state (BullMQ's
+ * job hash, field "data", as its own updateData writes it): a parked or retained run does not keep it twice,
+ * and a later activation reads the stored state. KEYS: run, events, cancelFlag, runJob. ARGV: expectedRev,
+ * stateJson, eventsMaxLen, carriedSha1, slimJobData, eventJson... Returns the new revision; -1 when the
+ * run moved or is not the carried one, -2 when its cancellation was asked (nothing written either way).
+ */
+export const saveStartedRunScript = `
+if redis.call('EXISTS', KEYS[3]) == 1 then return -2 end
+local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
+if rev ~= tonumber(ARGV[1]) then return -1 end
+local stored = redis.call('HGET', KEYS[1], 'state')
+if (not stored) or redis.sha1hex(stored) ~= ARGV[4] then return -1 end
+redis.call('HSET', KEYS[1], 'rev', tostring(rev + 1), 'state', ARGV[2])
+for i = 6, #ARGV do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'event', ARGV[i])
+end
+if redis.call('HEXISTS', KEYS[4], 'data') == 1 then redis.call('HSET', KEYS[4], 'data', ARGV[5]) end
+return rev + 1
 `;
 
 /**

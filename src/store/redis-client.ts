@@ -17,6 +17,7 @@ import {
   requestCancelScript,
   runIndexPageScript,
   saveRunScript,
+  saveStartedRunScript,
 } from "./lua-scripts.js";
 import { remainingRedisBudgetMs } from "./redis-budget.js";
 import type { TRedisTarget } from "./redis-target.js";
@@ -31,6 +32,8 @@ import { appendTextDeltaScript } from "./text-delta-script.js";
 export interface ITollgateRedis extends Redis {
   /** ARGV: the revision read, the state's JSON (a Buffer: see run-store.ts), the events' cap, the events. */
   tgSaveRun(runKey: string, eventsKey: string, ...args: Array<string | Buffer>): Promise<number>;
+  /** KEYS and ARGV: see saveStartedRunScript. */
+  tgSaveStartedRun(...keysAndArgs: Array<string | Buffer>): Promise<number>;
   tgAppendTextDelta(runKey: string, eventsKey: string, ...args: string[]): Promise<number>;
   /** The number of keys, then KEYS and ARGV: see finishRunScript. */
   tgFinishRun(numberOfKeys: string, ...keysAndArgs: Array<string | Buffer>): Promise<[number, string]>;
@@ -47,7 +50,12 @@ export interface ITollgateRedis extends Redis {
     threadRunIdsKey: string,
     force: string,
   ): Promise<[number, ...string[]]>;
-  tgRequestCancel(cancelKey: string, eventsKey: string, ...args: string[]): Promise<number>;
+  tgRequestCancel(
+    cancelKey: string,
+    eventsKey: string,
+    runJobKey: string,
+    ...args: string[]
+  ): Promise<number>;
   /** KEYS and ARGV: see createApprovalScript. */
   tgCreateApproval(...keysAndArgs: string[]): Promise<number>;
   /** KEYS and ARGV: see decideApprovalScript. */
@@ -143,10 +151,11 @@ export function defineScripts(redis: Redis): ITollgateRedis {
   const withScripts = redis as ITollgateRedis;
   if (typeof withScripts.tgSaveRun === "function") return withScripts;
   defineLuaCommand(redis, "tgSaveRun", { numberOfKeys: 2, lua: saveRunScript });
+  defineLuaCommand(redis, "tgSaveStartedRun", { numberOfKeys: 4, lua: saveStartedRunScript });
   defineLuaCommand(redis, "tgAppendTextDelta", { numberOfKeys: 2, lua: appendTextDeltaScript });
   defineLuaCommand(redis, "tgFinishRun", { numberOfKeys: "dynamic", lua: finishRunScript });
   defineLuaCommand(redis, "tgKeepOutputApart", { numberOfKeys: 2, lua: keepOutputApartScript });
-  defineLuaCommand(redis, "tgRequestCancel", { numberOfKeys: 2, lua: requestCancelScript });
+  defineLuaCommand(redis, "tgRequestCancel", { numberOfKeys: 3, lua: requestCancelScript });
   defineLuaCommand(redis, "tgCreateApproval", {
     numberOfKeys: 3 + pendingIndexCount,
     lua: createApprovalScript,

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   cancelReasonSchema,
   type IGatewayResponse,
@@ -57,6 +58,25 @@ export interface IStoredRun {
   revision: number;
   /** Set once someone asked for the run's cancellation (read with the state, in the same round trip). */
   cancelReason?: TCancelReason;
+  /**
+   * The state came with the run job (as its creation stored it), not from a read: the first save checks
+   * that nothing happened to the run since (saveStartedRunScript), and a finish before it is refused.
+   */
+  carried?: ICarriedState;
+}
+
+/** What the first save of a state carried by the run job checks and rewrites. */
+export interface ICarriedState {
+  /** SHA-1 of the carried state's JSON: the stored state must be that very one. */
+  sha1: string;
+  /** The run job (BullMQ's job hash) whose payload loses the state once saved, and that payload. */
+  runJob: IRunJobPayloadSwap;
+}
+
+/** A run job's key and the payload it keeps once it no longer carries the state. */
+export interface IRunJobPayloadSwap {
+  key: string;
+  slimData: string;
 }
 
 export interface IRunStoreOptions {
@@ -88,8 +108,13 @@ export class RunStore {
    * with whatever else the transaction holds (the run's jobs): the run unless it exists, queued on its
    * thread, with `run-queued`. Read its reply with `created`.
    */
-  createIn(transaction: IRunCreateTransaction, state: TRunState, event: TRunEventInput): void {
-    transaction.runCommand(createRunCommand, this.createArguments(state, event));
+  createIn(
+    transaction: IRunCreateTransaction,
+    state: TRunState,
+    event: TRunEventInput,
+    stateJson: string = JSON.stringify(state),
+  ): void {
+    transaction.runCommand(createRunCommand, this.createArguments(state, event, stateJson));
   }
 
   /** What a creation's reply says: created now (nil), or the stored run of an earlier request. */
@@ -98,7 +123,7 @@ export class RunStore {
     return { created: false, state: deserialize(reply, state.runId) };
   }
 
-  private createArguments(state: TRunState, event: TRunEventInput): string[] {
+  private createArguments(state: TRunState, event: TRunEventInput, stateJson: string): string[] {
     const thread = threadOfRun(state);
     const { request } = state;
     const tenant = tenantOf(request);
@@ -124,7 +149,7 @@ export class RunStore {
       request.scheduleId !== undefined
         ? this.keys.runIndex("schedule", tenant, request.scheduleId)
         : this.keys.runIndex("tenant", tenant),
-      JSON.stringify(state),
+      stateJson,
       state.runId,
       eventJson(event, now),
       String(this.options.eventsMaxLength),
@@ -154,6 +179,17 @@ export class RunStore {
     const stored: IStoredRun = { state: deserialize(json, runId), revision: Number(revision) };
     if (cancel === "cancelled" || cancel === "timed_out") stored.cancelReason = cancel;
     return stored;
+  }
+
+  /**
+   * A queued run as its job carries it (the creation's state JSON, returned by BullMQ's moveToActive with
+   * the job): no read. Undefined when the carried state is not a queued run's (then read it).
+   */
+  carriedByJob(runId: string, stateJson: string, runJob: IRunJobPayloadSwap): IStoredRun | undefined {
+    const state = deserialize(stateJson, runId);
+    if (state.status !== "queued" || state.runId !== runId) return undefined;
+    const sha1 = createHash("sha1").update(stateJson).digest("hex");
+    return { state, revision: 1, carried: { sha1, runJob } };
   }
 
   /**
@@ -217,6 +253,7 @@ export class RunStore {
 
   /** Saves when nobody saved since `stored` was read, with its events in the same atomic step. */
   async save(stored: IStoredRun, next: TRunState, events: TRunEventInput[] = []): Promise<IStoredRun> {
+    if (stored.carried) return this.saveStarted(stored, stored.carried, next, events);
     const at = this.options.now();
     const revision = await this.redis.tgSaveRun(
       this.keys.run(next.runId),
@@ -242,6 +279,8 @@ export class RunStore {
     events: TRunEventInput[],
     fence: IParentFence,
   ): void {
+    // A state its job carried is first saved alone, with the checks it needs (saveStarted).
+    if (stored.carried) throw carriedConflict(next.runId, false);
     const at = this.options.now();
     transaction.runCommand(checkpointCommand, [
       this.keys.run(next.runId),
@@ -262,6 +301,36 @@ export class RunStore {
   }
 
   /**
+   * The first save of a state the run job carried: only when nothing happened to the run since its
+   * creation (not cancelled, not saved, the stored state the carried one), checked in the same atomic
+   * step; the job's payload drops the state. A refusal is a conflict with `details.carried`: the
+   * activation reads the stored state and starts again from it.
+   */
+  private async saveStarted(
+    stored: IStoredRun,
+    carried: ICarriedState,
+    next: TRunState,
+    events: TRunEventInput[],
+  ): Promise<IStoredRun> {
+    const at = this.options.now();
+    const revision = await this.redis.tgSaveStartedRun(
+      this.keys.run(next.runId),
+      this.keys.runEvents(next.runId),
+      this.keys.runCancel(next.runId),
+      carried.runJob.key,
+      String(stored.revision),
+      stateBytes(next),
+      String(this.options.eventsMaxLength),
+      carried.sha1,
+      carried.runJob.slimData,
+      ...events.map((event) => eventJson(event, at)),
+    );
+    if (revision < 0) throw carriedConflict(next.runId, revision === -2);
+    const { carried: _saved, ...rest } = stored;
+    return { ...rest, state: next, revision };
+  }
+
+  /**
    * The run's end in one step: the final state and its events (unless `save` is false: it was saved
    * before), the retention TTL, the waiters told, and the run released from its thread. Returns the id of
    * the thread's next run, to wake.
@@ -273,6 +342,8 @@ export class RunStore {
     release: IThreadRelease,
     save: boolean,
   ): Promise<{ stored: IStoredRun; nextRunId?: string }> {
+    // A run ending from the state its job carried, before any save checked it: read the stored one first.
+    if (stored.carried) throw carriedConflict(next.runId, false);
     const at = this.options.now();
     // The released thread is the run's own: its id within the run's tenant.
     const tenant = threadOfRun(next).tenant;
@@ -380,15 +451,20 @@ export class RunStore {
     await this.appendEvents(runId, [event]);
   }
 
-  /** Sets the cancel flag once (the first reason wins) and announces it; true when set now. */
-  async requestCancel(runId: string, reason: TCancelReason): Promise<boolean> {
+  /**
+   * Sets the cancel flag once (the first reason wins) and announces it; true when set now. The run job's
+   * payload drops the state it may carry, in the same step: whoever takes the job reads the flag.
+   */
+  async requestCancel(runId: string, reason: TCancelReason, runJob: IRunJobPayloadSwap): Promise<boolean> {
     const set = await this.redis.tgRequestCancel(
       this.keys.runCancel(runId),
       this.keys.runEvents(runId),
+      runJob.key,
       reason,
       String(this.options.retentionMs),
       eventJson({ type: "run-cancel-requested", data: { reason } }, this.options.now()),
       String(this.options.eventsMaxLength),
+      runJob.slimData,
     );
     return set === 1;
   }
@@ -478,6 +554,22 @@ function conflict(runId: string): TollgateError {
     "TG_STATE_CONFLICT",
     `Run ${runId} was saved by another worker since this one read it; this activation stops.`,
     { runId },
+  );
+}
+
+/** A first save refused: the run is not as its job carried it (`cancelled`: its cancellation was asked). */
+function carriedConflict(runId: string, cancelled: boolean): TollgateError {
+  return new TollgateError(
+    "TG_STATE_CONFLICT",
+    `Run ${runId} changed since its job was queued; this activation reads it again.`,
+    { runId, carried: true, cancelled },
+  );
+}
+
+/** Whether a conflict refused the first save of a state the run job carried (read the stored one). */
+export function isCarriedConflict(error: unknown): boolean {
+  return (
+    TollgateError.isInstance(error) && error.code === "TG_STATE_CONFLICT" && error.details?.carried === true
   );
 }
 

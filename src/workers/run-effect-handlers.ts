@@ -44,6 +44,8 @@ export function runEffectHandlers(args: {
   stopAtStart: TCancelReason | undefined;
   /** The children as read with the state (a resumed job): the first `readChildren` answers with them. */
   children?: Promise<TChildOutcome[]> | undefined;
+  /** This activation may have asked the model for the run's step already (a restart after a refused save). */
+  repeatsStep?: boolean | undefined;
 }): IRunEffectHandlers {
   const { context, job, token, ref, cancelSignal } = args;
   const { runtime } = context;
@@ -111,7 +113,7 @@ export function runEffectHandlers(args: {
         log: runtime.textDeltas,
         runId: ref.current.state.runId,
         step: plan.step,
-        mayRepeatStep: job.attemptsMade > 0 || job.stalledCounter > 0,
+        mayRepeatStep: job.attemptsMade > 0 || job.stalledCounter > 0 || args.repeatsStep === true,
         onWriteError: (error) =>
           context.logger.warn({ err: error }, "streamed text not written to the events"),
       });
