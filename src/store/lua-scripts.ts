@@ -142,16 +142,21 @@ return 0
  * state the very one the job carries (its SHA-1: an idempotent retry's job, re-added with a copy of the
  * request, carries a state that is not the stored one). Then the job's payload loses the state (BullMQ's
  * job hash, field "data", as its own updateData writes it): a parked or retained run does not keep it twice,
- * and a later activation reads the stored state. KEYS: run, events, cancelFlag, runJob. ARGV: expectedRev,
- * stateJson, eventsMaxLen, carriedSha1, slimJobData, eventJson... Returns the new revision; -1 when the
- * run moved or is not the carried one, -2 when its cancellation was asked (nothing written either way).
+ * and a later activation reads the stored state. With carriedSha1 '' (a state read, not carried, whose
+ * job still carries the creation's copy: a run that waited for its thread or a slot) only the revision is
+ * checked, as by saveRunScript, and the payload loses the copy. KEYS: run, events, cancelFlag, runJob.
+ * ARGV: expectedRev, stateJson, eventsMaxLen, carriedSha1 (''), slimJobData, eventJson... Returns the new
+ * revision; -1 when the run moved or is not the carried one, -2 when its cancellation was asked (nothing
+ * written either way).
  */
 export const saveStartedRunScript = `
-if redis.call('EXISTS', KEYS[3]) == 1 then return -2 end
+if ARGV[4] ~= '' and redis.call('EXISTS', KEYS[3]) == 1 then return -2 end
 local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
 if rev ~= tonumber(ARGV[1]) then return -1 end
-local stored = redis.call('HGET', KEYS[1], 'state')
-if (not stored) or redis.sha1hex(stored) ~= ARGV[4] then return -1 end
+if ARGV[4] ~= '' then
+  local stored = redis.call('HGET', KEYS[1], 'state')
+  if (not stored) or redis.sha1hex(stored) ~= ARGV[4] then return -1 end
+end
 redis.call('HSET', KEYS[1], 'rev', tostring(rev + 1), 'state', ARGV[2])
 for i = 6, #ARGV do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'event', ARGV[i])

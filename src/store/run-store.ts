@@ -63,14 +63,14 @@ export interface IStoredRun {
    * that nothing happened to the run since (saveStartedRunScript), and a finish before it is refused.
    */
   carried?: ICarriedState;
+  /** The run job's payload still carries the creation's state: the next save drops it (same script). */
+  jobPayload?: IRunJobPayloadSwap;
 }
 
-/** What the first save of a state carried by the run job checks and rewrites. */
+/** What the first save of a state carried by the run job checks. */
 export interface ICarriedState {
   /** SHA-1 of the carried state's JSON: the stored state must be that very one. */
   sha1: string;
-  /** The run job (BullMQ's job hash) whose payload loses the state once saved, and that payload. */
-  runJob: IRunJobPayloadSwap;
 }
 
 /** A run job's key and the payload it keeps once it no longer carries the state. */
@@ -189,7 +189,7 @@ export class RunStore {
     const state = deserialize(stateJson, runId);
     if (state.status !== "queued" || state.runId !== runId) return undefined;
     const sha1 = createHash("sha1").update(stateJson).digest("hex");
-    return { state, revision: 1, carried: { sha1, runJob } };
+    return { state, revision: 1, carried: { sha1 }, jobPayload: runJob };
   }
 
   /**
@@ -253,7 +253,7 @@ export class RunStore {
 
   /** Saves when nobody saved since `stored` was read, with its events in the same atomic step. */
   async save(stored: IStoredRun, next: TRunState, events: TRunEventInput[] = []): Promise<IStoredRun> {
-    if (stored.carried) return this.saveStarted(stored, stored.carried, next, events);
+    if (stored.jobPayload) return this.saveStarted(stored, stored.jobPayload, next, events);
     const at = this.options.now();
     const revision = await this.redis.tgSaveRun(
       this.keys.run(next.runId),
@@ -301,14 +301,14 @@ export class RunStore {
   }
 
   /**
-   * The first save of a state the run job carried: only when nothing happened to the run since its
-   * creation (not cancelled, not saved, the stored state the carried one), checked in the same atomic
-   * step; the job's payload drops the state. A refusal is a conflict with `details.carried`: the
-   * activation reads the stored state and starts again from it.
+   * A save that also drops the state from the run job's payload. The first save of a state the run job
+   * carried saves only when nothing happened to the run since its creation (not cancelled, not saved,
+   * the stored state the carried one), checked in the same atomic step; its refusal is a conflict with
+   * `details.carried`: the activation reads the stored state and starts again from it.
    */
   private async saveStarted(
     stored: IStoredRun,
-    carried: ICarriedState,
+    runJob: IRunJobPayloadSwap,
     next: TRunState,
     events: TRunEventInput[],
   ): Promise<IStoredRun> {
@@ -317,16 +317,17 @@ export class RunStore {
       this.keys.run(next.runId),
       this.keys.runEvents(next.runId),
       this.keys.runCancel(next.runId),
-      carried.runJob.key,
+      runJob.key,
       String(stored.revision),
       stateBytes(next),
       String(this.options.eventsMaxLength),
-      carried.sha1,
-      carried.runJob.slimData,
+      stored.carried?.sha1 ?? "",
+      runJob.slimData,
       ...events.map((event) => eventJson(event, at)),
     );
-    if (revision < 0) throw carriedConflict(next.runId, revision === -2);
-    const { carried: _saved, ...rest } = stored;
+    if (revision < 0)
+      throw stored.carried ? carriedConflict(next.runId, revision === -2) : conflict(next.runId);
+    const { carried: _checked, jobPayload: _dropped, ...rest } = stored;
     return { ...rest, state: next, revision };
   }
 

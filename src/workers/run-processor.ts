@@ -8,7 +8,7 @@ import { outputCheckerOf } from "../output/index.js";
 import { runJobNames, runJobSchema, type TRunJob } from "../queue/index.js";
 import { requestCancel } from "../runtime/request-cancel.js";
 import { runJobPayloadSwap } from "../runtime/run-jobs.js";
-import { type IStoredRun, isCarriedConflict, threadOfRun } from "../store/index.js";
+import { type IRunJobPayloadSwap, type IStoredRun, isCarriedConflict, threadOfRun } from "../store/index.js";
 import { readChildOutcomes } from "./child-outcomes.js";
 import { maxModelPauseMs } from "./model-pacing.js";
 import { reconcileRuns } from "./reconcile-runs.js";
@@ -39,8 +39,12 @@ export function createRunProcessor(workerContext: IWorkerContext) {
     if (job.name === runJobNames.scheduleTick) return handleScheduleTick(workerContext, job, token);
     const payload = runJobSchema.parse(job.data);
     const carried = carriedStateOf(workerContext, job, payload);
-    if (!carried) return activateRun(workerContext, job, token, { runId: payload.runId });
-    const activation: IActivation = { runId: payload.runId, carried };
+    // A payload that still carries the state (a run that waited for its thread or a slot) loses it with
+    // the activation's first save.
+    const jobPayload =
+      payload.state !== undefined ? runJobPayloadSwap(workerContext.runtime, payload.runId) : undefined;
+    if (!carried) return activateRun(workerContext, job, token, { runId: payload.runId, jobPayload });
+    const activation: IActivation = { runId: payload.runId, carried, jobPayload };
     try {
       return await activateRun(workerContext, job, token, activation);
     } catch (error) {
@@ -69,6 +73,8 @@ interface IActivation {
   runId: string;
   /** The state the job carried (first activation); absent: read it. */
   carried?: IStoredRun;
+  /** The run job's payload still carries a state: the first save drops it. */
+  jobPayload?: IRunJobPayloadSwap | undefined;
   /** The model may have been asked for this step already in this activation (its text is retracted). */
   repeatsStep?: boolean;
   /** Set once the run counted as started, so a restarted activation does not count it again. */
@@ -86,7 +92,11 @@ async function activateRun(
   // same round trip as its state: the engine asks for them first thing. A first start has none.
   const children = job.attemptsStarted > 1 ? readChildOutcomes(workerContext.runtime, runId) : undefined;
   children?.catch(() => undefined);
-  const stored = activation.carried ?? (await workerContext.runtime.runs.load(runId));
+  const loaded = activation.carried ?? (await workerContext.runtime.runs.load(runId));
+  const stored =
+    loaded && !loaded.jobPayload && activation.jobPayload
+      ? { ...loaded, jobPayload: activation.jobPayload }
+      : loaded;
   // Not unrecoverable: the job's next attempt reads again. On a Redis Cluster a read can reach the node
   // a slot is migrating to before the run's keys arrive, and find nothing for a moment; failing the job
   // for good then left the run queued forever. A state that is really gone fails after the attempts.

@@ -174,6 +174,28 @@ describe("first activation from the state the job carries", () => {
     const payload = await runtime.redis.hget(runtime.queues.runs.toKey(runId), "data");
     expect(JSON.parse(payload!)).toEqual({ schemaVersion: 1, runId });
   });
+
+  it("a run that waited for its thread (a later activation, reading its state) drops the payload's copy too", async () => {
+    harness = await createHarness(testGateway, "fa-thread");
+    await harness.startWorker();
+    const threadId = "thread-first-activation";
+    const first = await harness.client.run({
+      input: script({ text: "first", delayMs: 300 }),
+      userContext: user,
+      threadId,
+    });
+    const second = await harness.client.run({
+      input: script({ text: "second" }),
+      userContext: user,
+      threadId,
+    });
+    expect((await harness.client.wait(second.runId)).text).toBe("second");
+    for (const runId of [first.runId, second.runId]) {
+      const runtime = clientInternals(harness.client).runtimeOf(runId);
+      const payload = await runtime.redis.hget(runtime.queues.runs.toKey(runId), "data");
+      expect(JSON.parse(payload!)).toEqual({ schemaVersion: 1, runId });
+    }
+  });
 });
 
 /**
