@@ -4,7 +4,7 @@ import { createRuntime, type ITollgateRuntime } from "../../../src/runtime/runti
 import { defineLuaCommand } from "../../../src/store/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { testRedisOptions } from "../../helpers/redis-url.js";
-import { uniquePrefix } from "../../helpers/test-prefix.js";
+import { deletePrefix, uniquePrefix } from "../../helpers/test-prefix.js";
 
 /**
  * Issue 14: Tollgate's scripts are methods of their own, not ioredis `defineCommand`s, which every
@@ -13,15 +13,20 @@ import { uniquePrefix } from "../../helpers/test-prefix.js";
  */
 describe("Lua commands", () => {
   let runtime: ITollgateRuntime;
+  const prefix = uniquePrefix("lua-commands");
   beforeAll(async () => {
     runtime = createRuntime({
       gateway: testGateway,
-      options: { ...testRedisOptions, prefix: uniquePrefix("lua-commands") },
+      options: { ...testRedisOptions, prefix },
       role: "client",
     });
     await runtime.ready();
   });
-  afterAll(() => runtime.close());
+  afterAll(async () => {
+    await runtime.close();
+    // The queues' meta keys and the test's counter: nothing of this test stays in Redis.
+    await deletePrefix(prefix);
+  });
 
   it("the connection carries no ioredis-defined command for a pipeline to copy", () => {
     const scriptsSet =
