@@ -227,6 +227,8 @@ export const envSchema = z
     TOLLGATE_RECONCILE_INTERVAL_MS: runtimeInteger("reconcileIntervalMs"),
     /** Age (and time since its last check) at which the reconciler checks a run. @defaultValue 60000 */
     TOLLGATE_RECONCILE_AFTER_MS: runtimeInteger("reconcileAfterMs"),
+    /** How often the workers put back the job scheduler of an active schedule whose next tick was lost. @defaultValue 30000 */
+    TOLLGATE_SCHEDULE_REPAIR_INTERVAL_MS: runtimeInteger("scheduleRepairIntervalMs"),
     /** Limits per tenant, JSON: `{ "default": { "maxRunning": 50, "runsPerMinute": 600 }, ... }`. Unset: none. */
     TOLLGATE_TENANT_LIMITS: jsonText.pipe(tenantLimitsSchema).optional(),
     /** How long a running run's slot lasts without an activation. @defaultValue 600000 */

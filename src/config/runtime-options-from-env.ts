@@ -26,6 +26,7 @@ const runtimeOptionVariables = {
   threadRetentionMs: "TOLLGATE_THREAD_RETENTION_MS",
   reconcileIntervalMs: "TOLLGATE_RECONCILE_INTERVAL_MS",
   reconcileAfterMs: "TOLLGATE_RECONCILE_AFTER_MS",
+  scheduleRepairIntervalMs: "TOLLGATE_SCHEDULE_REPAIR_INTERVAL_MS",
   eventsMaxLength: "TOLLGATE_EVENTS_MAX_LENGTH",
   textDeltasMaxPerRun: "TOLLGATE_TEXT_DELTAS_MAX_PER_RUN",
   approvalEventsMaxLength: "TOLLGATE_APPROVAL_EVENTS_MAX_LENGTH",

@@ -159,6 +159,12 @@ export const runtimeOptionsSchema = z
      * its last check: younger runs may still be between storing and queueing.
      */
     reconcileAfterMs: z.number().int().min(100).default(60_000),
+    /**
+     * How often the workers look for active schedules whose next tick has no job (a failover lost the
+     * write that adds it) and put their scheduler back: the longest such a schedule stays stopped, plus
+     * one pass. One pass at a time per partition across every worker.
+     */
+    scheduleRepairIntervalMs: z.number().int().min(100).default(30_000),
     /** Limits per tenant (runs at once, runs created per minute). */
     tenantLimits: tenantLimitsSchema.default({}),
     /**
