@@ -77,6 +77,7 @@ export function createInstruments(registry: Registry, awaitScrapeTimeReads: () =
     mcpServerUp: gauge(registry, "mcpServerUp"),
     scheduleTicksFired: counter(registry, "scheduleTicksFired"),
     scheduleTicksSkipped: counter(registry, "scheduleTicksSkipped"),
+    scheduleRepairs: counter(registry, "scheduleRepairs"),
     tenantRunsWaited: counter(registry, "tenantRunsWaited"),
     tenantTokens: counter(registry, "tenantTokens"),
     toolCalls: counter(registry, "toolCalls"),

@@ -115,6 +115,12 @@ export const METRICS = {
     "Schedule ticks that started no run, by reason: overlap (the previous run had not finished), refused (the run was refused: rate limit, a gateway changed since).",
     ["reason"],
   ),
+  scheduleRepairs: define(
+    "tollgate_schedule_repairs_total",
+    "counter",
+    "Active schedules whose job scheduler was upserted again by the periodic repair, by reason: no-next-tick (the next tick's job was lost, as a failover can lose it) or no-scheduler (the scheduler was gone while the schedule was not paused).",
+    ["reason"],
+  ),
   mcpConnectFailures: define(
     "tollgate_mcp_connect_failures_total",
     "counter",

@@ -47,6 +47,9 @@ export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
     scheduleTickSkipped(reason) {
       instruments.scheduleTicksSkipped.inc({ reason });
     },
+    scheduleRepaired(reason) {
+      instruments.scheduleRepairs.inc({ reason });
+    },
     mcpConnectFailed(server) {
       instruments.mcpConnectFailures.inc({ server });
     },

@@ -47,6 +47,10 @@ export interface IKeys {
   activeRuns(): string;
   /** Held for a moment by the reconciler pass that runs now, so that passes never overlap. */
   reconcileLock(): string;
+  /** Held for a moment by the schedule repair pass that runs now (one pass per partition at a time). */
+  scheduleRepairLock(): string;
+  /** Where the next schedule repair pass starts in the partition's schedule index (rank). */
+  scheduleRepairCursor(): string;
   /** The pending approvals of one tenant, so that a tenant's listing is exact (not a filtered page). */
   tenantPendingApprovals(tenant: string): string;
   /**
@@ -159,6 +163,8 @@ export function keysFor(prefix: string): IKeys {
     threadRunIds: (ref) => `${thread(ref)}:run-ids`,
     activeRuns: () => `${prefix}:run-index:active`,
     reconcileLock: () => `${prefix}:reconcile:lock`,
+    scheduleRepairLock: () => `${prefix}:schedule-repair:lock`,
+    scheduleRepairCursor: () => `${prefix}:schedule-repair:cursor`,
     tenantPendingApprovals: (tenant) => approvalIndex("pending", "tenant", tenant),
     approvalEvents: () => `${prefix}:approval-events`,
     notificationOrder: (target, approvalId) => `${prefix}:notification-order:${target}:${approvalId}`,

@@ -194,6 +194,19 @@ export class ScheduleStore {
   }
 
   /**
+   * Up to `count` ids of the partition's schedules from rank `start` of its index (oldest first), and the
+   * index's size: the schedule repair walks the partition a bounded slice per pass.
+   */
+  async partitionSlice(start: number, count: number): Promise<{ ids: string[]; total: number }> {
+    const key = this.keys.scheduleIndex();
+    const [ids, total] = await Promise.all([
+      this.redis.zrange(key, String(start), String(start + count - 1)),
+      this.redis.zcard(key),
+    ]);
+    return { ids, total };
+  }
+
+  /**
    * Up to `limit` schedule ids after `after` (newest first), of a tenant or of every tenant. Ties of
    * creation time are read whole, then cut at the position, so a cursor never skips one.
    */

@@ -30,6 +30,7 @@ import { createModelRouter } from "./model-routing.js";
 import { scheduleReconciler } from "./reconcile-runs.js";
 import { endingHandlers } from "./run-effect-handlers.js";
 import { createRunProcessor } from "./run-processor.js";
+import { startScheduleRepair } from "./schedule-repair.js";
 import { createToolIsolation } from "./tool-isolation.js";
 import { createToolProcessor } from "./tool-processor.js";
 import { tracedApprovalProcessor, tracedRunProcessor, tracedToolProcessor } from "./traced-processors.js";
@@ -289,6 +290,8 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
   }
   await Promise.all([...allWorkers.values()].map((worker) => worker.waitUntilReady()));
   if (served.includes(queueNames.runs)) await Promise.all(contexts.map(scheduleReconciler));
+  // Schedule ticks are jobs of the runs queue: the workers that serve it repair stranded schedules.
+  const scheduleRepair = startScheduleRepair(served.includes(queueNames.runs) ? contexts : []);
   readiness.markStarted();
   logger.info(
     {
@@ -304,6 +307,7 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
   let closing: Promise<void> | undefined;
   const close = () => {
     readiness.markDraining();
+    scheduleRepair.stop();
     closing ??= Promise.all(notifications.map((dispatcher) => dispatcher.stopDispatching())).then(() =>
       shutdownWithHandBack({
         context,

@@ -95,4 +95,27 @@ describe("schedule repair", () => {
     expect([...perTick.values()].every((count) => count === 1)).toBe(true);
     await client.schedules.delete(schedule.scheduleId);
   });
+  it("an active schedule whose scheduler is gone gets it back; a paused one stays without", async () => {
+    const tenant = "repair-gone";
+    const request = { input: quick, userContext: { userId: "u-gone" }, tenant };
+    const paused = await client.schedules.create({ everyMs: 250, request });
+    await client.schedules.pause(paused.scheduleId);
+    const active = await client.schedules.create({ everyMs: 250, request });
+    await waitUntil(async () => (await client.schedules.get(active.scheduleId)).ticksFired >= 1);
+    const queue = clientInternals(client).partitions.ofId(active.scheduleId)!.queues.runs;
+    // What a resume interrupted between clearing the flag and upserting the scheduler leaves.
+    await queue.removeJobScheduler(active.scheduleId);
+    const firedBefore = (await client.schedules.get(active.scheduleId)).ticksFired;
+    await waitUntil(
+      async () => (await client.schedules.get(active.scheduleId)).ticksFired >= firedBefore + 2,
+      {
+        timeoutMs: 20 * repairIntervalMs + 5_000,
+        message: "the schedule whose scheduler was removed ticks again",
+      },
+    );
+    // The same passes looked at the paused schedule (one partition) and left it paused, without a scheduler.
+    expect(await queue.getJobScheduler(paused.scheduleId)).toBeUndefined();
+    await client.schedules.delete(active.scheduleId);
+    await client.schedules.delete(paused.scheduleId);
+  });
 });
