@@ -44,7 +44,9 @@ export async function repairSchedules(context: IWorkerContext): Promise<ISchedul
   const start = Number((await runtime.redis.get(cursorKey)) ?? 0);
   const { ids, total } = await runtime.schedules.partitionSlice(start, schedulesPerPass);
   const nextStart = start + ids.length < total ? start + ids.length : 0;
-  await runtime.redis.set(cursorKey, String(nextStart), "PX", Math.max(60_000, interval * 10));
+  // A partition whose schedules fit in one pass (the usual case) keeps no cursor.
+  if (nextStart === 0) await runtime.redis.del(cursorKey);
+  else await runtime.redis.set(cursorKey, String(nextStart), "PX", Math.max(60_000, interval * 10));
   for (const scheduleId of ids) {
     pass.checked += 1;
     try {

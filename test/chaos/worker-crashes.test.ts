@@ -152,7 +152,7 @@ describe("chaos: worker crashes", () => {
 
 /**
  * Keys that must be gone after retention. BullMQ's queue-level keys (its event stream, id counter, sets
- * of finished jobs, the reconciler's job scheduler), the reconciler's pass lock and the day's usage
+ * of finished jobs, the reconciler's job scheduler), the reconciler's and the schedule repair's pass locks and the day's usage
  * counts (kept for 400 days) and the stream of approval events (trimmed by length) exist once a
  * deployment ran anything and are not per run.
  * Thread keys expire too (their own retention, here as short as the runs').
@@ -165,6 +165,7 @@ function keysLeftAfterRetention(keys: readonly string[]): string[] {
       ) &&
       !/:runs:repeat(:.*)?$/.test(key) &&
       !/:reconcile:lock$/.test(key) &&
+      !/:schedule-repair:lock$/.test(key) &&
       !/:approval-events$/.test(key) &&
       !/:usage:\d{4}-\d{2}-\d{2}$/.test(key),
   );
