@@ -1,13 +1,10 @@
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineGateway } from "../../../src/gateway/index.js";
-import {
-  type IRecordedModelRequest,
-  type IScriptedModel,
-  startScriptedModel,
-} from "../../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../../src/model/index.js";
 import { workTool } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { requestsWithMarker } from "../../helpers/model-requests.js";
 import { script } from "../../helpers/script.js";
 import { eventsOf, textByStep } from "../../helpers/streamed-text.js";
 import { seriesValue } from "../../unit/observability/metric-values.js";
@@ -15,20 +12,6 @@ import { seriesValue } from "../../unit/observability/metric-values.js";
 const answer = Array.from({ length: 40 }, (_, index) => `piece${index}`).join(" ");
 /** Short, so that a stalled stream is given up quickly; the scripted model's events come at once. */
 const streamIdleTimeoutMs = 300;
-
-/** The requests whose Responses input carries `marker` in a system message (the run's instructions). */
-function requestsWithMarker(model: IScriptedModel, marker: string): IRecordedModelRequest[] {
-  return model.requests().filter((request) => {
-    const input = request.input;
-    return (
-      Array.isArray(input) &&
-      input.some(
-        (item: { role?: unknown; content?: unknown }) =>
-          item.role === "system" && typeof item.content === "string" && item.content.includes(marker),
-      )
-    );
-  });
-}
 
 /**
  * The stream idle timeout on the Responses transport (`api: "responses"`), as stream-idle-timeout.test.ts
