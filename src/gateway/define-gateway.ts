@@ -102,7 +102,7 @@ export function defineGateway<TToolName extends string = string>(
   const catalogue = new ToolRegistry({ ...registryConfig, tools: [...tools, ...extraTools] });
   const remoteTools = remoteToolNamesOf(settings.mcpServers);
   checkPolicyReferences(catalogue.list(), policy ?? {}, remoteTools);
-  checkNotificationReferences(catalogue.list(), settings.notifications);
+  checkNotificationReferences(catalogue.list(), settings.notifications, remoteTools);
   checkApproverRuleReferences(catalogue.list(), settings.approvals, remoteTools);
   checkHttpToolHosts(catalogue.list(), settings.httpTools);
   const gateway: IGateway<TToolName> & { [gatewayBrand]: true } = {

@@ -1,18 +1,22 @@
 import type { TAnyToolDef } from "../contracts/index.js";
 import { describeFieldIssues, type IFieldIssue, TollgateError } from "../errors/index.js";
+import type { IRemoteToolNames } from "./gateway-references.js";
 import type { TNotificationSettings } from "./notification-settings.js";
 
 /**
  * Every tool and tag the notification filters name must exist in the gateway: a misspelt name would
- * silently notify nobody. All wrong names are reported at once, each with the path of its key.
+ * silently notify nobody. MCP tools count as the policy's references do (a mounted server's `<server>__`
+ * prefix, its tags). All wrong names are reported at once, each with the path of its key.
  */
 export function checkNotificationReferences(
   catalogueTools: readonly TAnyToolDef[],
   notifications: TNotificationSettings | undefined,
+  remote: IRemoteToolNames,
 ): void {
   if (!notifications) return;
-  const toolNames = new Set(catalogueTools.map((tool) => tool.name));
-  const tags = new Set(catalogueTools.flatMap((tool) => tool.tags ?? []));
+  const catalogueNames = new Set(catalogueTools.map((tool) => tool.name));
+  const toolNames = { has: (name: string) => catalogueNames.has(name) || remote.isToolName(name) };
+  const tags = new Set([...catalogueTools.flatMap((tool) => tool.tags ?? []), ...remote.tags]);
   const issues: IFieldIssue[] = [];
   const check = (filter: { tools?: string[] | undefined; tags?: string[] | undefined }, path: string) => {
     (filter.tools ?? []).forEach((name, index) => {

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { JobsOptions } from "bullmq";
 import type { TStoredApprovalEvent } from "../contracts/index.js";
-import { escalationsOfTool, targetsOfEvent } from "../gateway/index.js";
+import { escalationsOfTool, mcpServerOfToolName, targetsOfEvent } from "../gateway/index.js";
+import { ruleToolOfApproval } from "../runtime/approval-rule-tool.js";
 import { type ITollgateRedis, toStoredApprovalEvent } from "../store/index.js";
 import { earlierPendingEvents, type TStreamEntry } from "./earlier-pending-events.js";
 import { forgetConsumer, forgetIdleConsumers } from "./group-consumers.js";
@@ -186,7 +187,7 @@ export class ApprovalEventDispatcher {
 
   private async dispatch(event: TStoredApprovalEvent): Promise<void> {
     const { runtime, settings } = this.context;
-    const toolTags = runtime.gateway.catalogue.get(event.toolName)?.tags ?? [];
+    const toolTags = await this.toolTagsOf(event);
     const target = (event as { target?: unknown }).target;
     const targets = targetsOfEvent(
       settings,
@@ -237,6 +238,23 @@ export class ApprovalEventDispatcher {
         toolTags,
       );
     }
+  }
+
+  /**
+   * The tags the targets' and escalations' filters match: the gateway's tool's own, or an MCP tool's as
+   * the approver rules see them (from the run's pinned list, which only the approval record names).
+   */
+  private async toolTagsOf(event: TStoredApprovalEvent): Promise<readonly string[]> {
+    const { runtime } = this.context;
+    const own = runtime.gateway.catalogue.get(event.toolName);
+    if (own !== undefined) return own.tags ?? [];
+    if (mcpServerOfToolName(runtime.gateway.settings.mcpServers, event.toolName) === undefined) return [];
+    const approval = await runtime.approvals.get(event.approvalId);
+    const tool = await ruleToolOfApproval(runtime, {
+      toolName: event.toolName,
+      ...(approval?.toolListHash !== undefined ? { toolListHash: approval.toolListHash } : {}),
+    });
+    return tool.tags ?? [];
   }
 
   private async scheduleReminders(

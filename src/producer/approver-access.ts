@@ -1,7 +1,6 @@
 import type { TApproverAccess } from "../engine/index.js";
-import { mcpServerOfToolName, mcpServerTagsOf } from "../gateway/index.js";
-import { checkApprover, type IRuleTool, quorumOf } from "../policy/index.js";
-import { noMcpConnection, pinnedMcpTools } from "../runtime/pinned-tools.js";
+import { checkApprover, quorumOf } from "../policy/index.js";
+import { ruleToolOfApproval } from "../runtime/approval-rule-tool.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import type { IApproval } from "../store/index.js";
 
@@ -18,7 +17,7 @@ export async function approverAccess(
 ): Promise<TApproverAccess> {
   const check = checkApprover(
     runtime.gateway.settings.approvals,
-    await toolOfApproval(runtime, approval),
+    await ruleToolOfApproval(runtime, approval),
     { createdBy: approval.createdBy, userId: approval.userContext.userId },
     { subject: approver.approver, roles: approver.approverRoles ?? [] },
   );
@@ -42,27 +41,7 @@ export async function withQuorumProgress(runtime: ITollgateRuntime, approval: IA
   if (runtime.gateway.settings.approvals.rules.length === 0) return approval;
   const required = quorumOf(
     runtime.gateway.settings.approvals.rules,
-    await toolOfApproval(runtime, approval),
+    await ruleToolOfApproval(runtime, approval),
   );
   return required > 1 ? { ...approval, quorum: { required, approvals: [] } } : approval;
-}
-
-/**
- * The tool as the rules see it: its name and tags. An MCP tool's tags (`mcp:<server>`, the gateway's
- * settings') come from the run's pinned list, as the model saw the tool; a list that is gone still gives
- * its server's tags (by the name's `<server>__` prefix), so a rule on the server keeps guarding its calls.
- * A tool the gateway no longer has is matched by its name alone.
- */
-async function toolOfApproval(runtime: ITollgateRuntime, approval: IApproval): Promise<IRuleTool> {
-  const { gateway } = runtime;
-  const own = gateway.catalogue.get(approval.toolName);
-  if (own !== undefined) return { name: approval.toolName, tags: own.tags };
-  const server = mcpServerOfToolName(gateway.settings.mcpServers, approval.toolName);
-  if (server === undefined) return { name: approval.toolName };
-  const pinned = await pinnedMcpTools(runtime, approval.toolListHash, noMcpConnection);
-  const tool = pinned.find((candidate) => candidate.tool.name === approval.toolName)?.tool;
-  return {
-    name: approval.toolName,
-    tags: tool?.tags ?? mcpServerTagsOf(gateway.settings.mcpServers, server),
-  };
 }
