@@ -118,8 +118,8 @@ export const METRICS = {
   scheduleRepairs: define(
     "tollgate_schedule_repairs_total",
     "counter",
-    "Active schedules whose job scheduler was upserted again by the periodic repair, by reason: no-next-tick (the next tick's job was lost, as a failover can lose it) or no-scheduler (the scheduler was gone while the schedule was not paused).",
-    ["reason"],
+    "Job schedulers upserted again by the periodic repair, by scheduler (schedule: an active schedule's; reconciler: the reconciler's own) and reason: no-next-tick (the next tick's job was lost, as a failover can lose it) or no-scheduler (the scheduler was gone while the schedule was not paused).",
+    ["scheduler", "reason"],
   ),
   mcpConnectFailures: define(
     "tollgate_mcp_connect_failures_total",

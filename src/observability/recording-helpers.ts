@@ -47,8 +47,8 @@ export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
     scheduleTickSkipped(reason) {
       instruments.scheduleTicksSkipped.inc({ reason });
     },
-    scheduleRepaired(reason) {
-      instruments.scheduleRepairs.inc({ reason });
+    scheduleRepaired(reason, scheduler) {
+      instruments.scheduleRepairs.inc({ reason, scheduler });
     },
     mcpConnectFailed(server) {
       instruments.mcpConnectFailures.inc({ server });

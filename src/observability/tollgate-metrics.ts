@@ -89,8 +89,11 @@ export interface ITollgateMetrics {
   scheduleTickFired(): void;
   /** A schedule's tick started no run: the previous run had not finished, or the run was refused. */
   scheduleTickSkipped(reason: "overlap" | "refused"): void;
-  /** The schedule repair upserted the job scheduler of an active schedule that would not tick again. */
-  scheduleRepaired(reason: "no-next-tick" | "no-scheduler"): void;
+  /**
+   * The schedule repair upserted a job scheduler that would not tick again: an active schedule's, or the
+   * reconciler's own.
+   */
+  scheduleRepaired(reason: "no-next-tick" | "no-scheduler", scheduler: "schedule" | "reconciler"): void;
   /** A connection attempt to an MCP server failed; `server` is a name of the gateway's (a bounded label). */
   mcpConnectFailed(server: string): void;
   /** This worker's connection to an MCP server went up (true) or down (false). */

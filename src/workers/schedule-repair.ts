@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { removeScheduler, upsertScheduler } from "../runtime/schedule-jobs.js";
+import { reconcileSchedulerId, scheduleReconciler } from "./reconcile-runs.js";
 import type { IWorkerContext } from "./worker-context.js";
 
 /** Schedules looked at per pass; a partition with more is walked over several passes. */
@@ -23,7 +24,8 @@ export interface IScheduleRepairPass {
  * first and loses the second leaves a scheduler whose `next` tick has no job: nothing would ever tick
  * again. So does a resume interrupted between clearing the flag and upserting the scheduler (no scheduler
  * at all). Each pass looks at the active (not paused) schedules of a bounded slice of the partition and
- * upserts the scheduler of such a schedule again, as a resume does. That cannot start a tick twice: a
+ * upserts the scheduler of such a schedule again, as a resume does; the reconciler's own scheduler is
+ * checked the same way. That cannot start a tick twice: a
  * tick's run id derives from the tick, and an upsert replaces the next job rather than adding one beside
  * it. A lock keeps passes of the fleet from overlapping.
  */
@@ -53,7 +55,7 @@ export async function repairSchedules(context: IWorkerContext): Promise<ISchedul
       const reason = await repairSchedule(runtime, scheduleId);
       if (reason === undefined) continue;
       pass.repaired += 1;
-      context.metrics?.scheduleRepaired(reason);
+      context.metrics?.scheduleRepaired(reason, "schedule");
       context.logger.warn(
         { scheduleId, reason },
         "schedule had no next tick (a lost write, or an interrupted resume): its job scheduler upserted again",
@@ -63,7 +65,29 @@ export async function repairSchedules(context: IWorkerContext): Promise<ISchedul
       context.logger.warn({ err: error, scheduleId }, "schedule repair failed; it tries again");
     }
   }
+  await repairReconciler(context, pass);
   return pass;
+}
+
+/**
+ * The reconciler's own job scheduler can be stranded by the same lost write as a schedule's; no worker
+ * would upsert it again before its next start, and lost runs would then wait for a restart to be found.
+ * Each pass checks it as it checks a schedule.
+ */
+async function repairReconciler(context: IWorkerContext, pass: IScheduleRepairPass): Promise<void> {
+  try {
+    const reason = await missingTickOf(context.runtime, reconcileSchedulerId);
+    if (reason === undefined) return;
+    await scheduleReconciler(context);
+    pass.repaired += 1;
+    context.metrics?.scheduleRepaired(reason, "reconciler");
+    context.logger.warn(
+      { scheduler: reconcileSchedulerId, reason },
+      "the reconciler's job scheduler had no next tick (a lost write): upserted again",
+    );
+  } catch (error) {
+    context.logger.warn({ err: error }, "reconciler scheduler repair failed; the next pass tries again");
+  }
 }
 
 /** Repairs one schedule when it needs it; the reason when it did. */

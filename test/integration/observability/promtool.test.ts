@@ -43,7 +43,7 @@ async function textWithEveryMetricTouched(): Promise<string> {
   metrics.modelSkipped({ model: "textonly", reason: "tools_unsupported" });
   metrics.scheduleTickFired();
   metrics.scheduleTickSkipped("overlap");
-  metrics.scheduleRepaired("no-next-tick");
+  metrics.scheduleRepaired("no-next-tick", "schedule");
   metrics.tenantRunWaited("acme");
   metrics.mcpConnectFailed("files");
   metrics.mcpServerUp("files", false);

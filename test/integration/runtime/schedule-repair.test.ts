@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayClient } from "../../../src/producer/index.js";
+import { reconcileSchedulerId } from "../../../src/workers/reconcile-runs.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { clientInternals } from "../../helpers/internals.js";
@@ -117,5 +118,38 @@ describe("schedule repair", () => {
     expect(await queue.getJobScheduler(paused.scheduleId)).toBeUndefined();
     await client.schedules.delete(active.scheduleId);
     await client.schedules.delete(paused.scheduleId);
+  });
+  it("the reconciler's own job scheduler, stranded the same way, gets its next tick back", async () => {
+    const runtime = clientInternals(client).partitions.ofId("reconciler")!;
+    const queue = runtime.queues.runs;
+    const dropped = await waitUntil(async () => {
+      const jobId = (await runtime.redis.eval(
+        dropNextTickLua,
+        2,
+        queue.keys.repeat!,
+        queue.keys.delayed!,
+        reconcileSchedulerId,
+        queue.toKey(""),
+      )) as string | null;
+      return jobId ?? undefined;
+    });
+    expect(await queue.getJobState(dropped)).toBe("unknown");
+    const stranded = await queue.getJobScheduler(reconcileSchedulerId);
+    expect(`repeat:${reconcileSchedulerId}:${stranded!.next}`).toBe(dropped);
+    // The reconciler's interval is far longer than the test: only the repair can bring its next job back.
+    const live = await waitUntil(
+      async () => {
+        const scheduler = await queue.getJobScheduler(reconcileSchedulerId);
+        const state = scheduler
+          ? await queue.getJobState(`repeat:${reconcileSchedulerId}:${scheduler.next}`)
+          : undefined;
+        return state === "delayed" || state === "waiting" || state === "active" ? state : undefined;
+      },
+      {
+        timeoutMs: 20 * repairIntervalMs + 5_000,
+        message: "the reconciler's scheduler has a next tick again",
+      },
+    );
+    expect(live).toBeDefined();
   });
 });
