@@ -1,4 +1,3 @@
-import type { TRunEventInput } from "../contracts/index.js";
 import type { IKeys } from "./keys.js";
 import type { ITollgateRedis } from "./redis-client.js";
 import { eventJson } from "./run-events.js";
@@ -30,16 +29,15 @@ export class TextDeltaLog {
    */
   async append(runId: string, step: number, attempt: string, text: string): Promise<TTextDeltaAppend> {
     const at = this.options.now();
-    const retracted: TRunEventInput = { type: "step-retracted", data: { step } };
-    const delta: TRunEventInput = { type: "text-delta", data: { step, text } };
     const result = await this.redis.tgAppendTextDelta(
       this.keys.run(runId),
       this.keys.runEvents(runId),
       String(step),
       attempt,
       String(this.options.maxPerRun),
-      eventJson(retracted, at),
-      text === "" ? "" : eventJson(delta, at),
+      // The script forms `step-retracted` from the step and this time when it needs it (once per retry).
+      String(at),
+      text === "" ? "" : eventJson({ type: "text-delta", data: { step, text } }, at),
     );
     return result === 1 ? "appended" : result === 0 ? "over-allowance" : "run-gone";
   }
