@@ -43,6 +43,7 @@ export { createRunState } from "./create-run.js";
 export { forkRunState, type IForkRefusal, type IForkStart, type TForkStart } from "./fork-run.js";
 export {
   type IApprovalEffectHandlers,
+  type IJobsWithCommit,
   interpretApprovalCommand,
   type TApprovalCommandOutcome,
   type TVoteAnswer,

@@ -31,13 +31,16 @@ export interface IApprovalEffectHandlers {
   now(): number;
   /**
    * Writes the decision with its events in one atomic step, if the approval is still pending (and, with
-   * `checkExpiry`, not past its expiry): a compare-and-set, so exactly one decision wins.
+   * `checkExpiry`, not past its expiry): a compare-and-set, so exactly one decision wins. The decision's
+   * jobs (`withCommit`: the approved call's tool job, the approval job's promotion) go in the same step,
+   * written only when the decision wins: a won commit has done them.
    */
   commit(
     read: IApproval,
     decision: TApprovalDecisionRecord,
     events: IApprovalEvents,
     checkExpiry: boolean,
+    withCommit: IJobsWithCommit,
   ): Promise<{ won: true; approval: IApproval } | { won: false; status: string }>;
   /** The approval as stored now. */
   read(approvalId: string): Promise<IApproval | undefined>;
@@ -48,6 +51,12 @@ export interface IApprovalEffectHandlers {
   /** Wakes the parked approval job. */
   promoteApprovalJob(approvalId: string): Promise<void>;
   countDecision(effect: TEffectOf<"count-decision">): void;
+}
+
+/** The effects after a commit that go in its atomic step (see `commit`). */
+export interface IJobsWithCommit {
+  addToolJob?: TEffectOf<"add-tool-job">;
+  promoteApprovalJob: boolean;
 }
 
 export type TApprovalCommandOutcome =
@@ -64,10 +73,11 @@ export type TApprovalCommandOutcome =
  * The one interpreter of the approval machine: every entry (the HTTP decision and
  * `GatewayClient.approvals`, a link's redemption, a quorum vote, the approval job's expiry and hand-over, a
  * run's cancellation) runs its command here, through the host's handlers. The machine decides; this
- * carries out its effects in order: the commit first (refused when another decision won), then the tool job
- * and the approval job's promotion together (their order does not matter: the approval job adds the same
- * tool job, a no-op, before it hands the decision to the run), the metric and the report. A vote's answer
- * goes back to the machine as its next command.
+ * carries out its effects in order: the commit first, with the tool job and the approval job's promotion
+ * that follow it in the same atomic step (written only if the decision wins; refused when another
+ * decision won), then the metric and the report. A quorum's decision its settling voter already committed
+ * counts as done, and its jobs are then added on their own (a no-op if that voter's step added them). A
+ * vote's answer goes back to the machine as its next command.
  */
 export async function interpretApprovalCommand(
   handlers: IApprovalEffectHandlers,
@@ -79,15 +89,20 @@ export async function interpretApprovalCommand(
   let current = transition.record;
   let report: { callId: string; report: TApprovalReport } | undefined;
   const alongside: Array<Promise<unknown>> = [];
+  /** Effects the commit's atomic step carried out. */
+  const done = new Set<TApprovalEffect>();
   for (const effect of transition.effects) {
+    if (done.has(effect)) continue;
     switch (effect.type) {
       case "commit-decision": {
-        const committed = await commit(handlers, record, current, effect, transition.events);
+        const withCommit = jobsAfter(transition.effects, effect);
+        const committed = await commit(handlers, record, current, effect, transition.events, withCommit);
         if (!committed.ok) {
           await Promise.all(alongside);
           return committed;
         }
         current = committed.record;
+        if (committed.jobsDone) for (const job of withCommit.effects) done.add(job);
         break;
       }
       case "cast-vote": {
@@ -126,8 +141,28 @@ export async function interpretApprovalCommand(
 }
 
 /**
+ * The jobs the commit's step carries: the decision's own tool job (not the approval job's `onlyIfMissing`
+ * add, which reads first) and the promotion, when they follow the commit.
+ */
+function jobsAfter(
+  effects: readonly TApprovalEffect[],
+  commitEffect: TApprovalEffect,
+): IJobsWithCommit & { effects: TApprovalEffect[] } {
+  const following = effects.slice(effects.indexOf(commitEffect) + 1);
+  const addToolJob = following.find(
+    (effect): effect is TEffectOf<"add-tool-job"> => effect.type === "add-tool-job" && !effect.onlyIfMissing,
+  );
+  const promote = following.find((effect) => effect.type === "promote-approval-job");
+  return {
+    ...(addToolJob ? { addToolJob } : {}),
+    promoteApprovalJob: promote !== undefined,
+    effects: [...(addToolJob ? [addToolJob] : []), ...(promote ? [promote] : [])],
+  };
+}
+
+/**
  * The commit; a quorum's decision refused only because the voter who settled it committed the very same
- * decision (same status and time) a moment ago counts as done.
+ * decision (same status and time) a moment ago counts as done (its jobs not: `jobsDone` false).
  */
 async function commit(
   handlers: IApprovalEffectHandlers,
@@ -135,16 +170,21 @@ async function commit(
   next: IApproval,
   effect: TEffectOf<"commit-decision">,
   events: IApprovalEvents | undefined,
-): Promise<{ ok: true; record: IApproval } | { ok: false; refusal: IApprovalRefusal }> {
+  withCommit: IJobsWithCommit,
+): Promise<{ ok: true; record: IApproval; jobsDone: boolean } | { ok: false; refusal: IApprovalRefusal }> {
   if (!events) throw new Error("A commit needs the decision's events.");
   const { decision } = effect;
   const quorum = next.quorum ? { quorum: next.quorum } : {};
-  const decided = await handlers.commit(read, decision, events, effect.checkExpiry);
-  if (decided.won) return { ok: true, record: { ...decided.approval, ...quorum } };
+  const jobs = {
+    ...(withCommit.addToolJob ? { addToolJob: withCommit.addToolJob } : {}),
+    promoteApprovalJob: withCommit.promoteApprovalJob,
+  };
+  const decided = await handlers.commit(read, decision, events, effect.checkExpiry, jobs);
+  if (decided.won) return { ok: true, record: { ...decided.approval, ...quorum }, jobsDone: true };
   if (effect.acceptSameDecision && decided.status === decision.decision) {
     const stored = await handlers.read(read.approvalId);
     if (stored?.decision?.decidedAt === decision.decidedAt)
-      return { ok: true, record: { ...stored, ...quorum } };
+      return { ok: true, record: { ...stored, ...quorum }, jobsDone: false };
   }
   return { ok: false, refusal: refusalOfStatus(read.approvalId, decided.status) };
 }

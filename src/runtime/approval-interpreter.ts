@@ -1,6 +1,8 @@
+import type { Logger } from "pino";
 import {
   type IApprovalEffectHandlers,
   type IApprovalRefusal,
+  type IJobsWithCommit,
   type IQuorumProgress,
   interpretApprovalCommand,
   type TApprovalCommand,
@@ -12,12 +14,16 @@ import type { TollgateMetrics } from "../observability/index.js";
 import {
   approvalDecisionSchema,
   type IApproval,
+  type IDecisionEvents,
   type IQuorumState,
   inputHashOf,
   pendingWithQuorum,
+  type TApprovalDecisionRecord,
+  type TDecideResult,
 } from "../store/index.js";
 import { runJobChildKeys } from "../workers/child-outcomes.js";
 import { addToolJobs, toolJobRunOf } from "./child-jobs.js";
+import { decideWithJobs } from "./decision-with-jobs.js";
 import { promoteJob } from "./promote-job.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
@@ -25,6 +31,8 @@ import type { ITollgateRuntime } from "./runtime.js";
 export interface IApprovalInterpreterContext {
   runtime: ITollgateRuntime;
   metrics?: Pick<TollgateMetrics, "approvalDecided"> | undefined;
+  /** Told (debug) when a decision's transaction is sent: the crash tests' kill points. */
+  logger?: Pick<Logger, "debug"> | undefined;
 }
 
 export interface IApprovalCommandResult {
@@ -56,8 +64,8 @@ function redisHandlers(context: IApprovalInterpreterContext): IApprovalEffectHan
   const { runtime } = context;
   return {
     now: () => runtime.now(),
-    commit: (read, decision, events, checkExpiry) =>
-      runtime.approvals.decide(read.approvalId, decision, events, { checkExpiry, known: read }),
+    commit: (read, decision, events, checkExpiry, withCommit) =>
+      commitWithJobs(context, read, decision, events, checkExpiry, withCommit),
     read: (approvalId) => runtime.approvals.get(approvalId),
     vote: async (record, { inputHash, ...cast }) => {
       // The vote script compares the hash the approver was shown with its round's own, atomically.
@@ -82,6 +90,29 @@ function redisHandlers(context: IApprovalInterpreterContext): IApprovalEffectHan
         waitSeconds: effect.waitSeconds,
       }),
   };
+}
+
+/**
+ * The decision and its jobs in one transaction (decision-with-jobs.ts); a decision with no job (none
+ * follows it) is the decide script alone. A version 1 record's approved call reads its run's state first.
+ */
+async function commitWithJobs(
+  context: IApprovalInterpreterContext,
+  read: IApproval,
+  decision: TApprovalDecisionRecord,
+  events: IDecisionEvents,
+  checkExpiry: boolean,
+  withCommit: IJobsWithCommit,
+): Promise<TDecideResult> {
+  const { runtime } = context;
+  const { addToolJob: add, promoteApprovalJob } = withCommit;
+  if (!add && !promoteApprovalJob)
+    return runtime.approvals.decide(read.approvalId, decision, events, { checkExpiry, known: read });
+  const toolJob = add
+    ? { run: add.run ?? (await runOfState(runtime, add.runId, add.spec.approvalId)), spec: add.spec }
+    : undefined;
+  const jobs = { ...(toolJob ? { toolJob } : {}), promoteApprovalJob };
+  return decideWithJobs(runtime, read, decision, events, checkExpiry, jobs, context.logger);
 }
 
 function quorumProgressOf(state: IQuorumState): IQuorumProgress {

@@ -1,3 +1,4 @@
+import type { Queue } from "bullmq";
 import type { ChainableCommander } from "ioredis";
 import type { IParentFence } from "../store/index.js";
 
@@ -17,6 +18,17 @@ import type { IParentFence } from "../store/index.js";
 export function parentFenceOf(parentKey: string): IParentFence {
   // A job id holds no ':', so no job of any queue has this key.
   return { parentKey, fencedKey: `${parentKey}:fenced` };
+}
+
+/**
+ * The same fence on a queue's delayed set, for a promotion: BullMQ's promote refuses (-3) a job its
+ * delayed set does not hold, so a decision's transaction moves the approvals queue's set aside and only
+ * the decision that wins moves it back before the promotion. A key of the queue's own (`<delayed>:fenced`)
+ * that no job id can make, since ids hold no ':'.
+ */
+export function delayedFenceOf(queue: Pick<Queue, "toKey">): IParentFence {
+  const delayed = queue.toKey("delayed");
+  return { parentKey: delayed, fencedKey: `${delayed}:fenced` };
 }
 
 /** Moves the parent job's hash aside: the child adds after it are refused until a check opens it. */

@@ -22,8 +22,46 @@ import { type IApprovalPage, type IApprovalQuery, pageApprovals } from "./approv
 import { parseQuorumState, quorumViewOf } from "./approval-quorum.js";
 import { inputHashOf } from "./input-hash.js";
 import type { IKeys } from "./keys.js";
+import { decideApprovalInTransactionScript, decideApprovalKeyCount } from "./lua-scripts.js";
 import type { ITollgateRedis } from "./redis-client.js";
 import { eventJson } from "./run-events.js";
+import type { IParentFence, IRunCreateTransaction } from "./run-store.js";
+
+/** The events a decision writes: the run's `approval-decided` and the approval stream's. */
+export interface IDecisionEvents {
+  run: TRunEventInput;
+  approval: TApprovalEvent;
+}
+
+export interface IDecideOptions {
+  checkExpiry?: boolean;
+  /** The record as the caller just read it: its placing fields then need no read of their own. */
+  known?: IApprovalPlacement;
+}
+
+export type TDecideResult = { won: true; approval: IApproval } | { won: false; status: string };
+
+/** The decide script for a transaction with this many fences (one per job kind it may add or move). */
+function decideInTransactionCommand(fenceCount: number): string {
+  return `tgDecideApprovalInTransaction${fenceCount}`;
+}
+
+/**
+ * Defines the decide script for a transaction (see `decideIn`) with one and with two fences, where
+ * `IRunCreateTransaction#runCommand` finds it (BullMQ's queue connection); once.
+ */
+export function defineDecideCommands(connection: {
+  defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
+}): void {
+  for (const fenceCount of [1, 2]) {
+    const name = decideInTransactionCommand(fenceCount);
+    if (typeof (connection as Record<string, unknown>)[name] === "function") continue;
+    connection.defineCommand(name, {
+      numberOfKeys: decideApprovalKeyCount + 2 * fenceCount,
+      lua: decideApprovalInTransactionScript,
+    });
+  }
+}
 
 export interface IApprovalFilter {
   /** Only this tenant's approvals (read from its own index, so the listing stays exact). */
@@ -119,50 +157,44 @@ export class ApprovalStore {
     approvalId: string,
     decision: TApprovalDecisionRecord,
     /** The events the approval machine built for this decision: written as they are, validated first. */
-    events: { run: TRunEventInput; approval: TApprovalEvent },
-    options: {
-      checkExpiry?: boolean;
-      /** The record as the caller just read it: its placing fields then need no read of their own. */
-      known?: IApprovalPlacement;
-    } = {},
-  ): Promise<{ won: true; approval: IApproval } | { won: false; status: string }> {
+    events: IDecisionEvents,
+    options: IDecideOptions = {},
+  ): Promise<TDecideResult> {
     const runId = runIdOfApprovalId(approvalId);
     if (runId === undefined) return { won: false, status: "missing" };
     // The script moves the id between indexes it must be given: the fields that place it are read first
     // unless the caller has them (they never change once the record exists, so any earlier read will do).
     const placement = options.known ?? (await this.placementOf(approvalId));
     if (placement === undefined) return { won: false, status: "missing" };
-    const { toolName, userContext } = placement;
-    const tenant = tenantOf(placement);
-    const approver = decision.approver ?? "";
-    const now = this.options.now();
-    const [result, recordJson] = await this.redis.tgDecideApproval(
-      this.keys.approval(approvalId),
-      this.keys.runEvents(runId),
-      this.keys.approvalEvents(),
-      ...this.pendingIndexes(runId, tenant, userContext.userId, toolName),
-      ...[
-        this.keys.approvalIndex("decided", "all"),
-        this.keys.approvalIndex("decided", "tenant", tenant),
-        this.keys.approvalIndex("decided", "run", runId),
-        this.keys.approvalIndex("decided", "user", userContext.userId),
-        this.keys.approvalIndex("decided", "tool", toolName),
-        this.keys.approvalIndex("decided", "status", decision.decision),
-        this.keys.approvalIndex("decided", "approver", approver),
-      ],
-      decision.decision,
-      JSON.stringify(approvalDecisionSchema.parse(decision)),
-      approvalId,
-      String(now),
-      String(this.options.eventsMaxLength),
-      approver,
-      options.checkExpiry ? "1" : "0",
-      approvalEventJson(events.approval),
-      String(this.options.approvalEventsMaxLength),
-      String(decision.decidedAt),
-      String(this.options.approvalRetentionMs),
-      eventJson(approvalDecidedEventOf(events.run), now),
-    );
+    const { keys, args } = this.decideArguments(approvalId, runId, placement, decision, events, options);
+    const reply = await this.redis.tgDecideApproval(...keys, ...args);
+    return this.decidedIn(reply, decision);
+  }
+
+  /**
+   * Adds `decide` to `transaction` (a MULTI): the same compare-and-set and writes, and the decision that
+   * wins opens the transaction's `fences` (see runtime/parent-fence.ts), so the jobs added after it in the
+   * transaction go through. `known` is required: a transaction has no read before it. Read its reply
+   * with `decidedIn`.
+   */
+  decideIn(
+    transaction: IRunCreateTransaction,
+    known: IApproval,
+    decision: TApprovalDecisionRecord,
+    events: IDecisionEvents,
+    checkExpiry: boolean,
+    fences: readonly IParentFence[],
+  ): void {
+    const { keys, args } = this.decideArguments(known.approvalId, known.runId, known, decision, events, {
+      checkExpiry,
+    });
+    const fenceKeys = fences.flatMap((fence) => [fence.parentKey, fence.fencedKey]);
+    transaction.runCommand(decideInTransactionCommand(fences.length), [...keys, ...fenceKeys, ...args]);
+  }
+
+  /** What the decide script answered: the record as decided for the decision that won, else the status. */
+  decidedIn(reply: [string, string?], decision: TApprovalDecisionRecord): TDecideResult {
+    const [result, recordJson] = reply;
     if (result !== "ok" || recordJson === undefined) return { won: false, status: result };
     return {
       won: true,
@@ -171,6 +203,49 @@ export class ApprovalStore {
         status: decision.decision,
         decision: JSON.stringify(decision),
       }),
+    };
+  }
+
+  private decideArguments(
+    approvalId: string,
+    runId: string,
+    placement: IApprovalPlacement,
+    decision: TApprovalDecisionRecord,
+    events: IDecisionEvents,
+    options: { checkExpiry?: boolean },
+  ): { keys: string[]; args: string[] } {
+    const { toolName, userContext } = placement;
+    const tenant = tenantOf(placement);
+    const approver = decision.approver ?? "";
+    const now = this.options.now();
+    return {
+      keys: [
+        this.keys.approval(approvalId),
+        this.keys.runEvents(runId),
+        this.keys.approvalEvents(),
+        ...this.pendingIndexes(runId, tenant, userContext.userId, toolName),
+        this.keys.approvalIndex("decided", "all"),
+        this.keys.approvalIndex("decided", "tenant", tenant),
+        this.keys.approvalIndex("decided", "run", runId),
+        this.keys.approvalIndex("decided", "user", userContext.userId),
+        this.keys.approvalIndex("decided", "tool", toolName),
+        this.keys.approvalIndex("decided", "status", decision.decision),
+        this.keys.approvalIndex("decided", "approver", approver),
+      ],
+      args: [
+        decision.decision,
+        JSON.stringify(approvalDecisionSchema.parse(decision)),
+        approvalId,
+        String(now),
+        String(this.options.eventsMaxLength),
+        approver,
+        options.checkExpiry ? "1" : "0",
+        approvalEventJson(events.approval),
+        String(this.options.approvalEventsMaxLength),
+        String(decision.decidedAt),
+        String(this.options.approvalRetentionMs),
+        eventJson(approvalDecidedEventOf(events.run), now),
+      ],
     };
   }
 

@@ -26,9 +26,12 @@ export type { IApprovalPage, IApprovalQuery } from "./approval-listing.js";
 export { type IQuorumState, quorumViewOf } from "./approval-quorum.js";
 export {
   ApprovalStore,
+  defineDecideCommands,
   type IApprovalFilter,
   type IApprovalPlacement,
+  type IDecisionEvents,
   pendingWithQuorum,
+  type TDecideResult,
 } from "./approval-store.js";
 export { ApprovalVotes, type TVoteRequest, type TVoteResult } from "./approval-votes.js";
 export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";

@@ -201,6 +201,26 @@ return result
 }
 
 /**
+ * openingParentFence for any number of fences: KEYS from `firstFenceKeyIndex` to the last are pairs
+ * (key, where the transaction moved it), each moved back when `won` holds. A decision's transaction
+ * fences the run job (its approved call's tool job) and the approvals queue's delayed set (the approval
+ * job's promotion: BullMQ's promote refuses, -3, a job that set does not hold).
+ */
+export function openingFences(lua: string, won: string, firstFenceKeyIndex: number): string {
+  return `local function fencedStep()
+${lua}
+end
+local result = fencedStep()
+if ${won} then
+  for i = ${firstFenceKeyIndex}, #KEYS, 2 do
+    if redis.call('EXISTS', KEYS[i + 1]) == 1 then redis.call('RENAME', KEYS[i + 1], KEYS[i]) end
+  end
+end
+return result
+`;
+}
+
+/**
  * saveRunScript in a transaction with the run job's tool jobs (runtime/checkpoint-with-tool-jobs.ts):
  * a saved checkpoint opens the run job's fence, a refused one (-1) leaves it closed. KEYS: run, events,
  * runJob, fencedRunJob. ARGV: as saveRunScript.
@@ -282,6 +302,22 @@ redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[12])
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[9], '*', 'event', ARGV[8])
 return {'ok', record}
 `;
+
+/** The KEYS decideApprovalScript takes (the fences of a transaction come after them). */
+export const decideApprovalKeyCount = 3 + pendingIndexCount + decidedIndexCount;
+
+/**
+ * decideApprovalScript in a transaction with the decision's jobs (runtime/decision-with-jobs.ts): the
+ * decision that wins opens the transaction's fences (pairs of KEYS after the script's own), so the
+ * approved call's tool job and the approval job's promotion that follow go through; a refused decision
+ * (or a script that did not run) opens nothing, and both are refused. KEYS: as decideApprovalScript, then
+ * the fences. ARGV: as decideApprovalScript.
+ */
+export const decideApprovalInTransactionScript = openingFences(
+  decideApprovalScript,
+  "result[1] == 'ok'",
+  decideApprovalKeyCount + 1,
+);
 
 /**
  * One page of an approval index, from a cursor, in rank order: O(log n) to find where to start however

@@ -74,12 +74,15 @@ export class ApprovalDriver {
 
   private readonly handlers: IApprovalEffectHandlers = {
     now: () => this.now,
-    commit: async (_read, decision, events, checkExpiry) => {
+    commit: async (_read, decision, events, checkExpiry, withCommit) => {
       await Promise.resolve();
       if (this.stored.status !== "pending") return { won: false, status: this.stored.status };
       if (checkExpiry && this.stored.expiresAt <= this.now) return { won: false, status: "expired" };
       this.stored = { ...this.stored, status: decision.decision, decision };
       this.committed.push(events);
+      // The decision's jobs in the same step, as the transaction writes them: only for the one that wins.
+      if (withCommit.addToolJob) this.addToolJob(withCommit.addToolJob);
+      if (withCommit.promoteApprovalJob) this.promotions += 1;
       return { won: true, approval: this.stored };
     },
     read: async (approvalId) => (approvalId === this.stored.approvalId ? this.record : undefined),
@@ -89,9 +92,7 @@ export class ApprovalDriver {
     },
     addToolJob: async (effect) => {
       await Promise.resolve();
-      const callId = effect.spec.callId;
-      if (effect.onlyIfMissing && this.endedToolJobs.has(callId)) return;
-      if (!this.toolJobs.has(callId)) this.toolJobs.set(callId, effect);
+      this.addToolJob(effect);
     },
     promoteApprovalJob: async () => {
       this.promotions += 1;
@@ -100,6 +101,12 @@ export class ApprovalDriver {
       this.counted.push(effect);
     },
   };
+
+  private addToolJob(effect: TAddToolJob): void {
+    const callId = effect.spec.callId;
+    if (effect.onlyIfMissing && this.endedToolJobs.has(callId)) return;
+    if (!this.toolJobs.has(callId)) this.toolJobs.set(callId, effect);
+  }
 
   /**
    * The vote script, in memory: refused unless pending and in time; a vote sent for another input than the
