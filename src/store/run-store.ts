@@ -23,7 +23,7 @@ import { threadOfRun } from "./thread-store.js";
  * the connection `defineCreateRunCommand` was given, as BullMQ's `Job#addJob` runs its own.
  */
 export interface IRunCreateTransaction {
-  runCommand(name: string, args: string[]): unknown;
+  runCommand(name: string, args: Array<string | Buffer>): unknown;
 }
 
 const createRunCommand = "tgCreateRunInTransaction";
@@ -123,7 +123,11 @@ export class RunStore {
     return { created: false, state: deserialize(reply, state.runId) };
   }
 
-  private createArguments(state: TRunState, event: TRunEventInput, stateJson: string): string[] {
+  private createArguments(
+    state: TRunState,
+    event: TRunEventInput,
+    stateJson: string,
+  ): Array<string | Buffer> {
     const thread = threadOfRun(state);
     const { request } = state;
     const tenant = tenantOf(request);
@@ -149,7 +153,8 @@ export class RunStore {
       request.scheduleId !== undefined
         ? this.keys.runIndex("schedule", tenant, request.scheduleId)
         : this.keys.runIndex("tenant", tenant),
-      stateJson,
+      // As bytes, as every save sends the state (see stateBytes); the job carries the same JSON as text.
+      Buffer.from(stateJson),
       state.runId,
       eventJson(event, now),
       String(this.options.eventsMaxLength),
@@ -288,7 +293,7 @@ export class RunStore {
       fence.parentKey,
       fence.fencedKey,
       String(stored.revision),
-      JSON.stringify(next),
+      stateBytes(next),
       String(this.options.eventsMaxLength),
       ...events.map((event) => eventJson(event, at)),
     ]);
@@ -377,7 +382,8 @@ export class RunStore {
       String(this.options.eventsMaxLength),
       this.keys.finishedChannel(),
       release.runId,
-      save ? finishedMessage(next) : release.runId,
+      // Bytes, as the state (see stateBytes): the response is the second-largest argument of a finish.
+      save ? Buffer.from(finishedMessage(next)) : release.runId,
       String(this.options.maxHistoryMessages),
       String(this.options.threadRetentionMs),
       String(release.messages.length),

@@ -175,6 +175,20 @@ describe("first activation from the state the job carries", () => {
     expect(JSON.parse(payload!)).toEqual({ schemaVersion: 1, runId });
   });
 
+  it("a state that is not ASCII is stored as the very bytes its job carries: the first save accepts it (one model request)", async () => {
+    harness = await createHarness(testGateway, "fa-bytes");
+    await harness.startWorker();
+    const marker = "marker-fa-bytes · é ✓ 日本";
+    const { runId } = await harness.client.run({
+      input: script({ text: "naïve ✓" }),
+      userContext: user,
+      instructions: marker,
+    });
+    expect((await harness.client.wait(runId)).text).toBe("naïve ✓");
+    // A carried state refused at its first save would have been asked for again from the stored one.
+    expect(requestsWithMarker(harness.model, marker)).toHaveLength(1);
+  });
+
   it("a run that waited for its thread (a later activation, reading its state) drops the payload's copy too", async () => {
     harness = await createHarness(testGateway, "fa-thread");
     await harness.startWorker();
