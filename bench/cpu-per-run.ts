@@ -5,7 +5,8 @@
  * redis-server and scripted model, after a warm-up of 600 runs. Alternate processes of two builds to
  * compare them: unlike `npm run bench`, no other contender shares the process. A diagnostic, not part of
  * `npm run bench`. `CPU_PROFILE=<file>` writes a V8 CPU profile of the measured runs, `HEAP_PROFILE=<file>`
- * a sampling heap profile (where the allocations come from).
+ * a sampling heap profile (where the allocations come from). `BENCH_MODEL_STREAMING=off` (or `on`) sets
+ * whether Tollgate's worker streams the model's reply (its default: streamed; the floor never streams).
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -27,8 +28,14 @@ const inFlight = Number(inFlightArgument);
 const redis = await startPrivateRedis();
 const model = await startModelServer();
 const options = { redisUrl: redis.url, modelUrl: model.url, prefix: "cpu", concurrency: inFlight };
+const streaming = process.env.BENCH_MODEL_STREAMING;
 const contender: IContender =
-  which === "floor" ? await bullmqFloor(options) : await tollgateInProcess(options);
+  which === "floor"
+    ? await bullmqFloor(options)
+    : await tollgateInProcess({
+        ...options,
+        ...(streaming !== undefined ? { streaming: streaming !== "off" } : {}),
+      });
 
 /** `count` runs, `inFlight` at a time. */
 const batch = (count: number, tag: string) =>
@@ -66,7 +73,7 @@ try {
   session.disconnect();
   const cpuMsPerRun = (cpu.user + cpu.system) / 1000 / runs;
   console.log(
-    `${contender.name}: ${(runs / seconds).toFixed(0)} runs/s, ${cpuMsPerRun.toFixed(3)} ms of CPU per run, ` +
+    `${contender.name}${streaming !== undefined ? ` (streaming ${streaming})` : ""}: ${(runs / seconds).toFixed(0)} runs/s, ${cpuMsPerRun.toFixed(3)} ms of CPU per run, ` +
       `${allocatedKbPerRun.toFixed(0)} KB allocated per run (${runs} runs, ${inFlight} in flight)`,
   );
 } finally {

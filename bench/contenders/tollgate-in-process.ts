@@ -16,13 +16,19 @@ export async function tollgateInProcess(options: {
   modelUrl: string;
   prefix: string;
   concurrency: number;
+  /** The model reply streamed or not; unset: Tollgate's default (streamed). Diagnostics only. */
+  streaming?: boolean;
 }): Promise<ITollgateContender & { worker: ITollgateWorker }> {
   const runtime = { redisUrl: options.redisUrl, prefix: options.prefix };
   const worker = await startWorker({
     gateway: benchGateway,
     runtime,
     concurrency: options.concurrency,
-    model: { baseURL: options.modelUrl, maxRetries: 0 },
+    model: {
+      baseURL: options.modelUrl,
+      maxRetries: 0,
+      ...(options.streaming !== undefined ? { streaming: options.streaming } : {}),
+    },
     logger: pino({ level: "silent" }),
     handleSignals: false,
   });
