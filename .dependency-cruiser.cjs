@@ -35,8 +35,17 @@ module.exports = {
       to: {
         dependencyTypes: ["npm", "npm-dev", "npm-optional", "npm-peer", "core"],
         // Pure libraries: schemas and errors; ajv compiles and runs JSON Schemas in memory (no schema is fetched).
-        pathNot: "node_modules/(zod|dyna-error|ajv|ajv-formats)/",
+        // node:module's createRequire loads ajv on first use; the next rule keeps it to that one file.
+        pathNot: "node_modules/(zod|dyna-error|ajv|ajv-formats)/|^module$",
       },
+    },
+    {
+      name: "core-requires-ajv-only",
+      severity: "error",
+      comment:
+        "In the core, createRequire (node:module) serves load-ajv.ts alone: ajv, loaded at the first JSON Schema compiled, so that a worker compiling none never loads it.",
+      from: { path: core, pathNot: "^src/tools/load-ajv\\.ts$" },
+      to: { path: "^module$" },
     },
     {
       name: "effects-decided-in-the-engine-only",

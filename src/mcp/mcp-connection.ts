@@ -1,13 +1,9 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type CallToolResult, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { isHttpMcpServer, type TMcpServerSettings } from "../gateway/index.js";
+import { type IMcpSdk, loadMcpSdk } from "./mcp-sdk.js";
 
 /** A tool as the server lists it: what a run pins. */
 export interface IListedMcpTool {
@@ -63,6 +59,8 @@ export class McpServerConnection {
   #reconnectTimer: NodeJS.Timeout | undefined;
   #failedAttempts = 0;
   #connecting: Promise<boolean> | undefined;
+  /** Set by the first connection attempt (the SDK is imported then); a client exists only after it. */
+  #sdk: IMcpSdk | undefined;
   readonly #settings: TMcpServerSettings;
   readonly #events: IMcpConnectionEvents;
   readonly #logger: Logger;
@@ -110,7 +108,8 @@ export class McpServerConnection {
     try {
       return await this.#call(client, name, input, abortSignal);
     } catch (error) {
-      if (!isSessionGone(error) || abortSignal.aborted) throw this.#asTransportFailure(error, abortSignal);
+      if (!this.#isSessionGone(error) || abortSignal.aborted)
+        throw this.#asTransportFailure(error, abortSignal);
       this.#logger.info("the server answered 404 to the session: initializing a new one");
       await this.#dropClient();
       if (!(await this.#connect())) throw new McpServerUnavailableError(this.server, error);
@@ -143,7 +142,7 @@ export class McpServerConnection {
   /** A protocol error (McpError) is the server's answer; anything else is the connection failing. */
   #asTransportFailure(error: unknown, abortSignal: AbortSignal): unknown {
     if (abortSignal.aborted) return error;
-    if (error instanceof StreamableHTTPError || isConnectionClosed(error)) {
+    if ((this.#sdk && error instanceof this.#sdk.StreamableHTTPError) || isConnectionClosed(error)) {
       return new McpServerUnavailableError(this.server, error);
     }
     return error;
@@ -160,11 +159,14 @@ export class McpServerConnection {
   async #connectOnce(): Promise<boolean> {
     if (this.#closed) return false;
     this.#setStatus("connecting");
-    const client = new Client({ name: "tollgate", version: "1" }, { capabilities: {} });
-    const transport = this.#transport();
+    this.#sdk ??= await loadMcpSdk();
+    const sdk = this.#sdk;
+    if (this.#closed) return false;
+    const client = new sdk.Client({ name: "tollgate", version: "1" }, { capabilities: {} });
+    const transport = this.#transport(sdk);
     try {
       await client.connect(transport);
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
         this.#refreshTools(client).catch((error: unknown) =>
           this.#logger.warn({ err: error }, "the tool list could not be listed again"),
         );
@@ -195,10 +197,10 @@ export class McpServerConnection {
     }
   }
 
-  #transport(): Transport {
+  #transport(sdk: IMcpSdk): Transport {
     const settings = this.#settings;
     if (isHttpMcpServer(settings)) {
-      return new StreamableHTTPClientTransport(new URL(settings.url), {
+      return new sdk.StreamableHTTPClientTransport(new URL(settings.url), {
         ...(settings.headers ? { requestInit: { headers: settings.headers } } : {}),
         // Reconnecting is ours (one policy for both transports); the SDK's SSE resumption stays off.
         reconnectionOptions: {
@@ -209,10 +211,10 @@ export class McpServerConnection {
         },
       });
     }
-    return new StdioClientTransport({
+    return new sdk.StdioClientTransport({
       command: settings.command,
       args: settings.args,
-      env: { ...getDefaultEnvironment(), ...(settings.env ?? {}) },
+      env: { ...sdk.getDefaultEnvironment(), ...(settings.env ?? {}) },
       ...(settings.cwd !== undefined ? { cwd: settings.cwd } : {}),
       // The server's stderr is its log, not the worker's output.
       stderr: "ignore",
@@ -249,6 +251,11 @@ export class McpServerConnection {
     if (client) await client.close().catch(() => undefined);
   }
 
+  /** The server answered 404 to a request carrying a session id: the session is gone. */
+  #isSessionGone(error: unknown): boolean {
+    return this.#sdk !== undefined && error instanceof this.#sdk.StreamableHTTPError && error.code === 404;
+  }
+
   #setTools(tools: readonly IListedMcpTool[]): void {
     this.#tools = tools;
     this.#events.toolsChanged(this.server, tools);
@@ -277,11 +284,6 @@ async function listAllTools(client: Client): Promise<IListedMcpTool[]> {
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   return tools;
-}
-
-/** The server answered 404 to a request carrying a session id: the session is gone. */
-function isSessionGone(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
 }
 
 /** The SDK's error for a request whose connection closed before its answer (McpError ConnectionClosed). */

@@ -1,27 +1,34 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import ajvFormats from "ajv-formats";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { TOutputIssue } from "../contracts/index.js";
+import { loadAjv } from "../tools/load-ajv.js";
 import { compiledOutputSchemasKept, maxOutputIssues } from "./output-limits.js";
 
 export type TCompiledOutputSchema = { ok: true; validate: ValidateFunction } | { ok: false; message: string };
 
+let validator: Ajv2020 | undefined;
+
 /**
- * One validator for every output schema of the process. Strict about the schema (an unknown keyword or
- * format is an error naming it, not a rule silently ignored), quiet (no console), and no schema is kept by
- * its `$id` (two requests may use the same one), nor fetched: a `$ref` outside the schema does not compile.
+ * One validator for every output schema of the process, made with the first schema compiled. Strict about
+ * the schema (an unknown keyword or format is an error naming it, not a rule silently ignored), quiet (no
+ * console), and no schema is kept by its `$id` (two requests may use the same one), nor fetched: a `$ref`
+ * outside the schema does not compile.
  */
-const ajv = new Ajv2020({
-  allErrors: true,
-  strictSchema: true,
-  strictNumbers: true,
-  strictTypes: false,
-  strictTuples: false,
-  strictRequired: false,
-  addUsedSchema: false,
-  logger: false,
-});
-// ajv-formats is CommonJS: its module object is the plugin, and `.default` is the plugin too.
-ajvFormats.default(ajv);
+function outputValidator(): Ajv2020 {
+  if (validator) return validator;
+  const { Ajv2020, addFormats } = loadAjv();
+  validator = new Ajv2020({
+    allErrors: true,
+    strictSchema: true,
+    strictNumbers: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    addUsedSchema: false,
+    logger: false,
+  });
+  addFormats(validator);
+  return validator;
+}
 
 /** Compiled schemas by their JSON text, least recently used first. */
 const compiled = new Map<string, TCompiledOutputSchema>();
@@ -45,6 +52,7 @@ export function compileOutputSchema(schema: Record<string, unknown>): TCompiledO
 }
 
 function compileOnce(schema: Record<string, unknown>): TCompiledOutputSchema {
+  const ajv = outputValidator();
   try {
     const validate = ajv.compile(schema);
     return { ok: true, validate };

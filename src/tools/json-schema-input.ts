@@ -1,7 +1,7 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import ajvFormats from "ajv-formats";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { IJsonSchemaToolInput } from "../contracts/index.js";
 import type { IFieldIssue } from "../errors/index.js";
+import { loadAjv } from "./load-ajv.js";
 
 /** The most schema errors an invalid input reports (the model reads them all in one line). */
 export const maxInputIssues = 10;
@@ -17,21 +17,27 @@ export function jsonSchemaInput<TInput = unknown>(
   return Object.freeze({ kind: "json-schema" as const, jsonSchema: deepFrozenCopy(schema) });
 }
 
+let validator: Ajv2020 | undefined;
+
 /**
- * One validator for the tool inputs of the process, 2020-12 dialect. Tolerant of the schema (servers we do
- * not write emit vendor keywords and formats we do not know: they are ignored, not fatal), exact about the
- * input: every error, formats checked, defaults filled in as zod's `.default()` does. Nothing is fetched:
- * a `$ref` outside the schema does not compile.
+ * One validator for the tool inputs of the process, 2020-12 dialect, made with the first schema compiled.
+ * Tolerant of the schema (servers we do not write emit vendor keywords and formats we do not know: they
+ * are ignored, not fatal), exact about the input: every error, formats checked, defaults filled in as
+ * zod's `.default()` does. Nothing is fetched: a `$ref` outside the schema does not compile.
  */
-const ajv = new Ajv2020({
-  allErrors: true,
-  strict: false,
-  useDefaults: true,
-  addUsedSchema: false,
-  logger: false,
-});
-// ajv-formats is CommonJS: its module object is the plugin, and `.default` is the plugin too.
-ajvFormats.default(ajv);
+function toolInputValidator(): Ajv2020 {
+  if (validator) return validator;
+  const { Ajv2020, addFormats } = loadAjv();
+  validator = new Ajv2020({
+    allErrors: true,
+    strict: false,
+    useDefaults: true,
+    addUsedSchema: false,
+    logger: false,
+  });
+  addFormats(validator);
+  return validator;
+}
 
 export type TCompiledToolInput = { ok: true; validate: ValidateFunction } | { ok: false; message: string };
 
@@ -53,6 +59,7 @@ function compileOnce(jsonSchema: Readonly<Record<string, unknown>>): TCompiledTo
   if (schema.type !== undefined && schema.type !== "object") {
     return { ok: false, message: `the root must be "type": "object", not ${JSON.stringify(schema.type)}` };
   }
+  const ajv = toolInputValidator();
   try {
     return { ok: true, validate: ajv.compile(schema) };
   } catch (error) {

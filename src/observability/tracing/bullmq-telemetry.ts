@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import {
   type Context,
   context,
@@ -9,7 +10,7 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { ContextManager, Telemetry, Tracer } from "bullmq";
-import { BullMQOTelSpan } from "bullmq-otel";
+import type * as bullmqOtel from "bullmq-otel";
 import { spanContextOf, traceparentOf } from "./traceparent.js";
 
 /**
@@ -67,6 +68,8 @@ export function readJobTraceMetadata(metadata: unknown): IJobTraceMetadata | und
  * `traceparent` whatever propagators are registered, and reads the `link` mark (see IJobTraceMetadata).
  */
 export function bullmqTelemetry(tracerProvider: TracerProvider): Telemetry<Context> {
+  // Loaded with tracing only (CommonJS, so synchronously: createTracing stays synchronous).
+  const { BullMQOTelSpan } = createRequire(import.meta.url)("bullmq-otel") as typeof bullmqOtel;
   const tracer = tracerProvider.getTracer("bullmq");
   const linkingTracer: Tracer<Context> = {
     startSpan(name, options, parentContext) {

@@ -1,0 +1,70 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testGateway } from "../fixtures/test-gateway.js";
+import { createHarness, type IHarness } from "../helpers/harness.js";
+import { testRedisUrl } from "../helpers/redis-url.js";
+import { script } from "../helpers/script.js";
+import { type ICliProcess, logFields, startCli } from "./cli-process.js";
+
+/**
+ * What only some deployments use is loaded only when they use it (docs/BENCHMARKS.md, Worker RSS): a
+ * `tollgate worker` process whose gateway mounts no MCP server, has no JSON Schema tool input nor output
+ * schema, with tracing off, does a run with a tool call and never loads the MCP SDK, ajv or bullmq-otel.
+ */
+const lazyPackages = [
+  "@modelcontextprotocol/sdk",
+  "ajv",
+  "ajv-formats",
+  "zod-to-json-schema",
+  "bullmq-otel",
+  "@opentelemetry/sdk-trace-base",
+];
+
+function packageOf(moduleId: string): string | undefined {
+  return /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(moduleId)?.[1];
+}
+
+describe("a worker that mounts no MCP server, compiles no JSON Schema and traces nothing", () => {
+  let harness: IHarness;
+  let worker: ICliProcess;
+  const loadedFile = join(mkdtempSync(join(tmpdir(), "tollgate-loaded-")), "modules.txt");
+
+  beforeAll(async () => {
+    harness = await createHarness(testGateway, "loaded-modules");
+    worker = startCli(["worker", "--gateway", "test/fixtures/test-gateway.ts", "--metrics-port", "0"], {
+      REDIS_URL: testRedisUrl,
+      TOLLGATE_PREFIX: harness.prefix,
+      OPENAI_BASE_URL: harness.model.url,
+      LOG_LEVEL: "info",
+      LOADED_MODULES_FILE: loadedFile,
+      NODE_OPTIONS: "--import ./test/fixtures/record-loaded-modules.mjs",
+    });
+    await worker.waitForLine((line) => logFields(line)?.msg === "worker started");
+  });
+
+  afterAll(async () => {
+    await worker?.stop("SIGKILL");
+    await harness?.close();
+  });
+
+  it("runs a tool call without loading the MCP SDK, ajv or bullmq-otel", async () => {
+    const response = await harness.client.ask({
+      input: script({ calls: [{ name: "work", input: { label: "lazy" } }] }, { text: "done" }),
+      userContext: { userId: "loaded-modules" },
+    });
+    expect(response.status).toBe("completed");
+    expect(await worker.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    const loaded = new Set(
+      readFileSync(loadedFile, "utf8")
+        .split("\n")
+        .map(packageOf)
+        .filter((name) => name !== undefined),
+    );
+    // The recorder saw the packages every worker loads, ES modules and CommonJS.
+    expect(loaded).toContain("bullmq");
+    expect(loaded).toContain("openai");
+    expect(lazyPackages.filter((name) => loaded.has(name))).toEqual([]);
+  }, 60_000);
+});
