@@ -48,6 +48,12 @@ const allowedProbes: Omit<IProbe, "rule">[] = [
   { from: "src/workers/start-worker.ts", to: "src/workers/worker-internals.ts" },
 ];
 
+/** Probes importing node:module (createRequire): in the core only load-ajv.ts may, to load ajv on first use. */
+const builtinProbes: Array<{ from: string; rules: Array<{ rule: string; to: string }> }> = [
+  { from: "src/output/require-probe.ts", rules: [{ rule: "core-requires-ajv-only", to: "module" }] },
+  { from: "src/tools/load-ajv.ts", rules: [] },
+];
+
 function specifierFrom(from: string, to: string): string {
   const up = dirname(from)
     .split("/")
@@ -70,6 +76,9 @@ describe("import rules (.dependency-cruiser.cjs) on probe imports", () => {
     for (const target of targets) write(root, target, "export const probeTarget = 1;\n");
     for (const probe of [...forbiddenProbes, ...allowedProbes]) {
       write(root, probe.from, `export { probeTarget } from "${specifierFrom(probe.from, probe.to)}";\n`);
+    }
+    for (const probe of builtinProbes) {
+      write(root, probe.from, 'export { createRequire } from "node:module";\n');
     }
     // The probe files name their imports `.js`, as the real code does: TypeScript's rule maps them to `.ts`.
     write(
@@ -107,6 +116,10 @@ describe("import rules (.dependency-cruiser.cjs) on probe imports", () => {
 
   it.each(allowedProbes)("$from → $to is allowed", ({ from }) => {
     expect(violationsFrom(from)).toEqual([]);
+  });
+
+  it.each(builtinProbes)("$from → node:module breaks $rules", ({ from, rules }) => {
+    expect(violationsFrom(from)).toEqual(rules);
   });
 
   it("resolves every probe import (a probe that resolved nowhere would prove nothing)", () => {
