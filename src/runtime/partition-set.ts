@@ -106,8 +106,12 @@ export function createPartitionSet(init: TPartitionSetInit): IPartitionSet {
       const [own, before] = ofThread(thread.threadId);
       if (!before) return own!;
       const { redis, keys } = before;
-      // Any key a thread keeps while it lives: its runs, its history.
-      const known = await redis.exists(keys.threadRunIds(thread), keys.threadMessages(thread));
+      // Any key a thread keeps while it lives: its runs (its index; the set of an earlier version), its history.
+      const known = await redis.exists(
+        keys.runIndex("thread", thread.tenant, thread.threadId),
+        keys.legacyThreadRunIds(thread),
+        keys.threadMessages(thread),
+      );
       return known > 0 ? before : own!;
     },
     forKey: (key) =>

@@ -209,6 +209,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     threads: new ThreadStore(redis, keys, {
       maxHistoryMessages: options.maxHistoryMessages,
       threadRetentionMs: options.threadRetentionMs,
+      retentionMs: options.retentionMs,
     }),
     approvals: new ApprovalStore(redis, keys, {
       eventsMaxLength: runStreamMaxLength(options),

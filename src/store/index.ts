@@ -80,6 +80,7 @@ export {
   type TRedisTarget,
 } from "./redis-target.js";
 export { eventJson, type IRunEvent, type IRunEventInput, type TRunEventType } from "./run-events.js";
+export { runIndexGraceMs } from "./run-index-times.js";
 export {
   decodeRunCursor,
   encodeRunCursor,
@@ -100,7 +101,6 @@ export {
   type IStoredRun,
   isCarriedConflict,
   RunStore,
-  runIndexGraceMs,
 } from "./run-store.js";
 export {
   type ISchedulePosition,

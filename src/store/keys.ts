@@ -38,8 +38,11 @@ export interface IKeys {
   runPendingApprovals(runId: string): string;
   /** Written (SET ... PX) by readiness probes: a probe proves Tollgate can write where it needs to. */
   readinessProbe(): string;
-  /** Every run ever submitted on the thread (within its retention): what deleting the thread deletes. */
-  threadRunIds(thread: IThreadRef): string;
+  /**
+   * The set of run ids a thread kept before its run index (`runIndex("thread", …)`, the same ids) took its
+   * place as the thread's list of runs: written no more, read while threads stored by an earlier version live.
+   */
+  legacyThreadRunIds(thread: IThreadRef): string;
   /**
    * Every run not yet finished, scored by when the reconciler last looked at it (at first, its creation):
    * the reconciler reads the oldest without scanning the keyspace.
@@ -160,7 +163,7 @@ export function keysFor(prefix: string): IKeys {
     approval: (approvalId) => `${prefix}:approval:${approvalId}`,
     pendingApprovals: () => approvalIndex("pending", "all"),
     runPendingApprovals: (runId) => approvalIndex("pending", "run", runId),
-    threadRunIds: (ref) => `${thread(ref)}:run-ids`,
+    legacyThreadRunIds: (ref) => `${thread(ref)}:run-ids`,
     activeRuns: () => `${prefix}:run-index:active`,
     reconcileLock: () => `${prefix}:reconcile:lock`,
     scheduleRepairLock: () => `${prefix}:schedule-repair:lock`,

@@ -36,13 +36,16 @@ end
 `;
 
 /**
- * Creates a run unless it exists, and indexes it as active (the reconciler's list), as one of its
- * thread's runs (what deleting the thread deletes) and in the run listing's indexes (see
- * indexRunFunction). KEYS: run, threadRuns, events, activeRuns, threadMessages, threadRunIds, then the
- * listing's all, tenant, user, thread, createdBy, unfinished and schedule indexes. ARGV: stateJson, runId,
- * eventJson, eventsMaxLen, now, threadRetentionMs, createdAt, indexCutoff, indexTtlMs, hasCreatedBy
- * ('1' or '0'), hasSchedule ('1' or '0'). The thread's keys get the thread's retention. Returns nil when
- * created, else the stored state JSON (the idempotent retry).
+ * Creates a run unless it exists, and indexes it as active (the reconciler's list) and in the run
+ * listing's indexes (see indexRunFunction). The thread's index is also the thread's list of runs, what
+ * deleting the thread deletes (it replaced a set of run ids that held the same ids, a key of about 250
+ * bytes per thread): it is never trimmed and lives as long as the thread and at least as long as any
+ * listing index (ARGV[12], the larger of the two). KEYS: run, threadRuns, events, activeRuns,
+ * threadMessages, then the listing's thread, all, tenant, user, createdBy, unfinished and schedule indexes.
+ * ARGV: stateJson, runId, eventJson, eventsMaxLen, now, threadRetentionMs, createdAt, indexCutoff,
+ * indexTtlMs, hasCreatedBy ('1' or '0'), hasSchedule ('1' or '0'), threadIndexTtlMs. The thread's other
+ * keys get the thread's retention. Returns nil when created, else the stored state JSON (the idempotent
+ * retry).
  */
 export const createRunScript = `${indexRunFunction}
 local existing = redis.call('HGET', KEYS[1], 'state')
@@ -51,14 +54,14 @@ redis.call('HSET', KEYS[1], 'rev', '1', 'state', ARGV[1])
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[6])
 redis.call('PEXPIRE', KEYS[5], ARGV[6])
-redis.call('SADD', KEYS[6], ARGV[2])
-redis.call('PEXPIRE', KEYS[6], ARGV[6])
+redis.call('ZADD', KEYS[6], ARGV[7], ARGV[2])
+redis.call('PEXPIRE', KEYS[6], ARGV[12])
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[3])
 redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
-for i = 7, 10 do indexRun(KEYS[i], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
-if ARGV[10] == '1' then indexRun(KEYS[11], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
-redis.call('ZADD', KEYS[12], ARGV[7], ARGV[2])
-if ARGV[11] == '1' then indexRun(KEYS[13], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
+for i = 7, 9 do indexRun(KEYS[i], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
+if ARGV[10] == '1' then indexRun(KEYS[10], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
+redis.call('ZADD', KEYS[11], ARGV[7], ARGV[2])
+if ARGV[11] == '1' then indexRun(KEYS[12], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
 return nil
 `;
 
@@ -393,16 +396,27 @@ return redis.call('LINDEX', KEYS[1], 0)
 
 /**
  * Deletes a thread's own keys unless one of its runs is still queued or running (ARGV[1] '1' forces).
- * KEYS: threadRuns, threadMessages, threadRunIds. Returns {runsStillOnThread, runIds...}: when the count
- * is above 0 and not forced, nothing was deleted; else the ids are the runs whose keys the caller deletes.
+ * KEYS: threadRuns, threadMessages, the thread's run index (its runs), legacyThreadRunIds (the set of run
+ * ids threads kept before their index replaced it: a thread stored by an earlier version still has one).
+ * Returns {runsStillOnThread, runIds...}: when the count is above 0 and not forced, nothing was deleted;
+ * else the ids are the runs whose keys the caller deletes.
  */
 export const deleteThreadScript = `
 local waiting = redis.call('LLEN', KEYS[1])
 if waiting > 0 and ARGV[1] ~= '1' then return {waiting} end
-local runIds = redis.call('SMEMBERS', KEYS[3])
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 local reply = {waiting}
-for i = 1, #runIds do reply[i + 1] = runIds[i] end
+local seen = {}
+local function add(runIds)
+  for i = 1, #runIds do
+    if not seen[runIds[i]] then
+      seen[runIds[i]] = true
+      reply[#reply + 1] = runIds[i]
+    end
+  end
+end
+add(redis.call('ZRANGE', KEYS[3], 0, -1))
+add(redis.call('SMEMBERS', KEYS[4]))
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
 return reply
 `;
 

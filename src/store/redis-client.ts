@@ -47,7 +47,8 @@ export interface ITollgateRedis extends Redis {
   tgDeleteThread(
     threadRunsKey: string,
     threadMessagesKey: string,
-    threadRunIdsKey: string,
+    threadIndexKey: string,
+    legacyThreadRunIdsKey: string,
     force: string,
   ): Promise<[number, ...string[]]>;
   tgRequestCancel(
@@ -171,7 +172,7 @@ export function defineScripts(redis: Redis): ITollgateRedis {
   defineLuaCommand(redis, "tgVoteApproval", { numberOfKeys: 2, lua: voteApprovalScript });
   defineLuaCommand(redis, "tgFinishThreadRun", { numberOfKeys: 3, lua: finishThreadRunScript });
   defineLuaCommand(redis, "tgCountUsage", { numberOfKeys: 1, lua: countUsageScript });
-  defineLuaCommand(redis, "tgDeleteThread", { numberOfKeys: 3, lua: deleteThreadScript });
+  defineLuaCommand(redis, "tgDeleteThread", { numberOfKeys: 4, lua: deleteThreadScript });
   return withScripts;
 }
 

@@ -16,6 +16,7 @@ import type { IKeys } from "./keys.js";
 import { checkpointInTransactionScript, createRunScript } from "./lua-scripts.js";
 import type { ITollgateRedis } from "./redis-client.js";
 import { eventJson } from "./run-events.js";
+import { runIndexTimes, threadIndexTtlMs } from "./run-index-times.js";
 import { threadOfRun } from "./thread-store.js";
 
 /**
@@ -33,7 +34,7 @@ export function defineCreateRunCommand(connection: {
   defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
 }): void {
   if (typeof (connection as Record<string, unknown>)[createRunCommand] === "function") return;
-  connection.defineCommand(createRunCommand, { numberOfKeys: 13, lua: createRunScript });
+  connection.defineCommand(createRunCommand, { numberOfKeys: 12, lua: createRunScript });
 }
 
 const checkpointCommand = "tgCheckpointInTransaction";
@@ -139,11 +140,10 @@ export class RunStore {
       this.keys.runEvents(state.runId),
       this.keys.activeRuns(),
       this.keys.threadMessages(thread),
-      this.keys.threadRunIds(thread),
+      this.keys.runIndex("thread", tenant, state.threadId),
       this.keys.runIndex("all"),
       this.keys.runIndex("tenant", tenant),
       this.keys.runIndex("user", tenant, request.userContext.userId),
-      this.keys.runIndex("thread", tenant, state.threadId),
       // Without a creator the tenant's index stands in (a key must be named), and the script skips it.
       request.createdBy !== undefined
         ? this.keys.runIndex("created-by", tenant, request.createdBy)
@@ -165,6 +165,7 @@ export class RunStore {
       index.ttlMs,
       request.createdBy !== undefined ? "1" : "0",
       request.scheduleId !== undefined ? "1" : "0",
+      String(threadIndexTtlMs(this.options.retentionMs, this.options.threadRetentionMs)),
     ];
   }
 
@@ -508,27 +509,6 @@ export class RunStore {
     const parsed = cancelReasonSchema.safeParse(reason);
     return parsed.success ? parsed.data : undefined;
   }
-}
-
-/**
- * How long after its creation a run stays in the listing's indexes beyond the retention: a run's state is
- * kept for the retention from its finish, and its index entries are scored by its creation, so an entry
- * is dropped once it is older than the retention plus this grace (runs that lasted longer than it leave
- * the listing before their state goes). Every index also expires this long after its newest entry.
- */
-export const runIndexGraceMs = 7 * 24 * 60 * 60 * 1000;
-
-/**
- * The listing indexes' trim cutoff (creation time, ms) and time to live, for a write at `now`. The grace is
- * at most the retention itself, so a deployment with a short retention keeps no index key much longer than
- * the runs it lists (at most twice the retention after its newest entry).
- */
-function runIndexTimes(retentionMs: number, now: number): { cutoff: string; ttlMs: string } {
-  const graceMs = Math.min(runIndexGraceMs, retentionMs);
-  return {
-    cutoff: String(now - retentionMs - graceMs),
-    ttlMs: String(retentionMs + graceMs),
-  };
 }
 
 /**

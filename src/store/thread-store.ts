@@ -1,6 +1,7 @@
 import { chatMessageSchema, defaultTenant, type TChatMessage, tenantOf } from "../contracts/index.js";
 import type { IKeys, IThreadRef } from "./keys.js";
 import type { ITollgateRedis } from "./redis-client.js";
+import { threadIndexTtlMs } from "./run-index-times.js";
 
 /** The thread a run belongs to: its id within the run's tenant. */
 export function threadOfRun(run: { threadId: string; request: { tenant?: string | undefined } }): IThreadRef {
@@ -15,7 +16,7 @@ export class ThreadStore {
   constructor(
     private readonly redis: ITollgateRedis,
     private readonly keys: IKeys,
-    private readonly options: { maxHistoryMessages: number; threadRetentionMs: number },
+    private readonly options: { maxHistoryMessages: number; threadRetentionMs: number; retentionMs: number },
   ) {}
 
   /** The thread's history; reading it counts as a use, so its retention starts again. */
@@ -26,7 +27,12 @@ export class ThreadStore {
       .lrange(key, -this.options.maxHistoryMessages, -1)
       .pexpire(key, this.options.threadRetentionMs)
       .pexpire(this.keys.threadRuns(thread), this.options.threadRetentionMs)
-      .pexpire(this.keys.threadRunIds(thread), this.options.threadRetentionMs)
+      .pexpire(
+        this.keys.runIndex("thread", thread.tenant, thread.threadId),
+        threadIndexTtlMs(this.options.retentionMs, this.options.threadRetentionMs),
+      )
+      // A thread stored by an earlier version keeps its runs' ids in this set (see deleteThreadScript).
+      .pexpire(this.keys.legacyThreadRunIds(thread), this.options.threadRetentionMs)
       .exec();
     const [readError, raw] = (replies?.[0] ?? [null, []]) as [Error | null, string[]];
     if (readError) throw readError;
@@ -62,7 +68,8 @@ export class ThreadStore {
     const [waiting, ...runIds] = await this.redis.tgDeleteThread(
       this.keys.threadRuns(thread),
       this.keys.threadMessages(thread),
-      this.keys.threadRunIds(thread),
+      this.keys.runIndex("thread", thread.tenant, thread.threadId),
+      this.keys.legacyThreadRunIds(thread),
       force ? "1" : "",
     );
     if (waiting > 0 && !force) return { refusedWithRuns: waiting, runIds: [] };
@@ -72,8 +79,7 @@ export class ThreadStore {
       this.keys.runCancel(runId),
       this.keys.runOutputs(runId),
     ]);
-    // The thread's own listing index goes with its runs; other indexes skip the deleted runs until trimmed.
-    if (runIds.length > 0) keys.push(this.keys.runIndex("thread", thread.tenant, thread.threadId));
+    // The script deleted the thread's own index (its runs); other indexes skip the deleted runs until trimmed.
     // The default tenant's thread has the unscoped keys: an owner key left from before scoping goes with it.
     const legacyOwner =
       thread.tenant === defaultTenant ? [this.keys.legacyThreadTenant(thread.threadId)] : [];
@@ -97,7 +103,8 @@ export class ThreadStore {
       this.redis.exists(
         this.keys.threadMessages(thread),
         this.keys.threadRuns(thread),
-        this.keys.threadRunIds(thread),
+        this.keys.runIndex("thread", thread.tenant, thread.threadId),
+        this.keys.legacyThreadRunIds(thread),
       ),
     ]);
     if (owner === null) return false;

@@ -33,7 +33,7 @@ describe("threads: retention and deletion", () => {
     expect(first.status).toBe("completed");
     const second = await client.ask({ input: script({ text: "two" }), userContext, threadId });
     expect(second.status).toBe("completed");
-    for (const key of [keys.threadMessages(thread), keys.threadRunIds(thread)]) {
+    for (const key of [keys.threadMessages(thread), keys.runIndex("thread", thread.tenant, threadId)]) {
       const ttl = await redis.pttl(key);
       expect(ttl, key).toBeGreaterThan(thirtyDaysMs - 60_000);
       expect(ttl, key).toBeLessThanOrEqual(thirtyDaysMs);
@@ -67,6 +67,33 @@ describe("threads: retention and deletion", () => {
       headers: writer,
     });
     expect(again.json()).toEqual({ threadId, deletedRuns: 0, cancelledRuns: 0 });
+  });
+
+  it("DELETE also removes the runs a thread stored by the previous version lists in its run-ids set", async () => {
+    const { client } = fixture.harness;
+    const threadId = "thread-delete-legacy";
+    const thread = { tenant: "default", threadId };
+    const { keys, redis } = await clientInternals(client).runtimeOfThread(thread);
+    const runs = [
+      await client.ask({ input: script({ text: "a" }), userContext, threadId }),
+      await client.ask({ input: script({ text: "b" }), userContext, threadId }),
+      await client.ask({ input: script({ text: "c" }), userContext, threadId }),
+    ];
+    const runIds = runs.map((run) => run.runId);
+    // As the previous version stored it: the first two runs' ids in the thread's set, not in its index
+    // (the version before the run listing had no index); the third run is of this version.
+    const threadIndex = keys.runIndex("thread", "default", threadId);
+    await redis.sadd(keys.legacyThreadRunIds(thread), runIds[0]!, runIds[1]!);
+    await redis.zrem(threadIndex, runIds[0]!, runIds[1]!);
+    expect(await redis.zrange(threadIndex, "0", "-1")).toEqual([runIds[2]]);
+    const response = await fixture.app.inject({
+      method: "DELETE",
+      url: `/v1/threads/${threadId}`,
+      headers: writer,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ threadId, deletedRuns: 3, cancelledRuns: 0 });
+    expect(await keysOf(fixture, threadId, runIds)).toEqual([]);
   });
 
   it("refuses 409 TG_THREAD_BUSY while a run is queued or running; force=true cancels it first", async () => {
