@@ -51,12 +51,15 @@ try {
   const runsQueue = new Queue("runs", { prefix, connection: new Redis(redisServer.url) });
   const deadline = Date.now() + 600_000;
   let parked = 0;
-  while ((parked = await approvalsQueue.getDelayedCount()) + (await runsQueue.getCompletedCount()) < runs) {
+  for (;;) {
+    parked = await approvalsQueue.getDelayedCount();
+    if (parked + (await runsQueue.getCompletedCount()) >= runs) break;
     if (Date.now() > deadline) throw new Error("approvals not parked in 10 minutes");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await runsQueue.close();
-  if (parked < runs) console.log(`${runs - parked} runs failed before parking (the scripted model closed a connection)`);
+  if (parked < runs)
+    console.log(`${runs - parked} runs failed before parking (the scripted model closed a connection)`);
   const perRun = ((await usedMemory(redis)) - memoryBefore) / runs;
   const infoAfter = await memoryInfo();
   const after = await groups();
