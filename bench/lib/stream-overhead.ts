@@ -7,6 +7,7 @@ import { assembleCompletion } from "../../src/model/stream-assembly.js";
 import { StreamIdleWatch } from "../../src/model/stream-idle-watch.js";
 import type { TextDeltaLog } from "../../src/store/index.js";
 import { TextDeltaBatcher } from "../../src/workers/text-delta-batcher.js";
+import { TextDeltaFlushClock } from "../../src/workers/text-delta-flush-clock.js";
 import { median, round } from "./percentiles.js";
 
 /** What reading one streamed answer costs in CPU, with no network and no model server in the way. */
@@ -104,10 +105,13 @@ const unsentLog: Pick<TextDeltaLog, "append"> = {
   append: async () => "appended",
 };
 
+const clock = new TextDeltaFlushClock();
+
 /** The batcher a run's model call gets, writing to the log that stores nothing. */
 function unsentBatcher(): TextDeltaBatcher {
   return new TextDeltaBatcher({
     log: unsentLog,
+    clock,
     runId: "overhead",
     step: 0,
     mayRepeatStep: false,

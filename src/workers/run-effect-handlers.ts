@@ -111,6 +111,7 @@ export function runEffectHandlers(args: {
       };
       const deltas = new TextDeltaBatcher({
         log: runtime.textDeltas,
+        clock: context.textDeltaClock,
         runId: ref.current.state.runId,
         step: plan.step,
         mayRepeatStep: job.attemptsMade > 0 || job.stalledCounter > 0 || args.repeatsStep === true,

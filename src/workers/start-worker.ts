@@ -31,6 +31,7 @@ import { scheduleReconciler } from "./reconcile-runs.js";
 import { endingHandlers } from "./run-effect-handlers.js";
 import { createRunProcessor } from "./run-processor.js";
 import { startScheduleRepair } from "./schedule-repair.js";
+import { TextDeltaFlushClock } from "./text-delta-flush-clock.js";
 import { createToolIsolation } from "./tool-isolation.js";
 import { createToolProcessor } from "./tool-processor.js";
 import { tracedApprovalProcessor, tracedRunProcessor, tracedToolProcessor } from "./traced-processors.js";
@@ -182,6 +183,7 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
   const allWorkers = new Map<string, Worker>();
   const servedWorkers: IServedPartition[] = [];
   const contexts: IWorkerContext[] = [];
+  const textDeltaClock = new TextDeltaFlushClock();
   const notifications: Array<Awaited<ReturnType<typeof startNotifications>>> = [];
   for (const partitionRuntime of servedRuntimes) {
     const context: IWorkerContext = {
@@ -190,6 +192,7 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
       cancelBus,
       modelPauses,
       logger,
+      textDeltaClock,
       metrics,
       ...(mcp ? { mcp } : {}),
     };
