@@ -7,11 +7,15 @@ import { Redis } from "ioredis";
  */
 export function countClientCommands(): { read(): Record<string, number> } {
   const counts: Record<string, number> = {};
-  const prototype = Redis.prototype as unknown as { sendCommand(command: { name: string }): unknown };
+  const prototype = Redis.prototype as unknown as {
+    sendCommand(command: { name: string }, ...rest: unknown[]): unknown;
+  };
   const original = prototype.sendCommand;
-  prototype.sendCommand = function (this: unknown, command: { name: string }) {
+  // Every argument passed on: a pipeline (auto-pipelining's too) gives its buffer as the second, and
+  // without it each of its commands was written to the socket alone.
+  prototype.sendCommand = function (this: unknown, command: { name: string }, ...rest: unknown[]) {
     counts[command.name] = (counts[command.name] ?? 0) + 1;
-    return original.call(this, command);
+    return original.call(this, command, ...rest);
   };
   return { read: () => ({ ...counts }) };
 }
