@@ -175,11 +175,7 @@ async function commit(
   if (!events) throw new Error("A commit needs the decision's events.");
   const { decision } = effect;
   const quorum = next.quorum ? { quorum: next.quorum } : {};
-  const jobs = {
-    ...(withCommit.addToolJob ? { addToolJob: withCommit.addToolJob } : {}),
-    promoteApprovalJob: withCommit.promoteApprovalJob,
-  };
-  const decided = await handlers.commit(read, decision, events, effect.checkExpiry, jobs);
+  const decided = await handlers.commit(read, decision, events, effect.checkExpiry, withCommit);
   if (decided.won) return { ok: true, record: { ...decided.approval, ...quorum }, jobsDone: true };
   if (effect.acceptSameDecision && decided.status === decision.decision) {
     const stored = await handlers.read(read.approvalId);

@@ -38,11 +38,11 @@ export function createRunProcessor(workerContext: IWorkerContext) {
     if (job.name === runJobNames.reconcile) return reconcileRuns(workerContext);
     if (job.name === runJobNames.scheduleTick) return handleScheduleTick(workerContext, job, token);
     const payload = runJobSchema.parse(job.data);
-    const carried = carriedStateOf(workerContext, job, payload);
     // A payload that still carries the state (a run that waited for its thread or a slot) loses it with
     // the activation's first save.
     const jobPayload =
       payload.state !== undefined ? runJobPayloadSwap(workerContext.runtime, payload.runId) : undefined;
+    const carried = carriedStateOf(workerContext, job, payload, jobPayload);
     if (!carried) return activateRun(workerContext, job, token, { runId: payload.runId, jobPayload });
     const activation: IActivation = { runId: payload.runId, carried, jobPayload };
     try {
@@ -58,11 +58,15 @@ export function createRunProcessor(workerContext: IWorkerContext) {
 }
 
 /** The state the run job carries, on its first activation only; undefined when it must be read. */
-function carriedStateOf(context: IWorkerContext, job: Job, payload: TRunJob): IStoredRun | undefined {
-  if (payload.state === undefined || job.attemptsStarted > 1) return undefined;
-  const { runtime } = context;
+function carriedStateOf(
+  context: IWorkerContext,
+  job: Job,
+  payload: TRunJob,
+  jobPayload: IRunJobPayloadSwap | undefined,
+): IStoredRun | undefined {
+  if (payload.state === undefined || jobPayload === undefined || job.attemptsStarted > 1) return undefined;
   try {
-    return runtime.runs.carriedByJob(payload.runId, payload.state, runJobPayloadSwap(runtime, payload.runId));
+    return context.runtime.runs.carriedByJob(payload.runId, payload.state, jobPayload);
   } catch {
     // Unreadable as this version reads states: the stored state is read (and judged) as any other.
     return undefined;
