@@ -18,11 +18,11 @@ import { startWorker } from "../src/workers/index.js";
 import { benchGateway } from "./bench-gateway.js";
 import { alternate, withInFlight } from "./lib/alternate.js";
 import { startCli } from "./lib/child-services.js";
+import { openaiAloneAnswer } from "./lib/openai-alone.js";
 import { median, round } from "./lib/percentiles.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
 import { loadAverage } from "./lib/process-stats.js";
 import { countRedisRoundTrips } from "./lib/redis-round-trips.js";
-import { benchModelName, echoToolDefinition } from "./lib/scripts.js";
 
 const [runsArgument = "100", turnsArgument = "3"] = process.argv.slice(2);
 const runs = Number(runsArgument);
@@ -84,17 +84,7 @@ const tollgate = (name: string, client: GatewayClient, skip: boolean) => ({
 const sdk = (stream: boolean) => ({
   name: `openai SDK alone, ${stream ? "stream: true" : "no stream"}`,
   async run(input: string) {
-    const request = {
-      model: benchModelName,
-      messages: [{ role: "user" as const, content: input }],
-      tools: [echoToolDefinition],
-    };
-    let text = "";
-    if (stream) {
-      for await (const chunk of await openai.chat.completions.create({ ...request, stream: true })) {
-        text += chunk.choices[0]?.delta?.content ?? "";
-      }
-    } else text = (await openai.chat.completions.create(request)).choices[0]?.message.content ?? "";
+    const text = await openaiAloneAnswer(openai, input, stream);
     if (text.length !== answerChars) throw new Error(`openai alone: ${text.length} chars`);
   },
 });

@@ -12,6 +12,7 @@ import { startCli } from "../lib/child-services.js";
 import { type IBenchEnvironment, sharedConcurrency } from "../lib/environment.js";
 import { recordFirstChunks } from "../lib/first-chunk-clock.js";
 import { markdownTable } from "../lib/markdown-table.js";
+import { openaiAloneAnswer } from "../lib/openai-alone.js";
 import { type ILatencySummary, median, round, summarize } from "../lib/percentiles.js";
 import { keyBytes } from "../lib/redis-stats.js";
 import { type IRunCost, measureRunCost } from "../lib/run-cost.js";
@@ -424,22 +425,7 @@ async function measureCost(
     ...([true, false] as const).map((stream) => ({
       name: `openai SDK alone (in process), ${stream ? "stream: true" : "no stream"}`,
       async run(input: string) {
-        const request = {
-          model: benchModelName,
-          messages: [{ role: "user" as const, content: input }],
-          tools: [echoToolDefinition],
-        };
-        let text = "";
-        if (stream) {
-          for await (const chunk of await openai.chat.completions.create({
-            ...request,
-            stream: true,
-          })) {
-            text += chunk.choices[0]?.delta?.content ?? "";
-          }
-        } else {
-          text = (await openai.chat.completions.create(request)).choices[0]?.message.content ?? "";
-        }
+        const text = await openaiAloneAnswer(openai, input, stream);
         if (text.length !== longAnswerChars) throw new Error(`openai alone: ${text.length} chars`);
         return undefined;
       },

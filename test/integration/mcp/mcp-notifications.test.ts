@@ -1,8 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EToolCallVerdict } from "../../../src/contracts/index.js";
 import { defineGateway } from "../../../src/gateway/index.js";
-import { type IHttpMcpServer, startHttpMcpServer } from "../../fixtures/mcp-test-server.js";
+import {
+  type IHttpMcpServer,
+  shopServerSettings,
+  startHttpMcpServer,
+} from "../../fixtures/mcp-test-server.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
@@ -34,11 +37,7 @@ describe("notifications name MCP tools and their tags", () => {
     const gateway = defineGateway({
       tools: [],
       mcpServers: {
-        shop: {
-          url: shop.url,
-          tags: ["payments"],
-          tools: { refund: { policy: EToolCallVerdict.NEEDS_APPROVAL, tags: ["money"] } },
-        },
+        shop: shopServerSettings(shop.url),
       },
       notifications: {
         targets: [

@@ -3,9 +3,12 @@ import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApi, type IApiToken } from "../../../src/api/index.js";
-import { EToolCallVerdict } from "../../../src/contracts/index.js";
 import { defineGateway } from "../../../src/gateway/index.js";
-import { type IHttpMcpServer, startHttpMcpServer } from "../../fixtures/mcp-test-server.js";
+import {
+  type IHttpMcpServer,
+  shopServerSettings,
+  startHttpMcpServer,
+} from "../../fixtures/mcp-test-server.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
@@ -59,11 +62,7 @@ describe("MCP tools are visible to the API: listing, run requests, approver rule
     const gateway = defineGateway({
       tools: [],
       mcpServers: {
-        shop: {
-          url: shop.url,
-          tags: ["payments"],
-          tools: { refund: { policy: EToolCallVerdict.NEEDS_APPROVAL, tags: ["money"] } },
-        },
+        shop: shopServerSettings(shop.url),
       },
       approvals: {
         rules: [

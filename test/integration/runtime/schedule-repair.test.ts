@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayClient } from "../../../src/producer/index.js";
+import type { ITollgateRuntime } from "../../../src/runtime/runtime.js";
 import { reconcileSchedulerId } from "../../../src/workers/reconcile-runs.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
@@ -24,6 +25,25 @@ local jobId = "repeat:" .. ARGV[1] .. ":" .. next
 if redis.call("ZREM", KEYS[2], jobId) == 0 then return false end
 redis.call("DEL", ARGV[2] .. jobId)
 return jobId`;
+
+/**
+ * Drops the next tick's job of a job scheduler of the runs queue; its id. The job is delayed most of the
+ * time; between a tick's take and its add it is not, so this tries again until it is.
+ */
+function dropNextTick(runtime: ITollgateRuntime, schedulerId: string): Promise<string> {
+  const queue = runtime.queues.runs;
+  return waitUntil(async () => {
+    const jobId = (await runtime.redis.eval(
+      dropNextTickLua,
+      2,
+      queue.keys.repeat!,
+      queue.keys.delayed!,
+      schedulerId,
+      queue.toKey(""),
+    )) as string | null;
+    return jobId ?? undefined;
+  });
+}
 
 const repairIntervalMs = 200;
 const quick = script({ text: "tick" });
@@ -53,18 +73,7 @@ describe("schedule repair", () => {
     });
     const runtime = clientInternals(client).partitions.ofId(schedule.scheduleId)!;
     const queue = runtime.queues.runs;
-    // The next tick's job is delayed most of the time; between a take and its add it is not: try again.
-    const dropped = await waitUntil(async () => {
-      const jobId = (await runtime.redis.eval(
-        dropNextTickLua,
-        2,
-        queue.keys.repeat!,
-        queue.keys.delayed!,
-        schedule.scheduleId,
-        queue.toKey(""),
-      )) as string | null;
-      return jobId ?? undefined;
-    });
+    const dropped = await dropNextTick(runtime, schedule.scheduleId);
     expect(dropped).toMatch(new RegExp(`^repeat:${schedule.scheduleId}:\\d+$`));
     // The stranded state: the scheduler remains, its next tick has no job.
     const stranded = await queue.getJobScheduler(schedule.scheduleId);
@@ -122,17 +131,7 @@ describe("schedule repair", () => {
   it("the reconciler's own job scheduler, stranded the same way, gets its next tick back", async () => {
     const runtime = clientInternals(client).partitions.ofId("reconciler")!;
     const queue = runtime.queues.runs;
-    const dropped = await waitUntil(async () => {
-      const jobId = (await runtime.redis.eval(
-        dropNextTickLua,
-        2,
-        queue.keys.repeat!,
-        queue.keys.delayed!,
-        reconcileSchedulerId,
-        queue.toKey(""),
-      )) as string | null;
-      return jobId ?? undefined;
-    });
+    const dropped = await dropNextTick(runtime, reconcileSchedulerId);
     expect(await queue.getJobState(dropped)).toBe("unknown");
     const stranded = await queue.getJobScheduler(reconcileSchedulerId);
     expect(`repeat:${reconcileSchedulerId}:${stranded!.next}`).toBe(dropped);
