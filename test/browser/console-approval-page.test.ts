@@ -82,6 +82,9 @@ describe.each(pageWidths)("the approval page at %i px", (width) => {
     );
     await waitForFocus(page, "next-approval");
     await page.keyboard.press("Enter");
+    // Both approvals are refunds: the heading alone is also the decided page's, still shown for a moment
+    // after the link is followed. The pending page is the one with the decision buttons.
+    await page.locator("#reject").waitFor({ state: "visible" });
     await page.locator(".tool-heading", { hasText: "refund" }).waitFor();
     await expect(page.locator("#reject").isVisible()).resolves.toBe(true);
     await page.getByLabel("Reason to reject").fill("Duplicate");
