@@ -1,6 +1,7 @@
 /**
  * `npx tsx bench/cpu-per-run.ts <floor|tollgate> [runs] [in flight]`: runs/s and this process's CPU per run
- * and KB allocated on the V8 heap per run (bench/lib/allocation.ts)
+ * (split into the main thread's and the other threads', mostly V8's garbage-collection helpers) and KB
+ * allocated on the V8 heap per run (bench/lib/allocation.ts)
  * for one contender alone in its process (the floor, or Tollgate with an in-process worker), on a private
  * redis-server and scripted model, after a warm-up of 600 runs. Alternate processes of two builds to
  * compare them: unlike `npm run bench`, no other contender shares the process. A diagnostic, not part of
@@ -17,6 +18,7 @@ import { startAllocationCounter } from "./lib/allocation.js";
 import { withInFlight } from "./lib/alternate.js";
 import { startModelServer } from "./lib/child-services.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
+import { ownThreadsCpuMs } from "./lib/process-stats.js";
 
 const [which = "tollgate", runsArgument = "2000", inFlightArgument = "50"] = process.argv.slice(2);
 if (which !== "floor" && which !== "tollgate") {
@@ -60,6 +62,7 @@ try {
     await session.post("Profiler.setSamplingInterval", { interval: 200 });
     await session.post("Profiler.start");
   }
+  const threadsBefore = ownThreadsCpuMs();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const allocation = startAllocationCounter();
@@ -67,6 +70,7 @@ try {
   const allocatedKbPerRun = allocation.stop() / 1024 / runs;
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
+  const threadsAfter = ownThreadsCpuMs();
   if (cpuProfile) writeFileSync(cpuProfile, JSON.stringify((await session.post("Profiler.stop")).profile));
   if (heapProfile)
     writeFileSync(heapProfile, JSON.stringify((await session.post("HeapProfiler.stopSampling")).profile));
@@ -74,7 +78,9 @@ try {
   const cpuMsPerRun = (cpu.user + cpu.system) / 1000 / runs;
   console.log(
     `${contender.name}${streaming !== undefined ? ` (streaming ${streaming})` : ""}: ${(runs / seconds).toFixed(0)} runs/s, ${cpuMsPerRun.toFixed(3)} ms of CPU per run, ` +
-      `${allocatedKbPerRun.toFixed(0)} KB allocated per run (${runs} runs, ${inFlight} in flight)`,
+      `${allocatedKbPerRun.toFixed(0)} KB allocated per run (${runs} runs, ${inFlight} in flight); ` +
+      `main thread ${((threadsAfter.main - threadsBefore.main) / runs).toFixed(3)} ms per run, other threads ` +
+      `(garbage collection's helpers) ${((threadsAfter.other - threadsBefore.other) / runs).toFixed(3)}`,
   );
 } finally {
   await contender.close();
