@@ -9,4 +9,4 @@ export {
   unknownKeyMessage,
   unknownKeysErrorMap,
 } from "./unknown-keys.js";
-export { describeFieldIssues, toFieldIssues } from "./zod-issues.js";
+export { describeFieldIssues, fieldIssuesOf, toFieldIssues } from "./zod-issues.js";

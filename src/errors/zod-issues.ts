@@ -3,7 +3,12 @@ import type { IFieldIssue } from "./tollgate-error.js";
 
 /** Zod issues as `{ path, message }` with dotted paths ("" for the root). */
 export function toFieldIssues(error: z.ZodError): IFieldIssue[] {
-  return error.issues.map((issue) => ({
+  return fieldIssuesOf(error.issues);
+}
+
+/** The same for issues zod has finalized but put in no error (a parse's own payload). */
+export function fieldIssuesOf(issues: readonly z.core.$ZodIssue[]): IFieldIssue[] {
+  return issues.map((issue) => ({
     path: issue.path.map((segment) => String(segment)).join("."),
     message: issue.message,
   }));

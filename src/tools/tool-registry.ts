@@ -14,7 +14,7 @@ import {
   unexpectedFailure,
   unknownToolFailure,
 } from "./model-text.js";
-import { parseWithSchema } from "./parse-with-schema.js";
+import { parseWithSchema, type TSchemaParseResult } from "./parse-with-schema.js";
 import { type IToolLimits, runParsedCall } from "./run-parsed-call.js";
 import { defaultMaxStoredOutputBytes } from "./stored-output.js";
 import { failedExecution, type IToolExecution, type IToolExecutionRequest } from "./tool-execution.js";
@@ -158,8 +158,10 @@ export class ToolRegistry {
     if (tool === undefined) {
       return failedExecution(unknownToolFailure(request.toolName), request.input, 0);
     }
-    // Schema before anything: a rejected input never reaches execute.
-    const parsed = await parseToolInput(tool, request.input);
+    // Schema before anything: a rejected input never reaches execute. Not awaited when the parse answered at
+    // once: nothing else runs before the tool starts (a worker's next fetch waits for the first await).
+    const parsing = parseToolInput(tool, request.input);
+    const parsed = parsing instanceof Promise ? await parsing : parsing;
     if (!parsed.ok) {
       if ("error" in parsed) {
         reportError(parsed.error, parsed.failure.text);
@@ -183,8 +185,13 @@ export class ToolRegistry {
   }
 }
 
-async function parseToolInput(tool: TAnyToolDef, rawInput: unknown): Promise<TToolInputParse> {
-  const parsed = await parseWithSchema(tool.inputSchema, rawInput);
+/** Answered at once when the schema's parse is (see parseWithSchema), else a promise. */
+function parseToolInput(tool: TAnyToolDef, rawInput: unknown): TToolInputParse | Promise<TToolInputParse> {
+  const parsed = parseWithSchema(tool.inputSchema, rawInput);
+  return parsed instanceof Promise ? parsed.then(toolInputParseOf) : toolInputParseOf(parsed);
+}
+
+function toolInputParseOf(parsed: TSchemaParseResult): TToolInputParse {
   if (parsed.ok) {
     return parsed;
   }

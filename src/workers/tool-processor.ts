@@ -9,7 +9,7 @@ import {
   type TIsolatedToolRunner,
 } from "../tools/index.js";
 import type { IToolJobResult } from "./child-outcomes.js";
-import { type IWorkerContext, runToolsOf } from "./worker-context.js";
+import { type IWorkerContext, runToolsNow, runToolsOf } from "./worker-context.js";
 
 /**
  * A tool call job. ToolRegistry.execute never throws: a tool's error, its timeout (504, signal aborted,
@@ -36,7 +36,9 @@ export function createToolProcessor(workerContext: IWorkerContext, runIsolated?:
       if (cancellation.signal.aborted) {
         execution = { ...cancelledFailure(), durationMs: 0, endsRun: false, input: data.rawInput };
       } else {
-        const { registry } = await runToolsOf(context, data);
+        // Not awaited when nothing is read: the tool starts before BullMQ's worker, at this processor's first
+        // await, sends its fetch of the next job (parseWithSchema).
+        const { registry } = runToolsNow(context, data) ?? (await runToolsOf(context, data));
         const abort = linkedSignal(jobSignal ? [cancellation.signal, jobSignal] : [cancellation.signal]);
         try {
           execution = await registry.execute({

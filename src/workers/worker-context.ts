@@ -28,20 +28,35 @@ export interface IWorkerContext {
   mcp?: McpPool | undefined;
 }
 
+/** What names a run's tools: its selection and its pinned MCP list. */
+interface IRunToolRequest {
+  tools?: string[] | undefined;
+  additionalTools?: string[] | undefined;
+  toolListHash?: string | undefined;
+}
+
 /**
  * The run's tools and the gateway's policy, as the engine needs them: the gateway's tools for the run's
  * selection, joined by the MCP tools the run pinned that their servers still list (a tool that
  * disappeared is left out, so its calls settle as unknown; a server that is down keeps its tools, whose
  * calls then fail as the transport does). A run whose `tools` narrows its tools gets the MCP tools it names.
  */
-export async function runToolsOf(
-  context: IWorkerContext,
-  request: {
-    tools?: string[] | undefined;
-    additionalTools?: string[] | undefined;
-    toolListHash?: string | undefined;
-  },
-): Promise<IRunTools> {
+export async function runToolsOf(context: IWorkerContext, request: IRunToolRequest): Promise<IRunTools> {
+  return runToolsNow(context, request) ?? runToolsWithPinned(context, request);
+}
+
+/**
+ * The run's tools when it pinned no MCP list or the gateway mounts no MCP server: nothing to read, so no
+ * promise (a tool job awaits nothing before its tool starts). Undefined when the pinned list must be read.
+ */
+export function runToolsNow(context: IWorkerContext, request: IRunToolRequest): IRunTools | undefined {
+  const { gateway } = context.runtime;
+  if (request.toolListHash !== undefined && Object.keys(gateway.settings.mcpServers).length > 0)
+    return undefined;
+  return { registry: runToolRegistry(gateway, request), policy: gateway.policy };
+}
+
+async function runToolsWithPinned(context: IWorkerContext, request: IRunToolRequest): Promise<IRunTools> {
   const registry = runToolRegistry(context.runtime.gateway, request);
   const policy = context.runtime.gateway.policy;
   const pool = context.mcp;

@@ -74,6 +74,31 @@ describe("rule 2: the input is parsed with the schema before anything; rejected 
     expect((await registry.parseInput("echo", { code: "ok" })).ok).toBe(true);
   });
 
+  it("a tool whose schema parses at once starts within the execute call, before anything else runs", async () => {
+    // A tool job awaits nothing before its tool starts: a worker's fetch of its next job waits for the
+    // processor's first await, and its Redis round trip then came before the tool (issue 26).
+    const execute = vi.fn(async () => "placed");
+    const registry = new ToolRegistry({ tools: [orderTool(execute)] });
+    const result = registry.execute(callRequest("place_order", { orderId: "42", quantity: 2 }));
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(await result).toMatchObject({ outcome: "ok", output: "placed" });
+  });
+
+  it("an async refinement is called once per parse, and the tool starts after it", async () => {
+    const calls: string[] = [];
+    const schema = z.object({ code: z.string() }).refine(async ({ code }) => {
+      calls.push(code);
+      return code === "ok";
+    });
+    const execute = vi.fn(async () => "ran");
+    const registry = new ToolRegistry({ tools: [echoTool({ inputSchema: schema as never, execute })] });
+    const result = registry.execute(callRequest("echo", { code: "ok" }));
+    expect(execute).not.toHaveBeenCalled();
+    expect(await result).toMatchObject({ outcome: "ok" });
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(calls).toEqual(["ok"]);
+  });
+
   it("a schema that throws is the tool's bug: a generic failure, reported, and execute never called", async () => {
     const reports: IToolErrorReport[] = [];
     const schemaError = new Error("refine exploded");
