@@ -125,7 +125,7 @@ async function commit(
       forgetLoadedScripts(client);
       continue;
     }
-    const result = runtime.approvals.decidedIn(decided?.[1] as [string, string?], decision);
+    const result = runtime.approvals.decidedIn(decided?.[1] as [string, string?], decision, read);
     if (!result.won) return result;
     await completeRefusedJobs(runtime, read.approvalId, jobs, replies.slice(fences.length + 1));
     return result;

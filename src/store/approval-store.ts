@@ -194,18 +194,21 @@ export class ApprovalStore {
     transaction.runCommand(decideInTransactionCommand(fences.length), [...keys, ...fenceKeys, ...args]);
   }
 
-  /** What the decide script answered: the record as decided for the decision that won, else the status. */
-  decidedIn(reply: [string, string?], decision: TApprovalDecisionRecord): TDecideResult {
+  /**
+   * What the decide script answered: the record as decided for the decision that won, else the status.
+   * `known`, the record as read before the decision: its request is the one the script answered (a record
+   * never changes once created; only its status, decision, quorum and outcome fields do), already parsed
+   * and validated, so the decided view is built from it instead of parsing and hashing the same JSON again.
+   */
+  decidedIn(reply: [string, string?], decision: TApprovalDecisionRecord, known?: IApproval): TDecideResult {
     const [result, recordJson] = reply;
     if (result !== "ok" || recordJson === undefined) return { won: false, status: result };
-    return {
-      won: true,
-      approval: parseApproval({
-        record: recordJson,
-        status: decision.decision,
-        decision: JSON.stringify(decision),
-      }),
-    };
+    const fields = { status: decision.decision, decision: JSON.stringify(decision) };
+    const approval =
+      known !== undefined
+        ? approvalViewOf(requestOf(known), fields)
+        : parseApproval({ record: recordJson, ...fields });
+    return { won: true, approval };
   }
 
   private decideArguments(
@@ -325,7 +328,29 @@ function withoutInputHash(request: TApprovalRequest): TApprovalRequest {
 }
 
 function parseApproval(fields: Record<string, string>): IApproval {
-  const request = storedApprovalRequestSchema.parse(JSON.parse(fields.record ?? "{}"));
+  return approvalViewOf(storedApprovalRequestSchema.parse(JSON.parse(fields.record ?? "{}")), fields);
+}
+
+/**
+ * The request of an approval as read: its view's own fields left out. Its `inputHash` is the hash of its
+ * `input` unless a pending quorum's edit was presented instead (then `inputs.approved` is that edit).
+ */
+function requestOf(approval: IApproval): TApprovalRequest {
+  const {
+    status: _status,
+    inputHash,
+    inputs,
+    decision: _decision,
+    diff: _diff,
+    outcome: _outcome,
+    quorum: _quorum,
+    ...request
+  } = approval;
+  return inputs?.approved === undefined && inputHash !== undefined ? { ...request, inputHash } : request;
+}
+
+/** The view of a parsed request with its record's other fields (status, quorum, decision, outcome as stored). */
+function approvalViewOf(request: TApprovalRequest, fields: Record<string, string>): IApproval {
   const quorum = fields.quorum ? quorumViewOf(parseQuorumState(fields.quorum)) : undefined;
   const decision = fields.decision ? approvalDecisionSchema.parse(JSON.parse(fields.decision)) : undefined;
   const outcome = fields.outcome ? approvedCallOutcomeSchema.parse(JSON.parse(fields.outcome)) : undefined;

@@ -78,6 +78,20 @@ describe("a decision with its jobs, one transaction", () => {
     expect(dependencies).toContain(runtime.queues.tools.toKey(approval.callId));
   });
 
+  it.each([
+    ["as proposed", undefined],
+    ["with an edit", { amount: 8 }],
+  ])("won %s: the record it answers is the record as read after it", async (_label, edited) => {
+    // Built from the record read before the decision (not the script's copy parsed and hashed again).
+    const { approval, runtime } = await parked();
+    const decided = await harness.client.approvals.approve(approval.approvalId, {
+      approver: "ops",
+      ...(edited !== undefined ? { input: edited } : {}),
+    });
+    expect(decided).toEqual(await runtime.approvals.get(approval.approvalId));
+    expect(decided).toMatchObject({ status: "approved", inputHash: approval.inputHash });
+  });
+
   it("lost to another decision: no tool job for the rejected call, no promotion of its own", async () => {
     const { approval, runtime } = await parked();
     await harness.client.approvals.reject(approval.approvalId, { approver: "ops", reason: "no" });
