@@ -12,6 +12,7 @@ import { benchGateway } from "../bench-gateway.js";
 import { withInFlight } from "../lib/alternate.js";
 import type { IBenchEnvironment } from "../lib/environment.js";
 import { markdownTable } from "../lib/markdown-table.js";
+import { storeParkedRunState } from "../lib/parked-run-state.js";
 import { round, summarize } from "../lib/percentiles.js";
 import { keyBytes, usedMemory } from "../lib/redis-stats.js";
 import type { IScenarioResult } from "../lib/scenario.js";
@@ -97,6 +98,8 @@ export async function approvalListing(environment: IBenchEnvironment): Promise<I
     const perApproval = perParkedCall - parts.runEventBytes;
 
     const last = requestOf(parked - 1);
+    // These made-up runs have no state; a run's pending approvals are read from the calls it awaits.
+    await storeParkedRunState(redis, clientInternals(client).runtime.keys, [last]);
     const deepCursor = await cursorAt(client, Math.floor(parked / 2));
     const pendingQueries: Array<[string, IApprovalQuery]> = [
       ["pending, first page (100)", {}],
@@ -150,7 +153,7 @@ export async function approvalListing(environment: IBenchEnvironment): Promise<I
         "",
         `Redis bytes per parked approval: ${Math.round(perApproval)} (INFO used_memory delta ÷ parked, ${Math.round(perParkedCall)},`,
         `less the run's own event stream that each made-up run opens here, ${parts.runEventBytes}); sampled with MEMORY`,
-        `USAGE: record ${parts.recordBytes}, secondary index entries ${parts.indexBytes} (5 sorted sets),`,
+        `USAGE: record ${parts.recordBytes}, secondary index entries ${parts.indexBytes} (4 sorted sets),`,
         `approval event ${parts.approvalEventBytes}.`,
       ].join("\n"),
       data,
@@ -226,16 +229,9 @@ async function bytesPerApproval(
   for (let tool = 0; tool < tools; tool++) {
     indexes += await keyBytes(redis, keys.approvalIndex("pending", "tool", `tool_${tool}`));
   }
-  let runIndexes = 0;
-  for (let sample = 0; sample < samples; sample++) {
-    runIndexes += await keyBytes(
-      redis,
-      keys.runPendingApprovals(requestOf(Math.floor((sample * parked) / samples)).runId),
-    );
-  }
   return {
     recordBytes: Math.round(record / samples),
-    indexBytes: Math.round(indexes / parked + runIndexes / samples),
+    indexBytes: Math.round(indexes / parked),
     approvalEventBytes: Math.round((await keyBytes(redis, keys.approvalEvents())) / parked),
     runEventBytes: Math.round(runEvents / samples),
   };

@@ -30,6 +30,7 @@ export {
   type TApprovalStatus,
   type TApprovedCallOutcome,
 } from "./approval-record.js";
+export { awaitedApprovalIdsOf } from "./awaited-approvals.js";
 export { approvalIdOf, callIdOf, runIdOfApprovalId } from "./call-ids.js";
 export { cancelReasonSchema, type TCancelReason } from "./cancel-reason.js";
 export { canonicalJson } from "./canonical-json.js";

@@ -188,6 +188,13 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
   // a raw line per reconnect attempt beside the JSON log. They go where the runtime's own errors go.
   for (const queue of Object.values(queues)) queue.on("error", onError);
   const duplicates = new Set<ITollgateRedis>();
+  const runs = new RunStore(redis, keys, {
+    retentionMs: options.retentionMs,
+    eventsMaxLength: runStreamMaxLength(options),
+    maxHistoryMessages: options.maxHistoryMessages,
+    threadRetentionMs: options.threadRetentionMs,
+    now,
+  });
   return {
     gateway: init.gateway,
     options,
@@ -197,13 +204,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     redisTarget,
     redis,
     queues,
-    runs: new RunStore(redis, keys, {
-      retentionMs: options.retentionMs,
-      eventsMaxLength: runStreamMaxLength(options),
-      maxHistoryMessages: options.maxHistoryMessages,
-      threadRetentionMs: options.threadRetentionMs,
-      now,
-    }),
+    runs,
     events: new EventStore(redis, keys),
     textDeltas: new TextDeltaLog(redis, keys, { maxPerRun: options.textDeltasMaxPerRun, now }),
     threads: new ThreadStore(redis, keys, {
@@ -216,6 +217,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
       approvalEventsMaxLength: options.approvalEventsMaxLength,
       approvalRetentionMs: options.approvalRetentionMs,
       now,
+      awaitedApprovalIdsOf: (runId) => runs.awaitedApprovalIds(runId),
     }),
     approvalEvents: new ApprovalEventLog(redis, keys, { maxLength: options.approvalEventsMaxLength }),
     approvalVotes: new ApprovalVotes(redis, keys, {

@@ -52,17 +52,22 @@ const maxScannedPerPage = 5_000;
  * filters are checked on the records. A page whose filters match few of the entries read stops after
  * `maxScannedPerPage` entries with a cursor, so a request costs a bounded amount whatever the data.
  * Pending approvals come soonest expiry first (ties by id), decided ones newest decision first (ties in
- * reverse order of decision).
+ * reverse order of decision). A run's pending approvals are the records of those its state may await
+ * (`awaitedOfRun`), in the same order.
  */
 export async function pageApprovals(
   redis: ITollgateRedis,
   keys: IKeys,
   query: IApprovalQuery,
   load: (ids: string[]) => Promise<Array<IApproval | undefined>>,
+  awaitedOfRun: (runId: string) => Promise<string[]>,
 ): Promise<IApprovalPage> {
   const status = query.status ?? "pending";
   const state: TApprovalIndexState = status === "pending" ? "pending" : "decided";
   const limit = query.limit ?? 100;
+  if (status === "pending" && query.runId !== undefined) {
+    return pageOfRun(await load(await awaitedOfRun(query.runId)), query, limit);
+  }
   const index = await smallestIndex(redis, keys, state, candidateIndexes(state, status, query));
   // Decided indexes are scored by decision time plus the order within its millisecond (a fraction, see
   // decidedTiesPerMs): the time range is the score range from the first to the last tie of its ends.
@@ -102,6 +107,36 @@ export async function pageApprovals(
   }
 }
 
+/**
+ * A run's pending approvals, from the records of the approvals its state may still await (a handful: no
+ * index holds them): in the order of the pending indexes (expiry, then id) and from the cursor as they
+ * are, every filter checked on the records.
+ */
+function pageOfRun(
+  records: Array<IApproval | undefined>,
+  query: IApprovalQuery,
+  limit: number,
+): IApprovalPage {
+  const after = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
+  const entries = records
+    .filter(
+      (approval): approval is IApproval => approval !== undefined && matches(approval, "pending", query),
+    )
+    .map((approval) => ({ approval, cursor: { score: String(approval.expiresAt), id: approval.approvalId } }))
+    .filter((entry) => after === undefined || comesAfter(entry.cursor, after))
+    .sort((a, b) => (comesAfter(b.cursor, a.cursor) ? -1 : comesAfter(a.cursor, b.cursor) ? 1 : 0));
+  const approvals = entries.slice(0, limit).map((entry) => entry.approval);
+  return entries.length > limit
+    ? { approvals, nextCursor: encodeCursor(entries[limit - 1]!.cursor) }
+    : { approvals };
+}
+
+/** Whether `entry` comes after `cursor` in a pending index (ascending score, then id). */
+function comesAfter(entry: ICursor, cursor: ICursor): boolean {
+  const [entryScore, cursorScore] = [Number(entry.score), Number(cursor.score)];
+  return entryScore > cursorScore || (entryScore === cursorScore && entry.id > cursor.id);
+}
+
 /** The indexes that hold every approval the query can match (any one of them is enough). */
 function candidateIndexes(
   state: TApprovalIndexState,
@@ -109,7 +144,8 @@ function candidateIndexes(
   query: IApprovalQuery,
 ): Array<[TApprovalIndexDimension, string?]> {
   const candidates: Array<[TApprovalIndexDimension, string?]> = [];
-  if (query.runId !== undefined) candidates.push(["run", query.runId]);
+  // A run's pending approvals have no index (see pageOfRun): only its decided ones do.
+  if (state === "decided" && query.runId !== undefined) candidates.push(["run", query.runId]);
   if (query.userId !== undefined) candidates.push(["user", query.userId]);
   if (query.tool !== undefined) candidates.push(["tool", query.tool]);
   if (query.tenant !== undefined) candidates.push(["tenant", query.tenant]);

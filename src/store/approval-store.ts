@@ -77,6 +77,11 @@ export interface IApprovalStoreOptions {
   /** How long a decided approval (its record and its place in the decided indexes) is kept. */
   approvalRetentionMs: number;
   now: () => number;
+  /**
+   * The ids of the approvals a run may still await, read from its state (see awaitedApprovalIdsOf); none
+   * for a run that is gone. A run's pending approvals are these ids' pending records: no index holds them.
+   */
+  awaitedApprovalIdsOf: (runId: string) => Promise<string[]>;
 }
 
 /** The fields of a record that place it in the indexes. */
@@ -87,8 +92,9 @@ export type IApprovalPlacement = z.output<typeof indexedFieldsSchema>;
 
 /**
  * Approval records: created when a call parks, decided exactly once (atomically, in Lua), listed through
- * secondary indexes (all, run, tenant, user, tool; decided ones also by status and approver) that the
- * same scripts keep, so every filter is exact at any size.
+ * secondary indexes (all, tenant, user, tool; decided ones also by run, status and approver) that the
+ * same scripts keep, so every filter is exact at any size. A run's pending approvals are read from the
+ * records its state names.
  */
 export class ApprovalStore {
   constructor(
@@ -107,7 +113,7 @@ export class ApprovalStore {
       this.keys.approval(request.approvalId),
       this.keys.runEvents(request.runId),
       this.keys.approvalEvents(),
-      ...this.pendingIndexes(request.runId, tenant, request.userContext.userId, request.toolName),
+      ...this.pendingIndexes(tenant, request.userContext.userId, request.toolName),
       // Without `inputHash`: it is the SHA-256 of `input`, which never changes once stored, so every read
       // computes it (parseApproval; the vote script gets it from the caller) as for records written before
       // it existed. Stored, its 79 bytes took a parked record from 384 to 512 bytes of Redis memory.
@@ -228,7 +234,9 @@ export class ApprovalStore {
         this.keys.approval(approvalId),
         this.keys.runEvents(runId),
         this.keys.approvalEvents(),
-        ...this.pendingIndexes(runId, tenant, userContext.userId, toolName),
+        ...this.pendingIndexes(tenant, userContext.userId, toolName),
+        // Written no more, emptied here of approvals parked while it was (ZREM of the last id deletes it).
+        this.keys.legacyRunPendingApprovals(runId),
         this.keys.approvalIndex("decided", "all"),
         this.keys.approvalIndex("decided", "tenant", tenant),
         this.keys.approvalIndex("decided", "run", runId),
@@ -261,7 +269,13 @@ export class ApprovalStore {
 
   /** A page of approvals, pending or decided, every filter exact (see pageApprovals). */
   page(query: IApprovalQuery): Promise<IApprovalPage> {
-    return pageApprovals(this.redis, this.keys, query, (ids) => this.getMany(ids));
+    return pageApprovals(
+      this.redis,
+      this.keys,
+      query,
+      (ids) => this.getMany(ids),
+      this.options.awaitedApprovalIdsOf,
+    );
   }
 
   /**
@@ -296,11 +310,10 @@ export class ApprovalStore {
     );
   }
 
-  private pendingIndexes(runId: string, tenant: string, userId: string, toolName: string): string[] {
+  private pendingIndexes(tenant: string, userId: string, toolName: string): string[] {
     return [
       this.keys.approvalIndex("pending", "all"),
       this.keys.approvalIndex("pending", "tenant", tenant),
-      this.keys.approvalIndex("pending", "run", runId),
       this.keys.approvalIndex("pending", "user", userId),
       this.keys.approvalIndex("pending", "tool", toolName),
     ];

@@ -34,8 +34,12 @@ export interface IKeys {
   threadRuns(thread: IThreadRef): string;
   approval(approvalId: string): string;
   pendingApprovals(): string;
-  /** A run's pending approvals (by expiry): exact at any number of pending approvals. */
-  runPendingApprovals(runId: string): string;
+  /**
+   * The sorted set of a run's pending approvals (by expiry) that earlier versions wrote at every parking:
+   * written no more (a run's pending approvals are read from its state's parked calls, see
+   * `awaitedApprovalIdsOf`), still emptied by the decisions of approvals parked while it was written.
+   */
+  legacyRunPendingApprovals(runId: string): string;
   /** Written (SET ... PX) by readiness probes: a probe proves Tollgate can write where it needs to. */
   readinessProbe(): string;
   /**
@@ -80,7 +84,8 @@ export interface IKeys {
   /**
    * A secondary index of approvals (sorted set of approval ids): pending ones scored by expiry, decided
    * ones by decision time. `all` has no value; the others hold the approvals of one run, tenant, user,
-   * tool, approver or final status. The pending `all`, `tenant` and `run` ones are the keys above.
+   * tool, approver or final status. The pending `all` and `tenant` ones are the keys above; the pending
+   * `run` one is the legacy key above (a run's pending approvals are read from its state).
    */
   approvalIndex(state: TApprovalIndexState, dimension: TApprovalIndexDimension, value?: string): string;
   /**
@@ -162,7 +167,7 @@ export function keysFor(prefix: string): IKeys {
     threadRuns: (ref) => `${thread(ref)}:runs`,
     approval: (approvalId) => `${prefix}:approval:${approvalId}`,
     pendingApprovals: () => approvalIndex("pending", "all"),
-    runPendingApprovals: (runId) => approvalIndex("pending", "run", runId),
+    legacyRunPendingApprovals: (runId) => approvalIndex("pending", "run", runId),
     legacyThreadRunIds: (ref) => `${thread(ref)}:run-ids`,
     activeRuns: () => `${prefix}:run-index:active`,
     reconcileLock: () => `${prefix}:reconcile:lock`,

@@ -232,25 +232,29 @@ export const checkpointInTransactionScript = openingParentFence(saveRunScript, "
 
 /**
  * Parks a call: creates its approval record unless it exists, indexes it as pending (every pending
- * index: all, tenant, run, user, tool; scored by expiry) and announces it on the run's event stream and
- * on the stream of approval events, in one step, so that whoever reads `tool-call-parked` (or
- * `approval-requested`) can decide the approval at once. KEYS: approval, runEvents, approvalEvents, then
- * the 5 pending indexes. ARGV: recordJson, expiresAt, approvalId, eventJson, eventsMaxLen,
- * approvalEventJson, approvalEventsMaxLen. Returns 1 when created (a re-dispatched step finds it and
- * announces nothing twice).
+ * index: all, tenant, user, tool; scored by expiry; a run's pending approvals are read from its state)
+ * and announces it on the run's event stream and on the stream of approval events, in one step, so that
+ * whoever reads `tool-call-parked` (or `approval-requested`) can decide the approval at once. KEYS:
+ * approval, runEvents, approvalEvents, then the 4 pending indexes. ARGV: recordJson, expiresAt,
+ * approvalId, eventJson, eventsMaxLen, approvalEventJson, approvalEventsMaxLen. Returns 1 when created (a
+ * re-dispatched step finds it and announces nothing twice).
  */
 export const createApprovalScript = `${compactStreamFunction}
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'pending', 'record', ARGV[1])
-for i = 4, 8 do redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3]) end
+for i = 4, 7 do redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3]) end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[4])
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[7], '*', 'event', ARGV[6])
 compactStream(KEYS[2])
 return 1
 `;
 
-/** Pending indexes a record is in, and decided ones, as the scripts take them (KEYS order). */
-export const pendingIndexCount = 5;
+/**
+ * Pending indexes a record is in, and decided ones, as the scripts take them (KEYS order). The decide
+ * script takes one more pending set after them: the run's, which earlier versions wrote (see
+ * `IKeys.legacyRunPendingApprovals`).
+ */
+export const pendingIndexCount = 4;
 export const decidedIndexCount = 7;
 
 /**
@@ -270,8 +274,9 @@ const lastTieFraction = (decidedTiesPerMs - 1) / decidedTiesPerMs;
  * than the approval retention and set to expire a retention after its newest entry, so none grows
  * without bound), gives the record the approval retention, and announces it on the run's events and
  * on the stream of approval events, in one step.
- * KEYS: approval, runEvents, approvalEvents, the 5 pending indexes, the 7 decided indexes (all, tenant,
- * run, user, tool, status, approver: skipped without an approver). ARGV: status, decisionJson,
+ * KEYS: approval, runEvents, approvalEvents, the 4 pending indexes, the run's legacy pending set (an
+ * approval parked by an earlier version is in it), the 7 decided indexes (all, tenant, run, user, tool,
+ * status, approver: skipped without an approver). ARGV: status, decisionJson,
  * approvalId, now, eventsMaxLen, approver (''), checkExpiry ('1' or '0'), approvalEventJson,
  * approvalEventsMaxLen, decidedAt, retentionMs, runEventJson. The events are the approval machine's, as
  * it built them (validated before they are sent): the script writes them, it builds none. Returns
@@ -307,7 +312,7 @@ return {'ok', record}
 `;
 
 /** The KEYS decideApprovalScript takes (the fences of a transaction come after them). */
-export const decideApprovalKeyCount = 3 + pendingIndexCount + decidedIndexCount;
+export const decideApprovalKeyCount = 3 + pendingIndexCount + 1 + decidedIndexCount;
 
 /**
  * decideApprovalScript in a transaction with the decision's jobs (runtime/decision-with-jobs.ts): the

@@ -5,8 +5,8 @@ import {
   approvalIndexPageScript,
   countUsageScript,
   createApprovalScript,
+  decideApprovalKeyCount,
   decideApprovalScript,
-  decidedIndexCount,
   deleteThreadScript,
   finishRunScript,
   finishThreadRunScript,
@@ -162,7 +162,7 @@ export function defineScripts(redis: Redis): ITollgateRedis {
     lua: createApprovalScript,
   });
   defineLuaCommand(redis, "tgDecideApproval", {
-    numberOfKeys: 3 + pendingIndexCount + decidedIndexCount,
+    numberOfKeys: decideApprovalKeyCount,
     lua: decideApprovalScript,
   });
   defineLuaCommand(redis, "tgApprovalIndexPage", { numberOfKeys: 1, lua: approvalIndexPageScript });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import {
+  awaitedApprovalIdsOf,
   cancelReasonSchema,
   type IGatewayResponse,
   type IThreadRelease,
@@ -196,6 +197,15 @@ export class RunStore {
     if (state.status !== "queued" || state.runId !== runId) return undefined;
     const sha1 = createHash("sha1").update(stateJson).digest("hex");
     return { state, revision: 1, carried: { sha1 }, jobPayload: runJob };
+  }
+
+  /**
+   * The ids of the approvals the run may still await, from its state (awaitedApprovalIdsOf): its pending
+   * approvals are among them. None for a run that is gone or whose state cannot be read.
+   */
+  async awaitedApprovalIds(runId: string): Promise<string[]> {
+    const [state] = await this.states([runId]);
+    return state ? awaitedApprovalIdsOf(state) : [];
   }
 
   /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeParkedRunState } from "../../../bench/lib/parked-run-state.js";
 import type { GatewayClient } from "../../../src/producer/index.js";
 import {
   approvalRecordVersion,
@@ -59,6 +60,9 @@ describe("approval listings at any size", () => {
       };
       requests.push(request);
     }
+    // The runs are made up: one of them gets a state, from which its pending approvals are read.
+    const { runtime } = clientInternals(client);
+    await storeParkedRunState(runtime.redis, runtime.keys, [requests[1_999]!]);
     for (const request of requests) {
       await clientInternals(client).runtime.approvals.create(request, {
         type: "tool-call-parked",
@@ -251,5 +255,47 @@ describe("approval listings at any size", () => {
     await expect(client.approvals.page({ cursor: "not-a-cursor" })).rejects.toMatchObject({
       code: "TG_BAD_REQUEST",
     });
+  });
+
+  // Last: its decisions would join the decided listings the cases above check whole.
+  it("a run's pending approvals, read from the calls its state awaits: in expiry order, page by page, filters and decisions applied", async () => {
+    const { runtime } = clientInternals(client);
+    const runId = "run_several";
+    // Expiries with a tie (calls 1 and 2), not in call order.
+    const expiries = [now + 90_000, now + 80_000, now + 80_000, now + 70_000];
+    const several = expiries.map(
+      (expiresAt, index): TApprovalRequest => ({
+        ...requests[0]!,
+        approvalId: `${runId}-s0-c${index}-approval`,
+        runId,
+        callId: `${runId}-s0-c${index}`,
+        userContext: { userId: index === 3 ? "u-other" : "u-several" },
+        expiresAt,
+      }),
+    );
+    await storeParkedRunState(runtime.redis, runtime.keys, several);
+    for (const request of several) {
+      await runtime.approvals.create(request, {
+        type: "tool-call-parked",
+        data: {
+          callId: request.callId,
+          toolName: request.toolName,
+          approvalId: request.approvalId,
+          expiresAt: request.expiresAt,
+        },
+      });
+    }
+    const inOrder = [3, 1, 2, 0].map((index) => several[index]!.approvalId);
+    expect((await allPages({ runId, limit: 3 })).ids).toEqual(inOrder);
+    expect(await allPages({ runId, limit: 1 })).toEqual({ ids: inOrder, pages: 4 });
+    expect((await allPages({ runId, userId: "u-several" })).ids).toEqual(inOrder.slice(1));
+    await decideStored(runtime.approvals, several[1]!.approvalId, { decision: "cancelled", decidedAt: now });
+    expect((await allPages({ runId, limit: 2 })).ids).toEqual([inOrder[0], inOrder[2], inOrder[3]]);
+    expect((await allPages({ runId, status: "decided" })).ids).toEqual([several[1]!.approvalId]);
+    for (const request of several) {
+      if (request !== several[1])
+        await decideStored(runtime.approvals, request.approvalId, { decision: "cancelled", decidedAt: now });
+    }
+    expect(await client.approvals.list({ runId })).toEqual([]);
   });
 });
