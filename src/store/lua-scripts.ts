@@ -40,12 +40,14 @@ end
  * listing's indexes (see indexRunFunction). The thread's index is also the thread's list of runs, what
  * deleting the thread deletes (it replaced a set of run ids that held the same ids, a key of about 250
  * bytes per thread): it is never trimmed and lives as long as the thread and at least as long as any
- * listing index (ARGV[12], the larger of the two). KEYS: run, threadRuns, events, activeRuns,
+ * listing index (ARGV[12], the larger of the two). The partition's `all` index holds the runs of named
+ * tenants only: the default tenant's index holds the others, and every tenant's listing reads both
+ * (ARGV[13] is '0' for a run of the default tenant). KEYS: run, threadRuns, events, activeRuns,
  * threadMessages, then the listing's thread, all, tenant, user, createdBy, unfinished and schedule indexes.
  * ARGV: stateJson, runId, eventJson, eventsMaxLen, now, threadRetentionMs, createdAt, indexCutoff,
- * indexTtlMs, hasCreatedBy ('1' or '0'), hasSchedule ('1' or '0'), threadIndexTtlMs. The thread's other
- * keys get the thread's retention. Returns nil when created, else the stored state JSON (the idempotent
- * retry).
+ * indexTtlMs, hasCreatedBy ('1' or '0'), hasSchedule ('1' or '0'), threadIndexTtlMs, inAll ('1' or '0').
+ * The thread's other keys get the thread's retention. Returns nil when created, else the stored state
+ * JSON (the idempotent retry).
  */
 export const createRunScript = `${indexRunFunction}
 local existing = redis.call('HGET', KEYS[1], 'state')
@@ -58,7 +60,8 @@ redis.call('ZADD', KEYS[6], ARGV[7], ARGV[2])
 redis.call('PEXPIRE', KEYS[6], ARGV[12])
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[3])
 redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
-for i = 7, 9 do indexRun(KEYS[i], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
+if ARGV[13] == '1' then indexRun(KEYS[7], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
+for i = 8, 9 do indexRun(KEYS[i], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
 if ARGV[10] == '1' then indexRun(KEYS[10], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
 redis.call('ZADD', KEYS[11], ARGV[7], ARGV[2])
 if ARGV[11] == '1' then indexRun(KEYS[12], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end

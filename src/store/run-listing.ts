@@ -1,4 +1,11 @@
-import { isTerminal, type TRunState, type TRunStatus, tenantOf, toolsCalledBy } from "../contracts/index.js";
+import {
+  defaultTenant,
+  isTerminal,
+  type TRunState,
+  type TRunStatus,
+  tenantOf,
+  toolsCalledBy,
+} from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IKeys } from "./keys.js";
 import type { ITollgateRedis } from "./redis-client.js";
@@ -130,11 +137,12 @@ export function decodeRunCursor(text: string): IRunPosition {
 
 /**
  * The index sets that hold every run the query can match (any one set is enough; a set is read as the
- * union of its indexes). Runs of every tenant are in the partition's `all` index only.
+ * union of its indexes). Runs of every tenant are in the partition's `all` index and the default
+ * tenant's (see runIndexesOfEveryTenant).
  */
 function candidatesOf(keys: IKeys, query: IRunQuery): string[][] {
   const { tenant } = query;
-  if (tenant === undefined) return [[keys.runIndex("all")]];
+  if (tenant === undefined) return [runIndexesOfEveryTenant(keys)];
   const candidates: string[][] = [[keys.runIndex("tenant", tenant)]];
   if (query.userId !== undefined) candidates.push([keys.runIndex("user", tenant, query.userId)]);
   if (query.threadId !== undefined) candidates.push([keys.runIndex("thread", tenant, query.threadId)]);
@@ -153,6 +161,15 @@ function candidatesOf(keys: IKeys, query: IRunQuery): string[][] {
     candidates.push([keys.runIndex("tool", tenant, query.tool), keys.runIndex("unfinished", tenant)]);
   }
   return candidates;
+}
+
+/**
+ * The indexes that hold every tenant's runs: the partition's `all` holds the runs of named tenants, the
+ * default tenant's own index the default tenant's (a partition without tenants writes one index, not two
+ * of the same runs). `all` also holds default-tenant runs created before: the union lists each once.
+ */
+export function runIndexesOfEveryTenant(keys: IKeys): string[] {
+  return [keys.runIndex("all"), keys.runIndex("tenant", defaultTenant)];
 }
 
 async function smallestCandidate(redis: ITollgateRedis, candidates: string[][]): Promise<string[]> {

@@ -3,8 +3,9 @@ import type { GatewayClient } from "../../../src/producer/index.js";
 import type { IRunQuery } from "../../../src/store/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { clientInternals } from "../../helpers/internals.js";
 import { testPartitions } from "../../helpers/redis-url.js";
-import { allPages, inBatches } from "../../helpers/run-pages.js";
+import { allPages, expectListingOrder, inBatches } from "../../helpers/run-pages.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -98,5 +99,43 @@ describe("run listings while runs are created and finish", () => {
     for (const runId of before) expect(seen).toContain(runId);
     // A run created after the listing started is newer than the cursor: never on a later page.
     for (const runId of seen) expect([...before, ...createdMeanwhile]).toContain(runId);
+  });
+
+  it("every tenant's listing: runs without a tenant are in their tenant's index only, listed once with the named tenants' and with those the previous version also put in `all`", async () => {
+    const created: Array<{ runId: string; tenant?: string }> = [];
+    await inBatches(30, 15, async (index) => {
+      const named = index % 3 === 0;
+      const { runId } = await client.run({
+        input: script({ text: `hello ${index}` }),
+        userContext: { userId: "u-every" },
+        ...(named ? { tenant: "umbrella" } : {}),
+      });
+      created.push({ runId, ...(named ? { tenant: "umbrella" } : {}) });
+    });
+    const { partitions: set, runtimeOf } = clientInternals(client);
+    const inAll = new Set<string>();
+    for (const runtime of set.all) {
+      for (const runId of await runtime.redis.zrange(runtime.keys.runIndex("all"), "0", "-1"))
+        inAll.add(runId);
+    }
+    const mine = new Set(created.map((run) => run.runId));
+    // About 120 bytes a run: a run of the default tenant is not written twice.
+    expect(created.filter((run) => inAll.has(run.runId)).map((run) => run.tenant)).toEqual(
+      created.filter((run) => run.tenant !== undefined).map(() => "umbrella"),
+    );
+    const listed = async () => (await allPages(client, { limit: 7 })).filter((run) => mine.has(run.runId));
+    const first = await listed();
+    expect(new Set(first.map((run) => run.runId))).toEqual(mine);
+    expect(first).toHaveLength(created.length);
+    expectListingOrder(first);
+    // As the previous version wrote them: default-tenant runs in `all` too.
+    for (const { runId, tenant } of created) {
+      if (tenant !== undefined) continue;
+      const runtime = runtimeOf(runId);
+      const stored = await runtime.runs.load(runId);
+      await runtime.redis.zadd(runtime.keys.runIndex("all"), stored!.state.createdAt, runId);
+    }
+    const again = await listed();
+    expect(again.map((run) => run.runId)).toEqual(first.map((run) => run.runId));
   });
 });
