@@ -22,6 +22,7 @@ import { toModelTools } from "./model-tools.js";
 import {
   countingFetch,
   createOpenAIClient,
+  defaultModelFetch,
   fetchOptionsOf,
   type ICallAttempts,
   reportRequestFinished,
@@ -33,7 +34,7 @@ import { ModelStreamIdleError, StreamIdleWatch } from "./stream-idle-watch.js";
 export interface ILLMClientOptions {
   /** Milliseconds, for durations. @defaultValue performance.now */
   now?: () => number;
-  /** @defaultValue globalThis.fetch */
+  /** @defaultValue a node:http client shared by the process (openai-endpoint.ts, defaultModelFetch) */
   fetch?: typeof fetch;
   /**
    * A 429 that says how long to wait (`retry-after`, `retry-after-ms`) stops the call at once with a
@@ -72,7 +73,7 @@ export class LLMClient {
     this.#pauseOnRateLimit = options.pauseOnRateLimit ?? false;
     this.#client = createOpenAIClient(
       this.#config,
-      countingFetch(options.fetch ?? globalThis.fetch, (call, response) => {
+      countingFetch(options.fetch ?? defaultModelFetch(), (call, response) => {
         if (call.rateLimit && response.status === 429) {
           const retryAfterMs = retryAfterMsOf(response.headers);
           if (retryAfterMs !== undefined) {

@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import type { IModelRequestFinishedEvent, IResolvedLLMClientConfig } from "./llm-client-config.js";
 import { OPENAI_BASE_URL, PLACEHOLDER_API_KEY } from "./model-defaults.js";
+import { nodeHttpFetch } from "./node-http-fetch.js";
 
 /**
  * What the transports (Chat Completions, Responses) share of talking to an endpoint through the openai
@@ -49,6 +50,17 @@ export function countingFetch(
     onResponse?.(call, response);
     return response;
   };
+}
+
+let sharedFetch: typeof fetch | undefined;
+
+/**
+ * The model clients' fetch when none is given: one node:http client for the process, its keep-alive
+ * pools shared by every endpoint (see nodeHttpFetch for why not the global `fetch`).
+ */
+export function defaultModelFetch(): typeof fetch {
+  sharedFetch ??= nodeHttpFetch().fetch;
+  return sharedFetch;
 }
 
 /** The SDK client of one endpoint; every option it would otherwise read from the environment is given. */

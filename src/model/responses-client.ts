@@ -16,6 +16,7 @@ import type { IModelTransport } from "./model-transport.js";
 import {
   countingFetch,
   createOpenAIClient,
+  defaultModelFetch,
   fetchOptionsOf,
   type ICallAttempts,
   reportRequestFinished,
@@ -38,7 +39,7 @@ export class ResponsesClient implements IModelTransport {
   constructor(config: ILLMClientConfig, options: { now?: () => number; fetch?: typeof fetch } = {}) {
     this.#config = resolveLLMClientConfig(config);
     this.#now = options.now ?? (() => performance.now());
-    this.#client = createOpenAIClient(this.#config, countingFetch(options.fetch ?? globalThis.fetch));
+    this.#client = createOpenAIClient(this.#config, countingFetch(options.fetch ?? defaultModelFetch()));
   }
 
   get model(): string {

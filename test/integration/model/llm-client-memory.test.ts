@@ -13,7 +13,7 @@ import {
 // Over the real SDK and HTTP; garbage collection is exposed at run time to check what stays reachable.
 
 v8.setFlagsFromString("--expose-gc");
-const collectGarbage = vm.runInNewContext("gc") as () => void;
+const collectGarbage = vm.runInNewContext("gc") as (options?: { type: "minor" | "major" }) => void;
 
 describe("LLMClient memory", () => {
   let model: IScriptedModel;
@@ -65,6 +65,42 @@ describe("LLMClient memory", () => {
     // Before the fix none was: Node 20 keeps an AbortSignal.any signal for as long as it has an abort
     // listener, and the SDK's listener on it (never removed) holds the request's controller and signal.
     expect(collected).toBe(handed);
+  });
+
+  it("a finished call's objects die young: a call over the default HTTP client promotes under 24 KB", async () => {
+    // The worker's peak RSS with 100 runs in flight is set by what young collections promote to the old
+    // generation between two full ones (docs/BENCHMARKS.md, Worker RSS). Over Node 20's global fetch each
+    // call's request, response, streams and signals outlived young collections (undici registers every
+    // response with a FinalizationRegistry): 32-36 KB a call here, the scripted model's own share (it runs
+    // in this process) included. Over the node:http client: 15-17 KB, most of it the model's.
+    const llm = new LLMClient({ model: "scripted-test", baseURL: model.url });
+    const oldSpaceUsed = () =>
+      v8.getHeapSpaceStatistics().find((space) => space.space_name === "old_space")!.space_used_size;
+    const call = async () => {
+      await llm.complete({
+        messages: [{ role: "user", content: JSON.stringify({ script: [{ text: "ok" }] }) }],
+        tools: [],
+        abortSignal: new AbortController().signal,
+      });
+    };
+    // Two young collections promote whatever outlived the first; nothing of a freed call should.
+    const collectYoung = async () => {
+      await nextTask();
+      collectGarbage({ type: "minor" });
+      collectGarbage({ type: "minor" });
+    };
+    await call();
+    const promoted: number[] = [];
+    for (let index = 0; index < 40; index++) {
+      await collectYoung();
+      const before = oldSpaceUsed();
+      await call();
+      await collectYoung();
+      promoted.push(oldSpaceUsed() - before);
+    }
+    // The median: a full collection started by V8 in between would shrink one figure, never grow it.
+    promoted.sort((first, second) => first - second);
+    expect(promoted[20]).toBeLessThan(24 * 1024);
   });
 
   it("linkedSignal: a signal a tool listens to for good is freed once released, its sources still alive", async () => {
