@@ -9,7 +9,7 @@ import pino from "pino";
 import { z } from "zod";
 import { defineTool } from "../src/contracts/index.js";
 import { defineGateway } from "../src/gateway/index.js";
-import { startScriptedModel } from "../src/model/index.js";
+import { startScriptedModel } from "../src/model/scripted/index.js";
 import { GatewayClient } from "../src/producer/index.js";
 import { keysFor } from "../src/store/index.js";
 import { startWorker } from "../src/workers/index.js";

@@ -5,7 +5,7 @@
  * exported over OTLP/HTTP to the parent's sink). Prints one JSON line.
  */
 import pino from "pino";
-import { startScriptedModel } from "../src/model/index.js";
+import { startScriptedModel } from "../src/model/scripted/index.js";
 import { startTracingFromEnv } from "../src/observability/index.js";
 import { GatewayClient } from "../src/producer/index.js";
 import { startWorker } from "../src/workers/index.js";

@@ -95,11 +95,13 @@ export {
   type ILLMClientConfig,
   type ILLMClientOptions,
   type IModelRequestFinishedEvent,
+  LLMClient,
+} from "./model/index.js";
+export {
   type IScriptedModel,
   type IScriptedModelOptions,
-  LLMClient,
   startScriptedModel,
-} from "./model/index.js";
+} from "./model/scripted/index.js";
 export {
   createLogger,
   type ICreateLoggerOptions,

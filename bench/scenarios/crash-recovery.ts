@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { startScriptedModel } from "../../src/model/index.js";
+import { startScriptedModel } from "../../src/model/scripted/index.js";
 import { clientInternals } from "../../src/producer/client-internals.js";
 import { GatewayClient } from "../../src/producer/index.js";
 import { benchGateway } from "../bench-gateway.js";

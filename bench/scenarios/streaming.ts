@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import pino from "pino";
 import { startApi } from "../../src/api/index.js";
-import { startScriptedModel } from "../../src/model/index.js";
+import { startScriptedModel } from "../../src/model/scripted/index.js";
 import { GatewayClient } from "../../src/producer/index.js";
 import { startWorker } from "../../src/workers/index.js";
 import { benchGateway } from "../bench-gateway.js";

@@ -23,21 +23,5 @@ export {
   type TRouteOutcome,
 } from "./routing/model-router.js";
 export { type IRouteView, nextModel, retryDelayMs, type TRouteStep } from "./routing/route-decision.js";
-export type { IRecordedModelRequest } from "./scripted/recorded-requests.js";
-export {
-  type IRunModelServerOptions,
-  type IRunningModelServer,
-  runModelServer,
-} from "./scripted/run-model-server.js";
-export {
-  ECHO_PREFIX,
-  NO_TOOLS_PREFIX,
-  SCRIPT_END_PREFIX,
-} from "./scripted/script-interpreter.js";
-export {
-  type IScriptedModel,
-  type IScriptedModelOptions,
-  startScriptedModel,
-} from "./scripted/scripted-model-server.js";
 export { assembleCompletion, type IModelStreamListener } from "./stream-assembly.js";
 export { ModelStreamIdleError } from "./stream-idle-watch.js";

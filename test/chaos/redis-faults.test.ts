@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type IScriptedModel, startScriptedModel } from "../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../src/model/scripted/index.js";
 import { GatewayClient } from "../../src/producer/index.js";
 import { type ICliProcess, logFields, startCli } from "../e2e/cli-process.js";
 import { testGateway } from "../fixtures/test-gateway.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IGatewayResponse } from "../../src/contracts/index.js";
-import { type IScriptedModel, startScriptedModel } from "../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../src/model/scripted/index.js";
 import { GatewayClient } from "../../src/producer/index.js";
 import { chaosGateway } from "../fixtures/chaos-gateway.js";
 import { fastRuntime } from "../helpers/harness.js";

@@ -11,7 +11,8 @@ import { type ICliProcess, logFields, startCli } from "./cli-process.js";
 /**
  * What only some deployments use is loaded only when they use it (docs/BENCHMARKS.md, Worker RSS): a
  * `tollgate worker` process whose gateway mounts no MCP server, has no JSON Schema tool input nor output
- * schema, with tracing off, does a run with a tool call and never loads the MCP SDK, ajv or bullmq-otel.
+ * schema, with tracing off, does a run with a tool call and never loads the MCP SDK, ajv or bullmq-otel;
+ * nor does any worker load the scripted model server.
  */
 const lazyPackages = [
   "@modelcontextprotocol/sdk",
@@ -21,6 +22,12 @@ const lazyPackages = [
   "bullmq-otel",
   "@opentelemetry/sdk-trace-base",
 ];
+
+/**
+ * Tollgate's own modules a worker never runs: the scripted model server (the walkthrough's and the tests'
+ * model, `tollgate model-server`), once loaded by every worker through the model barrel.
+ */
+const unusedOwnModules = /\/src\/model\/scripted\//;
 
 function packageOf(moduleId: string): string | undefined {
   return /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(moduleId)?.[1];
@@ -49,22 +56,20 @@ describe("a worker that mounts no MCP server, compiles no JSON Schema and traces
     await harness?.close();
   });
 
-  it("runs a tool call without loading the MCP SDK, ajv or bullmq-otel", async () => {
+  it("runs a tool call without loading the MCP SDK, ajv, bullmq-otel or the scripted model server", async () => {
     const response = await harness.client.ask({
       input: script({ calls: [{ name: "work", input: { label: "lazy" } }] }, { text: "done" }),
       userContext: { userId: "loaded-modules" },
     });
     expect(response.status).toBe("completed");
     expect(await worker.stop("SIGTERM")).toEqual({ code: 0, signal: null });
-    const loaded = new Set(
-      readFileSync(loadedFile, "utf8")
-        .split("\n")
-        .map(packageOf)
-        .filter((name) => name !== undefined),
-    );
+    const moduleIds = readFileSync(loadedFile, "utf8").split("\n");
+    const loaded = new Set(moduleIds.map(packageOf).filter((name) => name !== undefined));
     // The recorder saw the packages every worker loads, ES modules and CommonJS.
     expect(loaded).toContain("bullmq");
     expect(loaded).toContain("openai");
     expect(lazyPackages.filter((name) => loaded.has(name))).toEqual([]);
+    expect(moduleIds.some((id) => id.includes("/src/workers/run-processor."))).toBe(true);
+    expect(moduleIds.filter((id) => unusedOwnModules.test(id))).toEqual([]);
   }, 60_000);
 });

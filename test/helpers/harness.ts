@@ -1,7 +1,7 @@
 import pino from "pino";
 import type { TRuntimeOptionsInput } from "../../src/config/runtime-options.js";
 import type { IGateway } from "../../src/gateway/index.js";
-import { type IScriptedModel, startScriptedModel } from "../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../src/model/scripted/index.js";
 import { GatewayClient } from "../../src/producer/index.js";
 import { type IStartWorkerOptions, type ITollgateWorker, startWorker } from "../../src/workers/index.js";
 import { testRedisOptions } from "./redis-url.js";

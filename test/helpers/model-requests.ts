@@ -1,4 +1,4 @@
-import type { IRecordedModelRequest, IScriptedModel } from "../../src/model/index.js";
+import type { IRecordedModelRequest, IScriptedModel } from "../../src/model/scripted/index.js";
 
 /**
  * The scripted model's requests that carry `marker` in a system message (the run's instructions): a Chat

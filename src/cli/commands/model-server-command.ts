@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseEnv } from "../../config/env.js";
-import { parsePromptScripts } from "../../model/scripted/prompt-scripts.js";
 import { CliError } from "../cli-errors.js";
 import type { ICommand } from "../command.js";
 import { printHelp } from "../command-output.js";
@@ -54,10 +53,10 @@ Options:
     const env = parseEnv(io.env);
     const promptScripts =
       parsed.values.scripts !== undefined
-        ? readPromptScripts(resolve(io.cwd, parsed.values.scripts))
+        ? await readPromptScripts(resolve(io.cwd, parsed.values.scripts))
         : undefined;
     // Loaded only now, like the other services: --help should not wait for the model SDK.
-    const { runModelServer } = await import("../../model/index.js");
+    const { runModelServer } = await import("../../model/scripted/index.js");
     const server = await runModelServer({
       port: port ?? env.TOLLGATE_MODEL_SERVER_PORT,
       host: parsed.values.host ?? env.TOLLGATE_HOST,
@@ -74,7 +73,10 @@ Options:
 };
 
 /** The --scripts file's rules, checked now: a mistake in the file stops the command with its place. */
-function readPromptScripts(path: string): Array<{ match: string; script: unknown[] }> {
+async function readPromptScripts(path: string): Promise<Array<{ match: string; script: unknown[] }>> {
+  // Imported here: the scripted model's schemas are built at import time, and every `tollgate` command
+  // (a worker too) loads this command's module.
+  const { parsePromptScripts } = await import("../../model/scripted/prompt-scripts.js");
   try {
     const rules = JSON.parse(readFileSync(path, "utf8")) as Array<{ match: string; script: unknown[] }>;
     parsePromptScripts(rules);

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { startApi } from "../../api/index.js";
 import type { TEnv } from "../../config/env.js";
 import type { ILLMClientConfig } from "../../model/index.js";
-import { startScriptedModel } from "../../model/index.js";
+import { startScriptedModel } from "../../model/scripted/index.js";
 import type { Logger } from "../../observability/index.js";
 import { GatewayClient } from "../../producer/index.js";
 import { startWorker } from "../../workers/index.js";

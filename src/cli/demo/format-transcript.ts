@@ -1,5 +1,5 @@
 import type { IGatewayResponse, IToolResultPart } from "../../contracts/index.js";
-import { NO_TOOLS_PREFIX } from "../../model/index.js";
+import { NO_TOOLS_PREFIX } from "../../model/scripted/index.js";
 import type { IReviewNote } from "./demo-reviewer.js";
 
 const labelWidth = 10;

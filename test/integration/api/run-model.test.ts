@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApi } from "../../../src/api/index.js";
 import { defineGateway } from "../../../src/gateway/index.js";
-import { type IScriptedModel, startScriptedModel } from "../../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../../src/model/scripted/index.js";
 import { workTool } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { script } from "../../helpers/script.js";

@@ -2,12 +2,8 @@ import { setTimeout as nextTask } from "node:timers/promises";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type IScriptedModel,
-  LLMClient,
-  linkedSignal,
-  startScriptedModel,
-} from "../../../src/model/index.js";
+import { LLMClient, linkedSignal } from "../../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../../src/model/scripted/index.js";
 
 // A worker makes model calls for as long as it runs: what a finished call leaves behind must be freed.
 // Over the real SDK and HTTP; garbage collection is exposed at run time to check what stays reachable.

@@ -6,12 +6,11 @@ import { TollgateError } from "../../../src/errors/index.js";
 import {
   type ILLMClientConfig,
   type IModelRequestFinishedEvent,
-  type IScriptedModel,
   isModelAbortError,
   LLMClient,
   ModelRateLimitedError,
-  startScriptedModel,
 } from "../../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../../src/model/scripted/index.js";
 import { jsonSchemaInput } from "../../../src/tools/index.js";
 
 // LLMClient over the real openai SDK and real HTTP, against the scripted model (DESIGN §7).

@@ -1,6 +1,7 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type IScriptedModel, LLMClient, ModelRouter, startScriptedModel } from "../../../src/model/index.js";
+import { LLMClient, ModelRouter } from "../../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../../src/model/scripted/index.js";
 import { script } from "../../helpers/script.js";
 
 async function deadPort(): Promise<number> {

@@ -1,7 +1,7 @@
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineGateway } from "../../../src/gateway/index.js";
-import { type IScriptedModel, startScriptedModel } from "../../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../../src/model/scripted/index.js";
 import { workTool } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { requestsWithMarker } from "../../helpers/model-requests.js";

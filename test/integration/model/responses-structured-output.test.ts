@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../../../src/contracts/index.js";
-import { type IScriptedModel, ResponsesClient, startScriptedModel } from "../../../src/model/index.js";
+import { ResponsesClient } from "../../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../../src/model/scripted/index.js";
 import { script } from "../../helpers/script.js";
 
 /**

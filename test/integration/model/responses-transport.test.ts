@@ -2,12 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../../../src/contracts/index.js";
 import { defineGateway } from "../../../src/gateway/index.js";
-import {
-  type IModelRequestFinishedEvent,
-  type IScriptedModel,
-  ResponsesClient,
-  startScriptedModel,
-} from "../../../src/model/index.js";
+import { type IModelRequestFinishedEvent, ResponsesClient } from "../../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../../src/model/scripted/index.js";
 import { workTool } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { script } from "../../helpers/script.js";

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { runModelServer } from "../../../src/model/index.js";
+import { runModelServer } from "../../../src/model/scripted/index.js";
 
 describe("runModelServer", () => {
   it.each(["SIGTERM", "SIGINT"] as const)("prints its URL, serves, and closes on %s", async (signal) => {

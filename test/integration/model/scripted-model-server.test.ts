@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type IScriptedModel, startScriptedModel } from "../../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../../src/model/scripted/index.js";
 
 // The routes as any HTTP client sees them (LLMClient over the SDK is in llm-client.test.ts).
 describe("scripted model server", () => {

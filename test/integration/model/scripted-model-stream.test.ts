@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type IScriptedModel, startScriptedModel } from "../../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../../src/model/scripted/index.js";
 
 // The scripted model streams as OpenAI does: read here with the real SDK, which assembles the chunks.
 describe("scripted model streaming", () => {

@@ -5,7 +5,7 @@
  */
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type IScriptedModel, startScriptedModel } from "../../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../../src/model/scripted/index.js";
 import { GatewayClient } from "../../../src/producer/index.js";
 import { createRedis, redisTargetFrom } from "../../../src/store/index.js";
 import { type ITollgateWorker, startWorker } from "../../../src/workers/index.js";

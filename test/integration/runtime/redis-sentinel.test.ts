@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type IScriptedModel, startScriptedModel } from "../../../src/model/index.js";
+import { type IScriptedModel, startScriptedModel } from "../../../src/model/scripted/index.js";
 import { GatewayClient } from "../../../src/producer/index.js";
 import { type ITollgateWorker, startWorker } from "../../../src/workers/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
