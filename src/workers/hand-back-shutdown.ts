@@ -1,5 +1,6 @@
 import type { Job, Worker } from "bullmq";
 import type { IIsolatedRunner } from "../isolation/index.js";
+import { withArityOf } from "./processor-arity.js";
 import type { IWorkerContext } from "./worker-context.js";
 
 /** A job this process holds, with the lock token it holds it by. */
@@ -18,7 +19,7 @@ export class ActiveJobs {
   track<TProcessor extends (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>>(
     processor: TProcessor,
   ): TProcessor {
-    const tracked = async (job: Job, token?: string, signal?: AbortSignal) => {
+    return withArityOf<TProcessor>(processor, (async (job: Job, token?: string, signal?: AbortSignal) => {
       const key = `${job.queueName}:${job.id}`;
       if (token !== undefined) this.byKey.set(key, { job, token });
       try {
@@ -26,8 +27,7 @@ export class ActiveJobs {
       } finally {
         this.byKey.delete(key);
       }
-    };
-    return tracked as TProcessor;
+    }) as (job: Job, token?: string, signal?: AbortSignal) => ReturnType<TProcessor>);
   }
 
   list(): IActiveJob[] {

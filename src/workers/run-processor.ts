@@ -2,7 +2,6 @@ import { DelayedError, type Job, WaitingChildrenError } from "bullmq";
 import type { TChatMessage } from "../contracts/index.js";
 import { interpretRun, isTerminal } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
-import { linkedSignal } from "../model/index.js";
 import { jobLogger } from "../observability/index.js";
 import { outputCheckerOf } from "../output/index.js";
 import { runJobNames, runJobSchema, type TRunJob } from "../queue/index.js";
@@ -43,6 +42,8 @@ export function createRunProcessor(workerContext: IWorkerContext) {
     const jobPayload =
       payload.state !== undefined ? runJobPayloadSwap(workerContext.runtime, payload.runId) : undefined;
     const carried = carriedStateOf(workerContext, job, payload, jobPayload);
+    // Parsed (or judged unusable, then read): the job object need not hold the JSON for the activation.
+    if (payload.state !== undefined) delete (job.data as { state?: string }).state;
     if (!carried) return activateRun(workerContext, job, token, { runId: payload.runId, jobPayload });
     const activation: IActivation = { runId: payload.runId, carried, jobPayload };
     try {
@@ -131,10 +132,9 @@ async function activateRun(
     state.toolListHash = await context.runtime.toolLists.pin(context.mcp.snapshot());
   }
   const tools = await runToolsOf(context, { ...state.request, toolListHash: state.toolListHash });
+  // Also aborted (here alone) when a carried state's first save is refused: the model call that left
+  // with it stops at once, as it does for a cancellation.
   const cancellation = context.cancelBus.register(runId);
-  // A carried state's first save refused: the model call that left with it is aborted at once.
-  const refused = activation.carried ? new AbortController() : undefined;
-  const signal = refused ? linkedSignal([cancellation.signal, refused.signal]) : undefined;
   try {
     const ref = { current: stored };
     const handlers = runEffectHandlers({
@@ -142,18 +142,18 @@ async function activateRun(
       job,
       token,
       ref,
-      cancelSignal: signal?.signal ?? cancellation.signal,
+      cancelSignal: cancellation.signal,
       stopAtStart: stored.cancelReason,
       children,
       repeatsStep: activation.repeatsStep,
     });
-    if (refused) {
+    if (activation.carried) {
       const checkpoint = handlers.checkpoint;
       handlers.checkpoint = async (next, events) => {
         try {
           await checkpoint(next, events);
         } catch (error) {
-          if (isCarriedConflict(error)) refused.abort();
+          if (isCarriedConflict(error)) cancellation.abort();
           throw error;
         }
       };
@@ -187,7 +187,6 @@ async function activateRun(
     }
     return { runId, status: outcome.state.status };
   } finally {
-    signal?.release();
     cancellation.release();
   }
 }

@@ -27,6 +27,7 @@ import { createApprovalProcessor } from "./approval-processor.js";
 import { ActiveJobs, shutdownWithHandBack } from "./hand-back-shutdown.js";
 import { McpToolPublisher } from "./mcp-tool-publisher.js";
 import { createModelRouter } from "./model-routing.js";
+import { withArityOf } from "./processor-arity.js";
 import { scheduleReconciler } from "./reconcile-runs.js";
 import { endingHandlers } from "./run-effect-handlers.js";
 import { createRunProcessor } from "./run-processor.js";
@@ -366,15 +367,14 @@ function countingSlots<
   TProcessor extends (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>,
 >(processor: TProcessor, queue: TQueueName, slots: ISlotCounter, metrics: TollgateMetrics): TProcessor {
   metrics.workerSlots(queue, slots.busy, slots.total);
-  const counted = async (job: Job, token?: string, signal?: AbortSignal) => {
+  return withArityOf<TProcessor>(processor, (async (job: Job, token?: string, signal?: AbortSignal) => {
     metrics.workerSlots(queue, ++slots.busy, slots.total);
     try {
       return await processor(job, token, signal);
     } finally {
       metrics.workerSlots(queue, --slots.busy, slots.total);
     }
-  };
-  return counted as TProcessor;
+  }) as (job: Job, token?: string, signal?: AbortSignal) => ReturnType<TProcessor>);
 }
 
 /** A run job that fails for good (not a tool error: an infrastructure fault) ends the run as failed. */

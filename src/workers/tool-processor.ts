@@ -1,5 +1,4 @@
 import type { Job } from "bullmq";
-import { linkedSignal } from "../model/index.js";
 import { jobLogger, logContent } from "../observability/index.js";
 import { toolJobSchema } from "../queue/index.js";
 import {
@@ -39,28 +38,25 @@ export function createToolProcessor(workerContext: IWorkerContext, runIsolated?:
         // Not awaited when nothing is read: the tool starts before BullMQ's worker, at this processor's first
         // await, sends its fetch of the next job (parseWithSchema).
         const { registry } = runToolsNow(context, data) ?? (await runToolsOf(context, data));
-        const abort = linkedSignal(jobSignal ? [cancellation.signal, jobSignal] : [cancellation.signal]);
-        try {
-          execution = await registry.execute({
-            toolName: data.toolName,
-            // As sent: the registry parses it once with the tool's schema, and execute sees that value.
-            input: data.rawInput,
-            callId: data.callId,
-            runId: data.runId,
-            threadId: data.threadId,
-            userContext: data.userContext,
-            abortSignal: abort.signal,
-            ...(runIsolated ? { runIsolated } : {}),
-            // The error's message and data go to the log (never to the model): level warn, with its code.
-            onError: (report) =>
-              logger.warn(
-                { err: report.error, modelText: report.modelText },
-                "tool call failed; the model reads modelText",
-              ),
-          });
-        } finally {
-          abort.release();
-        }
+        // BullMQ's job signal (a job cancelled through BullMQ) stops the call too, through the same signal.
+        if (jobSignal) cancellation.follow(jobSignal);
+        execution = await registry.execute({
+          toolName: data.toolName,
+          // As sent: the registry parses it once with the tool's schema, and execute sees that value.
+          input: data.rawInput,
+          callId: data.callId,
+          runId: data.runId,
+          threadId: data.threadId,
+          userContext: data.userContext,
+          abortSignal: cancellation.signal,
+          ...(runIsolated ? { runIsolated } : {}),
+          // The error's message and data go to the log (never to the model): level warn, with its code.
+          onError: (report) =>
+            logger.warn(
+              { err: report.error, modelText: report.modelText },
+              "tool call failed; the model reads modelText",
+            ),
+        });
       }
       const finishedAt = context.runtime.now();
       context.metrics?.toolExecution({

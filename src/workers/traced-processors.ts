@@ -13,6 +13,7 @@ import {
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { readStoredJobTrace, writeStoredJobTrace } from "../runtime/stored-job-trace.js";
 import type { IApprovalJobResult, IToolJobResult } from "./child-outcomes.js";
+import { withArityOf } from "./processor-arity.js";
 import { markRunJobTrace, resumedAfterApproval } from "./run-trace-marks.js";
 
 type TProcessor<TResult> = (job: Job, token?: string, signal?: AbortSignal) => Promise<TResult>;
@@ -27,7 +28,7 @@ export function tracedRunProcessor<TResult>(
   runtime: ITollgateRuntime,
   processor: TProcessor<TResult>,
 ): TProcessor<TResult> {
-  return async (job, token, signal) => {
+  return withArityOf<TProcessor<TResult>>(processor, async (job, token, signal) => {
     const span = trace.getActiveSpan();
     const runId = (job.data as { runId?: unknown } | undefined)?.runId;
     const resumed = resumedAfterApproval(job);
@@ -39,7 +40,7 @@ export function tracedRunProcessor<TResult>(
     // The rest of the run joins the trace this activation started.
     if (resumed) await markRunJobTrace(runtime, job, false);
     return processor(job, token, signal);
-  };
+  });
 }
 
 /** A tool job in `execute_tool <tool>` (GenAI conventions), its outcome on the span. */
@@ -47,7 +48,7 @@ export function tracedToolProcessor(
   tracing: ITracing,
   processor: TProcessor<IToolJobResult>,
 ): TProcessor<IToolJobResult> {
-  return (job, token, signal) => {
+  return withArityOf<TProcessor<IToolJobResult>>(processor, (job, token, signal) => {
     const data = (job.data ?? {}) as {
       toolName?: unknown;
       callId?: unknown;
@@ -82,7 +83,7 @@ export function tracedToolProcessor(
         return result;
       },
     );
-  };
+  });
 }
 
 /**
@@ -97,7 +98,7 @@ export function tracedApprovalProcessor(
   tracing: ITracing,
   processor: TProcessor<IApprovalJobResult>,
 ): TProcessor<IApprovalJobResult> {
-  return async (job, token, signal) => {
+  return withArityOf<TProcessor<IApprovalJobResult>>(processor, async (job, token, signal) => {
     const result = await processor(job, token, signal);
     const { approval } = result;
     const resumedIn =
@@ -123,7 +124,7 @@ export function tracedApprovalProcessor(
     });
     span.end(Math.max(job.timestamp, approval.decidedAt));
     return result;
-  };
+  });
 }
 
 /**
