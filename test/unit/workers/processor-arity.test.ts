@@ -35,7 +35,9 @@ describe("processor wrappers keep the wrapped processor's arity", () => {
     const signal = new AbortController().signal;
     const job = { queueName: "q", id: "1" } as Job;
     expect(await new ActiveJobs().track(withSignal)(job, "token", signal)).toBe(signal);
-    const wrapped = withArityOf<typeof withoutSignal>(withoutSignal, (job, token) => withoutSignal(job, token));
+    const wrapped = withArityOf<typeof withoutSignal>(withoutSignal, (job, token) =>
+      withoutSignal(job, token),
+    );
     expect(await wrapped(job, "token")).toBe("no signal");
   });
 });
