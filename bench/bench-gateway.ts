@@ -1,7 +1,8 @@
 import { EventEmitter } from "node:events";
 import { z } from "zod";
-import { defineTool, EToolCallVerdict } from "../src/contracts/index.js";
-import { defineGateway } from "../src/gateway/index.js";
+// From the package's root, as a user's gateway imports "tollgate": a worker that loads this gateway loads
+// all the root does (the worker-footprint scenario's RSS counts it).
+import { defineGateway, defineTool, EToolCallVerdict } from "../src/index.js";
 
 /**
  * Tells in-process benchmarks when a parked call's tool starts (the approvals scenario's clock stops

@@ -22,7 +22,7 @@ export {
   type TApiRole,
   type TErrorEnvelope,
   watchTokensFile,
-} from "./api/index.js";
+} from "./api/package-entry.js";
 export {
   parseEnv,
   parseRuntimeOptions,
@@ -101,7 +101,7 @@ export {
   type IScriptedModel,
   type IScriptedModelOptions,
   startScriptedModel,
-} from "./model/scripted/index.js";
+} from "./model/scripted-model-entry.js";
 export {
   createLogger,
   type ICreateLoggerOptions,

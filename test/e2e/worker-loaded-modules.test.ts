@@ -12,7 +12,8 @@ import { type ICliProcess, logFields, startCli } from "./cli-process.js";
  * What only some deployments use is loaded only when they use it (docs/BENCHMARKS.md, Worker RSS): a
  * `tollgate worker` process whose gateway mounts no MCP server, has no JSON Schema tool input nor output
  * schema, with tracing off, does a run with a tool call and never loads the MCP SDK, ajv or bullmq-otel;
- * nor does any worker load the scripted model server.
+ * nor does any worker load the scripted model server, nor the HTTP API's server (fastify) and JWT library
+ * (jose), though its gateway imports the package's root as users' gateways do.
  */
 const lazyPackages = [
   "@modelcontextprotocol/sdk",
@@ -21,6 +22,9 @@ const lazyPackages = [
   "zod-to-json-schema",
   "bullmq-otel",
   "@opentelemetry/sdk-trace-base",
+  "fastify",
+  "fastify-type-provider-zod",
+  "jose",
 ];
 
 /**
@@ -40,14 +44,17 @@ describe("a worker that mounts no MCP server, compiles no JSON Schema and traces
 
   beforeAll(async () => {
     harness = await createHarness(testGateway, "loaded-modules");
-    worker = startCli(["worker", "--gateway", "test/fixtures/test-gateway.ts", "--metrics-port", "0"], {
-      REDIS_URL: testRedisUrl,
-      TOLLGATE_PREFIX: harness.prefix,
-      OPENAI_BASE_URL: harness.model.url,
-      LOG_LEVEL: "info",
-      LOADED_MODULES_FILE: loadedFile,
-      NODE_OPTIONS: "--import ./test/fixtures/record-loaded-modules.mjs",
-    });
+    worker = startCli(
+      ["worker", "--gateway", "test/fixtures/package-root-gateway.ts", "--metrics-port", "0"],
+      {
+        REDIS_URL: testRedisUrl,
+        TOLLGATE_PREFIX: harness.prefix,
+        OPENAI_BASE_URL: harness.model.url,
+        LOG_LEVEL: "info",
+        LOADED_MODULES_FILE: loadedFile,
+        NODE_OPTIONS: "--import ./test/fixtures/record-loaded-modules.mjs",
+      },
+    );
     await worker.waitForLine((line) => logFields(line)?.msg === "worker started");
   });
 
@@ -56,7 +63,7 @@ describe("a worker that mounts no MCP server, compiles no JSON Schema and traces
     await harness?.close();
   });
 
-  it("runs a tool call without loading the MCP SDK, ajv, bullmq-otel or the scripted model server", async () => {
+  it("runs a tool call without loading the MCP SDK, ajv, bullmq-otel, the scripted model server or the API's server", async () => {
     const response = await harness.client.ask({
       input: script({ calls: [{ name: "work", input: { label: "lazy" } }] }, { text: "done" }),
       userContext: { userId: "loaded-modules" },
@@ -70,6 +77,7 @@ describe("a worker that mounts no MCP server, compiles no JSON Schema and traces
     expect(loaded).toContain("openai");
     expect(lazyPackages.filter((name) => loaded.has(name))).toEqual([]);
     expect(moduleIds.some((id) => id.includes("/src/workers/run-processor."))).toBe(true);
+    expect(moduleIds.some((id) => id.includes("/src/index."))).toBe(true);
     expect(moduleIds.filter((id) => unusedOwnModules.test(id))).toEqual([]);
   }, 60_000);
 });
