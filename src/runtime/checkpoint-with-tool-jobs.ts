@@ -6,7 +6,12 @@ import { defineCheckpointCommand, type IRunCreateTransaction, type IStoredRun } 
 import { addToolJobs, type IToolJob, toolJobsOf } from "./child-jobs.js";
 import { closeFence, parentFenceOf, restoreFence } from "./parent-fence.js";
 import type { ITollgateRuntime } from "./runtime.js";
-import { forgetLoadedScripts, loadScriptsOnce, withScriptsBySha } from "./transaction-scripts.js";
+import {
+  forgetLoadedScripts,
+  loadScriptsOnce,
+  queueClientOf,
+  withScriptsBySha,
+} from "./transaction-scripts.js";
 
 type TExecReplies = Array<[Error | null, unknown]>;
 
@@ -50,7 +55,8 @@ async function commit(
 ): Promise<IStoredRun> {
   // BullMQ's scripts (and the checkpoint's), as its queue connection defines them; the MULTI goes on the
   // runtime's connection, which carries no ioredis scripts to copy into it (transaction-scripts.ts).
-  const definitions = await (runtime.queues.runs.getBackend() as unknown as RedisQueueBackend).client;
+  const queueClient = queueClientOf(runtime.queues.runs.getBackend() as unknown as RedisQueueBackend);
+  const definitions = queueClient instanceof Promise ? await queueClient : queueClient;
   defineCheckpointCommand(definitions as unknown as Parameters<typeof defineCheckpointCommand>[0]);
   const client = runtime.redis;
   const fence = parentFenceOf(runtime.queues.runs.toKey(state.runId));
@@ -67,7 +73,8 @@ async function commit(
       );
     }
     restoreFence(multi, fence);
-    await loadScriptsOnce(client, transaction.scripts);
+    const loading = loadScriptsOnce(client, transaction.scripts);
+    if (loading) await loading;
     const callIds = jobs.map((job) => job.opts.jobId);
     logger?.debug({ callIds, attempt }, "checkpoint and tool jobs sending");
     const exec = multi.exec() as Promise<TExecReplies>;

@@ -10,7 +10,12 @@ import {
 } from "../store/index.js";
 import { addRunJobs, runJobsOf } from "./run-jobs.js";
 import type { ITollgateRuntime } from "./runtime.js";
-import { forgetLoadedScripts, loadScriptsOnce, withScriptsBySha } from "./transaction-scripts.js";
+import {
+  forgetLoadedScripts,
+  loadScriptsOnce,
+  queueClientOf,
+  withScriptsBySha,
+} from "./transaction-scripts.js";
 
 export interface IStoredNewRun {
   /** False when the run existed already (an idempotency key's retry, or a conflict to refuse). */
@@ -41,10 +46,14 @@ export async function storeNewRun(
   event: TRunEventInput,
 ): Promise<IStoredNewRun> {
   const queue = runtime.queues.runs;
-  // BullMQ's scripts, as its queue connection defines them (once ready).
-  const definitions = await boundedWait(runtime, backendOf(runtime).client).catch(() => {
-    throw unavailable();
-  });
+  // BullMQ's scripts, as its queue connection defines them (once ready; no wait once it was).
+  const queueClient = queueClientOf(backendOf(runtime));
+  const definitions =
+    queueClient instanceof Promise
+      ? await boundedWait(runtime, queueClient).catch(() => {
+          throw unavailable();
+        })
+      : queueClient;
   defineCreateRunCommand(definitions as unknown as Parameters<typeof defineCreateRunCommand>[0]);
   // The MULTI goes on the request connection: it fails fast while Redis is away (nothing sent), has the
   // command timeout and the request's Redis budget, and carries no ioredis scripts to copy.
@@ -60,7 +69,8 @@ export async function storeNewRun(
     }
     let replies: TExecReplies;
     try {
-      await boundedWait(runtime, loadScriptsOnce(client, transaction.scripts));
+      const loading = loadScriptsOnce(client, transaction.scripts);
+      if (loading) await boundedWait(runtime, loading);
       replies = await boundedWait(runtime, transaction.exec() as Promise<TExecReplies>);
     } catch (error) {
       if (error instanceof Error && error.message === notWritten) throw unavailable();

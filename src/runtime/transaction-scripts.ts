@@ -62,20 +62,59 @@ function socketOf(client: IScriptLoader): object {
   return (client as unknown as { stream?: object }).stream ?? client;
 }
 
-/** SCRIPT LOAD of the scripts this socket has not been seen to hold: once per socket and script. */
-export async function loadScriptsOnce(
+/**
+ * SCRIPT LOAD of the scripts this socket has not been seen to hold: once per socket and script. Returns
+ * undefined, at once, when the socket holds them all (nearly always): nothing to wait for, so a caller
+ * need not await, nor bound the wait with a timer (issue 26, main-thread CPU).
+ */
+export function loadScriptsOnce(
   client: IScriptLoader,
   scripts: Map<string, IDefinedScript>,
-): Promise<void> {
+): Promise<void> | undefined {
   const socket = socketOf(client);
-  const known = loaded.get(socket) ?? new Set<string>();
-  const missing = [...scripts.values()].filter((script) => !known.has(script.sha));
-  if (missing.length === 0) return;
+  const known = loaded.get(socket);
+  let missing: IDefinedScript[] | undefined;
+  for (const script of scripts.values()) {
+    if (known?.has(script.sha)) continue;
+    missing ??= [];
+    missing.push(script);
+  }
+  if (missing === undefined) return undefined;
+  return loadScripts(client, socket, known ?? new Set<string>(), missing);
+}
+
+async function loadScripts(
+  client: IScriptLoader,
+  socket: object,
+  known: Set<string>,
+  missing: IDefinedScript[],
+): Promise<void> {
   await Promise.all(
     serversOf(client).flatMap((server) => missing.map((script) => server.script("LOAD", script.lua))),
   );
   for (const script of missing) known.add(script.sha);
   loaded.set(socket, known);
+}
+
+/** What a queue's backend gives: its connection, once ready. */
+interface IQueueBackend {
+  readonly client: Promise<RedisClient>;
+}
+
+/** The queues' connections (BullMQ's script definitions), by backend, once they were ready. */
+const readyClients = new WeakMap<IQueueBackend, RedisClient>();
+
+/**
+ * A queue backend's connection, where BullMQ's scripts are defined: the connection itself once it was
+ * ready before (no promise to await, nor a timer to bound the wait), else the backend's promise of it.
+ */
+export function queueClientOf(backend: IQueueBackend): RedisClient | Promise<RedisClient> {
+  const ready = readyClients.get(backend);
+  if (ready !== undefined) return ready;
+  return backend.client.then((client) => {
+    readyClients.set(backend, client);
+    return client;
+  });
 }
 
 /** The server lost its scripts (SCRIPT FLUSH, a restart behind the same socket): load them again. */

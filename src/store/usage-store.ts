@@ -19,8 +19,15 @@ const separator = "|";
 
 /** The UTC day of a time, `YYYY-MM-DD`: the bucket its tokens are counted in. */
 export function usageDayOf(at: number): string {
-  return new Date(at).toISOString().slice(0, 10);
+  // Every model reply asks for the day it is counted in, nearly always the one asked for last: that one
+  // is kept rather than formatting a Date each time (issue 26, main-thread CPU).
+  const day = Math.floor(at / dayMs);
+  if (day !== lastDay.day) lastDay = { day, iso: new Date(day * dayMs).toISOString().slice(0, 10) };
+  return lastDay.iso;
 }
+
+/** The UTC day usageDayOf answered last (days since 1970-01-01) and its YYYY-MM-DD. */
+let lastDay = { day: Number.NaN, iso: "" };
 
 /**
  * Tokens per tenant and model, counted in Redis in one hash per UTC day (HINCRBY at each model reply, so
