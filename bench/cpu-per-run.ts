@@ -1,13 +1,15 @@
 /**
- * `npx tsx bench/cpu-per-run.ts <floor|tollgate> [runs] [in flight]`: runs/s and this process's CPU per run
- * (split into the main thread's and the other threads', mostly V8's garbage-collection helpers) and KB
- * allocated on the V8 heap per run (bench/lib/allocation.ts)
- * for one contender alone in its process (the floor, or Tollgate with an in-process worker), on a private
- * redis-server and scripted model, after a warm-up of 600 runs. Alternate processes of two builds to
- * compare them: unlike `npm run bench`, no other contender shares the process. A diagnostic, not part of
- * `npm run bench`. `CPU_PROFILE=<file>` writes a V8 CPU profile of the measured runs, `HEAP_PROFILE=<file>`
- * a sampling heap profile (where the allocations come from). `BENCH_MODEL_STREAMING=off` (or `on`) sets
- * whether Tollgate's worker streams the model's reply (its default: streamed; the floor never streams).
+ * `npx tsx bench/cpu-per-run.ts <floor|tollgate|tollgate-compiled> [runs] [in flight]`: runs/s, this
+ * process's CPU per run (split into the main thread's and the other threads', mostly V8's
+ * garbage-collection helpers) and KB allocated on the V8 heap per run (bench/lib/allocation.ts) for one
+ * contender alone in its process: the floor, or Tollgate with an in-process worker, from the source through
+ * tsx as `npm run bench` runs it (`tollgate`) or from the compiled build as a service importing the package
+ * runs it (`tollgate-compiled`). On a private redis-server and scripted model, after a warm-up of 600 runs.
+ * Alternate processes of two builds to compare them: unlike `npm run bench`, no other contender shares the
+ * process. A diagnostic, not part of `npm run bench`. `CPU_PROFILE=<file>` writes a V8 CPU profile of the
+ * measured runs, `HEAP_PROFILE=<file>` a sampling heap profile (where the allocations come from).
+ * `BENCH_MODEL_STREAMING=off` (or `on`) sets whether Tollgate's worker streams the model's reply (its
+ * default: streamed; the floor never streams).
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -16,13 +18,14 @@ import type { IContender } from "./contenders/contender.js";
 import { tollgateInProcess } from "./contenders/tollgate-in-process.js";
 import { startAllocationCounter } from "./lib/allocation.js";
 import { withInFlight } from "./lib/alternate.js";
+import { compiledTollgate } from "./lib/built-worker.js";
 import { startModelServer } from "./lib/child-services.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
 import { ownThreadsCpuMs } from "./lib/process-stats.js";
 
 const [which = "tollgate", runsArgument = "2000", inFlightArgument = "50"] = process.argv.slice(2);
-if (which !== "floor" && which !== "tollgate") {
-  console.error("usage: npx tsx bench/cpu-per-run.ts <floor|tollgate> [runs] [in flight]");
+if (which !== "floor" && which !== "tollgate" && which !== "tollgate-compiled") {
+  console.error("usage: npx tsx bench/cpu-per-run.ts <floor|tollgate|tollgate-compiled> [runs] [in flight]");
   process.exit(2);
 }
 const runs = Number(runsArgument);
@@ -37,6 +40,7 @@ const contender: IContender =
     : await tollgateInProcess({
         ...options,
         ...(streaming !== undefined ? { streaming: streaming !== "off" } : {}),
+        ...(which === "tollgate-compiled" ? { modules: await compiledTollgate() } : {}),
       });
 
 /** `count` runs, `inFlight` at a time. */

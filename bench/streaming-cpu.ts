@@ -8,6 +8,7 @@
  * `npm run bench`. `CPU_PROFILE=<file>` writes a V8 CPU profile of each contender's last batch (`<file>-<index>.cpuprofile`,
  * in the order above).
  */
+
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import OpenAI from "openai";
@@ -18,6 +19,7 @@ import { startWorker } from "../src/workers/index.js";
 import { benchGateway } from "./bench-gateway.js";
 import { alternate, withInFlight } from "./lib/alternate.js";
 import { startCli } from "./lib/child-services.js";
+import { benchModelFetch } from "./lib/model-transport.js";
 import { openaiAloneAnswer } from "./lib/openai-alone.js";
 import { median, round } from "./lib/percentiles.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
@@ -69,7 +71,7 @@ const workers = await Promise.all(
     return { worker, client };
   }),
 );
-const openai = new OpenAI({ baseURL: modelUrl, apiKey: "bench", maxRetries: 0 });
+const openai = new OpenAI({ baseURL: modelUrl, apiKey: "bench", maxRetries: 0, fetch: benchModelFetch });
 
 const tollgate = (name: string, client: GatewayClient, skip: boolean) => ({
   name,

@@ -5,6 +5,18 @@ import { benchGateway } from "../bench-gateway.js";
 import type { IContender } from "./contender.js";
 import { askTollgate } from "./tollgate-ask.js";
 
+/**
+ * What the contender runs Tollgate from: the source (through tsx, as `npm run bench` runs) unless given
+ * the compiled modules (bench/lib/built-worker.ts, `compiledTollgate`).
+ */
+export interface ITollgateModules {
+  GatewayClient: typeof GatewayClient;
+  startWorker: typeof startWorker;
+  gateway: typeof benchGateway;
+}
+
+const sourceModules: ITollgateModules = { GatewayClient, startWorker, gateway: benchGateway };
+
 export interface ITollgateContender extends IContender {
   client: GatewayClient;
   prefix: string;
@@ -18,10 +30,13 @@ export async function tollgateInProcess(options: {
   concurrency: number;
   /** The model reply streamed or not; unset: Tollgate's default (streamed). Diagnostics only. */
   streaming?: boolean;
+  /** @defaultValue the source */
+  modules?: ITollgateModules;
 }): Promise<ITollgateContender & { worker: ITollgateWorker }> {
+  const { GatewayClient, startWorker, gateway } = options.modules ?? sourceModules;
   const runtime = { redisUrl: options.redisUrl, prefix: options.prefix };
   const worker = await startWorker({
-    gateway: benchGateway,
+    gateway,
     runtime,
     concurrency: options.concurrency,
     model: {
@@ -32,9 +47,9 @@ export async function tollgateInProcess(options: {
     logger: pino({ level: "silent" }),
     handleSignals: false,
   });
-  const client = new GatewayClient({ gateway: benchGateway, runtime });
+  const client = new GatewayClient({ gateway, runtime });
   return {
-    name: "Tollgate ask, in-process worker",
+    name: options.modules ? "Tollgate ask, in-process worker, compiled" : "Tollgate ask, in-process worker",
     prefix: options.prefix,
     client,
     worker,

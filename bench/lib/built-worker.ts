@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdir, writeFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { ITollgateModules } from "../contenders/tollgate-in-process.js";
 
 /** Where the bench compiles `src/` (inside the checkout, so that node_modules resolve; not in git). */
 const buildDirectory = fileURLToPath(new URL("../.build/", import.meta.url));
@@ -52,4 +53,20 @@ export async function buildWorker(): Promise<IBuiltWorker> {
     ].join("\n"),
   );
   return { entry, gatewayPath: `${buildDirectory}bench/bench-gateway.js` };
+}
+
+/**
+ * Tollgate's client, worker and the bench gateway from the compiled build (`buildWorker`), as a service
+ * that imports the shipped package runs them: no TypeScript loader (tsx wraps every function in a naming
+ * helper and maps stack traces), for comparing an in-process contender with its source (bench/cpu-per-run.ts).
+ */
+export async function compiledTollgate(): Promise<ITollgateModules> {
+  const { gatewayPath } = await buildWorker();
+  const built = (path: string) => pathToFileURL(`${buildDirectory}${path}`).href;
+  const [{ GatewayClient }, { startWorker }, { benchGateway }] = await Promise.all([
+    import(built("src/producer/index.js")),
+    import(built("src/workers/index.js")),
+    import(pathToFileURL(gatewayPath).href),
+  ]);
+  return { GatewayClient, startWorker, gateway: benchGateway } as ITollgateModules;
 }

@@ -12,6 +12,7 @@ import { startCli } from "../lib/child-services.js";
 import { type IBenchEnvironment, sharedConcurrency } from "../lib/environment.js";
 import { recordFirstChunks } from "../lib/first-chunk-clock.js";
 import { markdownTable } from "../lib/markdown-table.js";
+import { benchModelFetch } from "../lib/model-transport.js";
 import { openaiAloneAnswer } from "../lib/openai-alone.js";
 import { type ILatencySummary, median, round, summarize } from "../lib/percentiles.js";
 import { keyBytes } from "../lib/redis-stats.js";
@@ -109,6 +110,7 @@ export async function streaming(environment: IBenchEnvironment): Promise<IScenar
     baseURL: model.url,
     apiKey: "bench",
     maxRetries: 0,
+    fetch: benchModelFetch,
   });
   let lateReaders = 0;
 
@@ -407,6 +409,7 @@ async function measureCost(
     baseURL: modelUrl,
     apiKey: "bench",
     maxRetries: 0,
+    fetch: benchModelFetch,
   });
   const contenders: ICostContender[] = [
     ...workers.map(({ client, streamingOn }) => ({
