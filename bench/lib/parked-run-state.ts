@@ -1,4 +1,9 @@
-import { EToolCallVerdict, type TApprovalRequest, type TRunState } from "../../src/contracts/index.js";
+import {
+  EToolCallVerdict,
+  type TApprovalRequest,
+  type TRunEventInput,
+  type TRunState,
+} from "../../src/contracts/index.js";
 import { createRunState } from "../../src/engine/index.js";
 import type { IKeys } from "../../src/store/index.js";
 
@@ -41,4 +46,20 @@ export async function storeParkedRunState(
     },
   };
   await redis.hset(keys.run(first.runId), "rev", "1", "state", JSON.stringify(parked));
+}
+
+/** The store's create script for a made-up parked approval, with its `tool-call-parked` event. */
+export async function createMadeUpApproval(
+  approvals: { create(request: TApprovalRequest, event: TRunEventInput): Promise<unknown> },
+  request: TApprovalRequest,
+): Promise<void> {
+  await approvals.create(request, {
+    type: "tool-call-parked",
+    data: {
+      callId: request.callId,
+      toolName: request.toolName,
+      approvalId: request.approvalId,
+      expiresAt: request.expiresAt,
+    },
+  });
 }

@@ -12,7 +12,7 @@ import { benchGateway } from "../bench-gateway.js";
 import { withInFlight } from "../lib/alternate.js";
 import type { IBenchEnvironment } from "../lib/environment.js";
 import { markdownTable } from "../lib/markdown-table.js";
-import { storeParkedRunState } from "../lib/parked-run-state.js";
+import { createMadeUpApproval, storeParkedRunState } from "../lib/parked-run-state.js";
 import { round, summarize } from "../lib/percentiles.js";
 import { keyBytes, usedMemory } from "../lib/redis-stats.js";
 import type { IScenarioResult } from "../lib/scenario.js";
@@ -79,15 +79,7 @@ export async function approvalListing(environment: IBenchEnvironment): Promise<I
     const started = performance.now();
     await withInFlight(parked, 100, async (index) => {
       const request = requestOf(index);
-      await approvals.create(request, {
-        type: "tool-call-parked",
-        data: {
-          callId: request.callId,
-          toolName: request.toolName,
-          approvalId: request.approvalId,
-          expiresAt: request.expiresAt,
-        },
-      });
+      await createMadeUpApproval(approvals, request);
     });
     const createSeconds = (performance.now() - started) / 1000;
     const perParkedCall = ((await usedMemory(redis)) - before) / parked;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storeParkedRunState } from "../../../bench/lib/parked-run-state.js";
+import { createMadeUpApproval, storeParkedRunState } from "../../../bench/lib/parked-run-state.js";
 import type { GatewayClient } from "../../../src/producer/index.js";
 import {
   approvalRecordVersion,
@@ -64,15 +64,7 @@ describe("approval listings at any size", () => {
     const { runtime } = clientInternals(client);
     await storeParkedRunState(runtime.redis, runtime.keys, [requests[1_999]!]);
     for (const request of requests) {
-      await clientInternals(client).runtime.approvals.create(request, {
-        type: "tool-call-parked",
-        data: {
-          callId: request.callId,
-          toolName: request.toolName,
-          approvalId: request.approvalId,
-          expiresAt: request.expiresAt,
-        },
-      });
+      await createMadeUpApproval(clientInternals(client).runtime.approvals, request);
     }
   }, 120_000);
   afterAll(() => harness.close());
@@ -275,15 +267,7 @@ describe("approval listings at any size", () => {
     );
     await storeParkedRunState(runtime.redis, runtime.keys, several);
     for (const request of several) {
-      await runtime.approvals.create(request, {
-        type: "tool-call-parked",
-        data: {
-          callId: request.callId,
-          toolName: request.toolName,
-          approvalId: request.approvalId,
-          expiresAt: request.expiresAt,
-        },
-      });
+      await createMadeUpApproval(runtime.approvals, request);
     }
     const inOrder = [3, 1, 2, 0].map((index) => several[index]!.approvalId);
     expect((await allPages({ runId, limit: 3 })).ids).toEqual(inOrder);
