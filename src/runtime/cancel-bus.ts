@@ -1,11 +1,6 @@
 import type { ITollgateRuntime } from "./runtime.js";
 
 /**
- * Cancellation broadcast: `cancel` publishes a run id on one channel; every worker process subscribes once
- * and aborts the signals it handed out for that run (its model calls and tool calls). BullMQ's own
- * `cancelJob` reaches only jobs of the calling process, hence the broadcast.
- */
-/**
  * What `register` hands out. One controller serves a run's cancellation and whatever else may stop the
  * same work (a refused first save, BullMQ's job signal): an AbortSignal costs about 0.8 KB on Node 20,
  * held as long as the work, and a signal linked to two others costs three (issue 26).
@@ -24,6 +19,11 @@ export interface ICancelRegistration {
 /** Cancellations remembered, so that work registered just after the broadcast is aborted at once. */
 const rememberedCancellations = 10_000;
 
+/**
+ * Cancellation broadcast: `cancel` publishes a run id on one channel; every worker process subscribes once
+ * and aborts the signals it handed out for that run (its model calls and tool calls). BullMQ's own
+ * `cancelJob` reaches only jobs of the calling process, hence the broadcast.
+ */
 export class CancelBus {
   private readonly controllers = new Map<string, Set<AbortController>>();
   /** Runs cancelled since this process subscribed, oldest first (bounded). */
@@ -72,7 +72,11 @@ export class CancelBus {
         }
         const onAbort = () => controller.abort(source.reason);
         source.addEventListener("abort", onAbort, { once: true });
-        unfollow = () => source.removeEventListener("abort", onAbort);
+        const previous = unfollow;
+        unfollow = () => {
+          previous?.();
+          source.removeEventListener("abort", onAbort);
+        };
       },
       release: () => {
         unfollow?.();
