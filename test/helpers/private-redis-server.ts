@@ -15,11 +15,26 @@ export interface IPrivateRedisServer {
   stop(): Promise<void>;
 }
 
+/** Ports tried after the one asked for, this far apart, when another server holds it. */
+const portStep = 50;
+const attempts = 6;
+
 /**
  * A redis-server of the test's own, for faults the shared Redis must not suffer (paused, full). Each
- * test file passes its own port, so files running at once never share one.
+ * test file passes its own port, so files running at once never share one. Another suite on the same
+ * machine may hold that port (two checkouts testing at once): the server that answers must be our own
+ * child (its `process_id`), or a test would pause and fill a stranger's server while signalling a child
+ * that never bound; then the next port `portStep` up is tried.
  */
 export async function startPrivateRedisServer(port: number): Promise<IPrivateRedisServer> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const started = await tryStart(port + attempt * portStep);
+    if (started) return started;
+  }
+  throw new Error(`redis-server: no port of ${port} + ${portStep}k (k < ${attempts}) was ours to bind`);
+}
+
+async function tryStart(port: number): Promise<IPrivateRedisServer | undefined> {
   const directory = await mkdtemp(join(tmpdir(), "tollgate-test-redis-"));
   const child = spawn(
     "redis-server",
@@ -29,31 +44,36 @@ export async function startPrivateRedisServer(port: number): Promise<IPrivateRed
   const url = `redis://127.0.0.1:${port}`;
   const admin = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
   admin.on("error", () => undefined);
-  await waitUntil(
+  const stop = async () => {
+    admin.disconnect();
+    if (child.exitCode === null && child.signalCode === null) {
+      // A paused server ignores SIGTERM until it runs again.
+      child.kill("SIGCONT");
+      const exited = once(child, "exit");
+      child.kill("SIGKILL");
+      await exited;
+    }
+    await rm(directory, { recursive: true, force: true });
+  };
+  const answer = await waitUntil(
     async () => {
+      // Our child exits at once when the port is taken.
+      if (child.exitCode !== null || child.signalCode !== null) return "exited";
       try {
         if (admin.status !== "ready") await admin.connect();
-        return (await admin.ping()) === "PONG";
+        return serverProcessId(await admin.info("server")) === child.pid ? "ours" : "another";
       } catch {
         return false;
       }
     },
     { timeoutMs: 5_000, message: `redis-server on ${port}` },
   );
-  return {
-    url,
-    process: child,
-    admin,
-    async stop() {
-      admin.disconnect();
-      if (child.exitCode === null && child.signalCode === null) {
-        // A paused server ignores SIGTERM until it runs again.
-        child.kill("SIGCONT");
-        const exited = once(child, "exit");
-        child.kill("SIGKILL");
-        await exited;
-      }
-      await rm(directory, { recursive: true, force: true });
-    },
-  };
+  if (answer === "ours") return { url, process: child, admin, stop };
+  await stop();
+  return undefined;
+}
+
+function serverProcessId(info: string): number | undefined {
+  const match = /^process_id:(\d+)/m.exec(info);
+  return match ? Number(match[1]) : undefined;
 }
