@@ -7,13 +7,12 @@ import { addToolJobs, type IToolJob, toolJobsOf } from "./child-jobs.js";
 import { closeFence, parentFenceOf, restoreFence } from "./parent-fence.js";
 import type { ITollgateRuntime } from "./runtime.js";
 import {
+  execMarked,
   forgetLoadedScripts,
   loadScriptsOnce,
   queueClientOf,
   withScriptsBySha,
 } from "./transaction-scripts.js";
-
-type TExecReplies = Array<[Error | null, unknown]>;
 
 /**
  * Saves a run's checkpoint and adds the tool jobs it records in ONE MULTI/EXEC on the partition's slot,
@@ -76,11 +75,7 @@ async function commit(
     const loading = loadScriptsOnce(client, transaction.scripts);
     if (loading) await loading;
     const callIds = jobs.map((job) => job.opts.jobId);
-    logger?.debug({ callIds, attempt }, "checkpoint and tool jobs sending");
-    const exec = multi.exec() as Promise<TExecReplies>;
-    // Written to the socket by now: a crash from here may leave the transaction done, or not, never half.
-    logger?.debug({ callIds, attempt }, "checkpoint and tool jobs sent");
-    const replies = await exec;
+    const replies = await execMarked(multi, logger, { callIds, attempt }, "checkpoint and tool jobs");
     // [close, checkpoint, ...adds, restore]
     const [, checkpoint] = replies;
     const checkpointError = checkpoint?.[0] ?? null;

@@ -1,9 +1,8 @@
 import { trace } from "@opentelemetry/api";
 import type { JobsOptions } from "bullmq";
-import type { IParkSpec, IToolJobRun, IToolJobSpec, TRunState } from "../engine/index.js";
+import type { IToolJobRun, IToolJobSpec, TRunState } from "../engine/index.js";
 import { jobTraceMetadata } from "../observability/tracing/index.js";
-import { queueNames, type TApprovalJob, type TToolJobInput } from "../queue/index.js";
-import { promoteJob } from "./promote-job.js";
+import { queueNames, type TToolJobInput } from "../queue/index.js";
 import type { ITollgateRuntime } from "./runtime.js";
 
 /**
@@ -12,7 +11,7 @@ import type { ITollgateRuntime } from "./runtime.js";
  * is an ignored dependency: the parent resumes and reads the failure (never `removeOnFail: true` on
  * children: the parent would never be released).
  */
-function childOptions(runtime: ITollgateRuntime, runId: string, jobId: string): JobsOptions {
+export function childOptions(runtime: ITollgateRuntime, runId: string, jobId: string): JobsOptions {
   const ageSeconds = Math.ceil(runtime.options.retentionMs / 1000);
   return {
     jobId,
@@ -101,31 +100,4 @@ export async function addToolJobs(
 function approvedCallTelemetry(runtime: ITollgateRuntime): Pick<JobsOptions, "telemetry"> {
   const metadata = runtime.tracing ? jobTraceMetadata(trace.getActiveSpan()?.spanContext()) : undefined;
   return metadata === undefined ? {} : { telemetry: { metadata, omitContext: true } };
-}
-
-/**
- * Parks calls: the approval record first, announced with `tool-call-parked` in the same atomic step (so
- * whoever reads the event can decide at once), then the delayed job that holds no worker.
- */
-export async function parkCalls(runtime: ITollgateRuntime, calls: readonly IParkSpec[]): Promise<void> {
-  // The approval job runs at the decision, maybe hours from now: it starts a trace of its own, linked to
-  // the one that parked it, rather than stretching this one (BullMQ keeps the link mark with the job).
-  const link = runtime.tracing ? jobTraceMetadata(trace.getActiveSpan()?.spanContext(), true) : undefined;
-  for (const { record, announce, delayMs } of calls) {
-    await runtime.approvals.create(record, announce);
-    // The job's id is the approval's id; its record holds the rest.
-    const data: TApprovalJob = { schemaVersion: 2 };
-    await runtime.queues.approvals.add(record.toolName, data, {
-      ...childOptions(runtime, record.runId, record.approvalId),
-      delay: delayMs,
-      ...(link !== undefined ? { telemetry: { metadata: link, omitContext: true } } : {}),
-      attempts: 5,
-      backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
-    });
-    // A human may decide between the record appearing and the job being added: that decision found no
-    // job to wake, so wake it now instead of letting it wait out the TTL.
-    const approval = await runtime.approvals.get(record.approvalId);
-    if (approval && approval.status !== "pending")
-      await promoteJob(runtime.queues.approvals, record.approvalId);
-  }
 }

@@ -13,9 +13,13 @@ import { addToolJobs, type IToolJob, toolJobsOf } from "./child-jobs.js";
 import { closeFence, delayedFenceOf, parentFenceOf, restoreFence } from "./parent-fence.js";
 import { promoteJob } from "./promote-job.js";
 import type { ITollgateRuntime } from "./runtime.js";
-import { forgetLoadedScripts, loadScriptsOnce, withScriptsBySha } from "./transaction-scripts.js";
-
-type TExecReplies = Array<[Error | null, unknown]>;
+import {
+  execMarked,
+  forgetLoadedScripts,
+  loadScriptsOnce,
+  type TExecReplies,
+  withScriptsBySha,
+} from "./transaction-scripts.js";
 
 /** What goes with a decision in its transaction: the approved call's tool job, the approval job's wake. */
 export interface IDecisionJobs {
@@ -110,11 +114,7 @@ async function commit(
     for (const fence of [...fences].reverse()) restoreFence(multi, fence);
     await loadScriptsOnce(client, transaction.scripts);
     const approvalId = read.approvalId;
-    logger?.debug({ approvalId, attempt }, "decision and jobs sending");
-    const exec = multi.exec() as Promise<TExecReplies>;
-    // Written to the socket by now: a crash from here may leave the transaction done, or not, never half.
-    logger?.debug({ approvalId, attempt }, "decision and jobs sent");
-    const replies = await exec;
+    const replies = await execMarked(multi, logger, { approvalId, attempt }, "decision and jobs");
     // [close..., decide, promote?, add?, restore...]
     const decided = replies[fences.length];
     const decideError = decided?.[0] ?? null;

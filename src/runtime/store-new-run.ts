@@ -14,6 +14,7 @@ import {
   forgetLoadedScripts,
   loadScriptsOnce,
   queueClientOf,
+  type TExecReplies,
   withScriptsBySha,
 } from "./transaction-scripts.js";
 
@@ -22,8 +23,6 @@ export interface IStoredNewRun {
   created: boolean;
   state: TRunState;
 }
-
-type TExecReplies = Array<[Error | null, unknown]>;
 
 /**
  * Creates a run in one atomic step: its state, its place on its thread, its first event and its BullMQ

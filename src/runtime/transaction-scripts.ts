@@ -1,5 +1,6 @@
 import type { IRedisTransaction, RedisClient } from "bullmq";
 import type { ChainableCommander } from "ioredis";
+import type { Logger } from "pino";
 
 /** A script as ioredis' `defineCommand` keeps it (what BullMQ defines its scripts with). */
 interface IDefinedScript {
@@ -120,4 +121,24 @@ export function queueClientOf(backend: IQueueBackend): RedisClient | Promise<Red
 /** The server lost its scripts (SCRIPT FLUSH, a restart behind the same socket): load them again. */
 export function forgetLoadedScripts(client: IScriptLoader): void {
   loaded.delete(socketOf(client));
+}
+
+/** What EXEC answers: each queued command's error or reply, in order. */
+export type TExecReplies = Array<[Error | null, unknown]>;
+
+/**
+ * Sends the MULTI's EXEC between two debug marks, "<what> sending" and "<what> sent": the crash tests
+ * kill a worker at either. By the second the transaction is written to the socket: a crash from there
+ * may leave it done, or not, never half.
+ */
+export function execMarked(
+  multi: ChainableCommander,
+  logger: Pick<Logger, "debug"> | undefined,
+  fields: Record<string, unknown>,
+  what: string,
+): Promise<TExecReplies> {
+  logger?.debug(fields, `${what} sending`);
+  const exec = multi.exec() as Promise<TExecReplies>;
+  logger?.debug(fields, `${what} sent`);
+  return exec;
 }

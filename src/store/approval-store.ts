@@ -22,7 +22,12 @@ import { type IApprovalPage, type IApprovalQuery, pageApprovals } from "./approv
 import { parseQuorumState, quorumViewOf } from "./approval-quorum.js";
 import { inputHashOf } from "./input-hash.js";
 import type { IKeys } from "./keys.js";
-import { decideApprovalInTransactionScript, decideApprovalKeyCount } from "./lua-scripts.js";
+import {
+  createApprovalScript,
+  decideApprovalInTransactionScript,
+  decideApprovalKeyCount,
+  pendingIndexCount,
+} from "./lua-scripts.js";
 import type { ITollgateRedis } from "./redis-client.js";
 import { eventJson } from "./run-events.js";
 import type { IParentFence, IRunCreateTransaction } from "./run-store.js";
@@ -44,6 +49,20 @@ export type TDecideResult = { won: true; approval: IApproval } | { won: false; s
 /** The decide script for a transaction with this many fences (one per job kind it may add or move). */
 function decideInTransactionCommand(fenceCount: number): string {
   return `tgDecideApprovalInTransaction${fenceCount}`;
+}
+
+const createApprovalInTransactionCommand = "tgCreateApprovalInTransaction";
+
+/** Defines the create script (see `createIn`) where `IRunCreateTransaction#runCommand` finds it; once. */
+export function defineCreateApprovalCommand(connection: {
+  defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
+}): void {
+  if (typeof (connection as Record<string, unknown>)[createApprovalInTransactionCommand] === "function")
+    return;
+  connection.defineCommand(createApprovalInTransactionCommand, {
+    numberOfKeys: 3 + pendingIndexCount,
+    lua: createApprovalScript,
+  });
 }
 
 /**
@@ -108,8 +127,21 @@ export class ApprovalStore {
    * one atomic step. Idempotent: a re-dispatched step finds the record there and announces nothing.
    */
   async create(request: TApprovalRequest, announce: TRunEventInput): Promise<boolean> {
+    const created = await this.redis.tgCreateApproval(...this.createArguments(request, announce));
+    return created === 1;
+  }
+
+  /**
+   * Adds `create` to `transaction` (a MULTI), so the approval job goes with its record in one EXEC
+   * (runtime/park-calls.ts). Its reply is 1 when created, 0 when the record was there.
+   */
+  createIn(transaction: IRunCreateTransaction, request: TApprovalRequest, announce: TRunEventInput): void {
+    transaction.runCommand(createApprovalInTransactionCommand, this.createArguments(request, announce));
+  }
+
+  private createArguments(request: TApprovalRequest, announce: TRunEventInput): string[] {
     const tenant = tenantOf(request);
-    const created = await this.redis.tgCreateApproval(
+    return [
       this.keys.approval(request.approvalId),
       this.keys.runEvents(request.runId),
       this.keys.approvalEvents(),
@@ -133,8 +165,7 @@ export class ApprovalStore {
         expiresAt: request.expiresAt,
       }),
       String(this.options.approvalEventsMaxLength),
-    );
-    return created === 1;
+    ];
   }
 
   async get(approvalId: string): Promise<IApproval | undefined> {

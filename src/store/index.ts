@@ -26,6 +26,7 @@ export type { IApprovalPage, IApprovalQuery } from "./approval-listing.js";
 export { type IQuorumState, quorumViewOf } from "./approval-quorum.js";
 export {
   ApprovalStore,
+  defineCreateApprovalCommand,
   defineDecideCommands,
   type IApprovalFilter,
   type IApprovalPlacement,

@@ -5,7 +5,8 @@ import { DEFAULT_MODEL } from "../gateway/index.js";
 import { logContent } from "../observability/index.js";
 import { outputRequestFormatOf } from "../output/index.js";
 import { checkpointWithToolJobs } from "../runtime/checkpoint-with-tool-jobs.js";
-import { addToolJobs, parkCalls, toolJobRunOf } from "../runtime/child-jobs.js";
+import { addToolJobs, toolJobRunOf } from "../runtime/child-jobs.js";
+import { parkCalls } from "../runtime/park-calls.js";
 import { type IStoredRunRef, runEndingHandlers } from "../runtime/run-ending.js";
 import { readChildOutcomes } from "./child-outcomes.js";
 import { countUsage } from "./model-pacing.js";
@@ -221,7 +222,7 @@ export function runEffectHandlers(args: {
     },
     async parkCalls(_state, calls) {
       await beforeWrite();
-      await parkCalls(runtime, calls);
+      await parkCalls(runtime, calls, context.logger);
       // The activation that resumes the run starts a trace of its own, linked to this one.
       if (runtime.tracing) await markRunJobTrace(runtime, job, true);
       for (const call of calls) context.metrics?.approvalRequested(call.record.toolName);

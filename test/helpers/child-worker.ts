@@ -62,3 +62,29 @@ export function spawnChildWorker(options: {
   });
   return { child, ready, exited, output: () => output };
 }
+
+/**
+ * Worker processes on a harness's prefix and model, each appending to a ledger file and, given a log
+ * message, SIGKILLing itself the moment it logs it (worker-process.ts); `stopAll` ends those still up.
+ */
+export function killableWorkers(harness: { prefix: string; model: { url: string } }) {
+  const children: IChildWorker[] = [];
+  return {
+    start(ledgerFile: string, killAtLog?: string): IChildWorker {
+      const worker = spawnChildWorker({
+        prefix: harness.prefix,
+        modelUrl: harness.model.url,
+        ledgerFile,
+        ...(killAtLog !== undefined ? { env: { KILL_AT_LOG: killAtLog } } : {}),
+      });
+      children.push(worker);
+      return worker;
+    },
+    async stopAll(): Promise<void> {
+      for (const child of children.splice(0)) {
+        if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill("SIGTERM");
+        await child.exited;
+      }
+    },
+  };
+}

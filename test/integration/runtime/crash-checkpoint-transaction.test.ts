@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { testGateway } from "../../fixtures/test-gateway.js";
-import { type IChildWorker, spawnChildWorker } from "../../helpers/child-worker.js";
+import { killableWorkers } from "../../helpers/child-worker.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { clientInternals } from "../../helpers/internals.js";
 import { newLedgerFile, readLedger } from "../../helpers/ledger-file.js";
@@ -17,35 +17,20 @@ const user = { userId: "u-crash-checkpoint" };
  */
 describe("a worker killed around the checkpoint-and-tool-jobs transaction", () => {
   let harness: IHarness;
-  const children: IChildWorker[] = [];
+  let workers: ReturnType<typeof killableWorkers>;
   beforeAll(async () => {
     harness = await createHarness(testGateway, "crash-checkpoint");
+    workers = killableWorkers(harness);
   });
-  afterEach(async () => {
-    for (const child of children.splice(0)) {
-      if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill("SIGTERM");
-      await child.exited;
-    }
-  });
+  afterEach(() => workers.stopAll());
   afterAll(() => harness.close());
-
-  function startChild(ledgerFile: string, killAtLog?: string): IChildWorker {
-    const worker = spawnChildWorker({
-      prefix: harness.prefix,
-      modelUrl: harness.model.url,
-      ledgerFile,
-      ...(killAtLog !== undefined ? { env: { KILL_AT_LOG: killAtLog } } : {}),
-    });
-    children.push(worker);
-    return worker;
-  }
 
   // Child processes start slowly on a loaded 2-core machine: a bound, not a timing assertion.
   it.each(["checkpoint and tool jobs sending", "checkpoint and tool jobs sent"])(
     "killed at '%s': all or nothing, then every call runs once and no tool job is an orphan",
     async (point) => {
       const ledgerFile = newLedgerFile();
-      const first = startChild(ledgerFile, point);
+      const first = workers.start(ledgerFile, point);
       await first.ready;
       const { runId } = await harness.client.run({
         input: script(
@@ -73,7 +58,7 @@ describe("a worker killed around the checkpoint-and-tool-jobs transaction", () =
       // Nothing ran in the killed process.
       expect(readLedger(ledgerFile)).toEqual([]);
 
-      const second = startChild(ledgerFile);
+      const second = workers.start(ledgerFile);
       await second.ready;
       const response = await harness.client.wait(runId, { timeoutMs: 60_000 });
       expect(response.status).toBe("completed");
