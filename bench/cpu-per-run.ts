@@ -9,7 +9,8 @@
  * process. A diagnostic, not part of `npm run bench`. `CPU_PROFILE=<file>` writes a V8 CPU profile of the
  * measured runs, `HEAP_PROFILE=<file>` a sampling heap profile (where the allocations come from).
  * `BENCH_MODEL_STREAMING=off` (or `on`) sets whether Tollgate's worker streams the model's reply (its
- * default: streamed; the floor never streams).
+ * default: streamed; the floor never streams). `COMMAND_STATS=1` also prints the Redis commands per run of
+ * the measured runs by name (INFO commandstats: commands inside scripts included), most first.
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -20,8 +21,10 @@ import { startAllocationCounter } from "./lib/allocation.js";
 import { withInFlight } from "./lib/alternate.js";
 import { compiledTollgate } from "./lib/built-worker.js";
 import { startModelServer } from "./lib/child-services.js";
+import { difference, total } from "./lib/client-commands.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
 import { ownThreadsCpuMs } from "./lib/process-stats.js";
+import { serverCommandStats } from "./lib/redis-stats.js";
 
 const [which = "tollgate", runsArgument = "2000", inFlightArgument = "50"] = process.argv.slice(2);
 if (which !== "floor" && which !== "tollgate" && which !== "tollgate-compiled") {
@@ -66,6 +69,7 @@ try {
     await session.post("Profiler.setSamplingInterval", { interval: 200 });
     await session.post("Profiler.start");
   }
+  const commandsBefore = await serverCommandStats(redis.redis);
   const threadsBefore = ownThreadsCpuMs();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
@@ -75,6 +79,7 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const threadsAfter = ownThreadsCpuMs();
+  const commands = difference(await serverCommandStats(redis.redis), commandsBefore);
   if (cpuProfile) writeFileSync(cpuProfile, JSON.stringify((await session.post("Profiler.stop")).profile));
   if (heapProfile)
     writeFileSync(heapProfile, JSON.stringify((await session.post("HeapProfiler.stopSampling")).profile));
@@ -86,6 +91,13 @@ try {
       `main thread ${((threadsAfter.main - threadsBefore.main) / runs).toFixed(3)} ms per run, other threads ` +
       `(garbage collection's helpers) ${((threadsAfter.other - threadsBefore.other) / runs).toFixed(3)}`,
   );
+  if (process.env.COMMAND_STATS === "1") {
+    // The snapshot's own INFO is the bench's.
+    delete commands.info;
+    const sorted = Object.entries(commands).sort(([, a], [, b]) => b - a);
+    console.log(`Redis commands per run: ${(total(commands) / runs).toFixed(1)}`);
+    for (const [name, count] of sorted) console.log(`  ${name.padEnd(28)} ${(count / runs).toFixed(2)}`);
+  }
 } finally {
   await contender.close();
   await model.stop();
