@@ -16,11 +16,10 @@ export async function streamChunks(
   events: readonly string[],
   options: { chunkDelayMs: number; ending: TStreamEnding; doneEvent?: string },
 ): Promise<void> {
-  response.writeHead(200, {
-    "content-type": "text/event-stream",
-    "cache-control": "no-cache",
-    connection: "keep-alive",
-  });
+  // No `connection` header of ours: Node then writes `Connection: keep-alive` with its `Keep-Alive:
+  // timeout=N` hint, by which a client's pool drops the idle socket before the server does; set by hand,
+  // the hint was left out and a request sent on a socket as the server closed it failed (ECONNRESET).
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   if (options.chunkDelayMs <= 0) {
     response.write(events.join(""));
   } else {

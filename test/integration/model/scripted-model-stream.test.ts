@@ -46,6 +46,27 @@ describe("scripted model streaming", () => {
     expect(chunks.every((chunk) => chunk.usage === undefined || chunk.usage === null)).toBe(true);
   });
 
+  it("tells a keep-alive client how long an idle connection is kept, on a streamed answer as on JSON", async () => {
+    // Without the hint a client's pool keeps the socket past the server's idle timeout, and a request
+    // sent on it as the server closes it fails (ECONNRESET); Node's agent closes it a second before.
+    for (const stream of [false, true]) {
+      const response = await fetch(`${model.url}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "m",
+          stream,
+          messages: [{ role: "user", content: scripted([{ text: "hi" }]) }],
+        }),
+      });
+      await response.text();
+      expect({ stream, keepAlive: response.headers.get("keep-alive") }).toEqual({
+        stream,
+        keepAlive: "timeout=5",
+      });
+    }
+  });
+
   it("honours stream_options.include_usage with a last chunk that has no choices", async () => {
     const chunks = await collect(scripted([{ text: "abcdefgh" }]), { includeUsage: true });
     const last = chunks.at(-1);
