@@ -6,13 +6,7 @@ import { defineCheckpointCommand, type IRunCreateTransaction, type IStoredRun } 
 import { addToolJobs, type IToolJob, toolJobsOf } from "./child-jobs.js";
 import { closeFence, parentFenceOf, restoreFence } from "./parent-fence.js";
 import type { ITollgateRuntime } from "./runtime.js";
-import {
-  execMarked,
-  forgetLoadedScripts,
-  loadScriptsOnce,
-  queueClientOf,
-  withScriptsBySha,
-} from "./transaction-scripts.js";
+import { forgetLoadedScripts, queueClientOf, sendScriptedTransaction } from "./transaction-scripts.js";
 
 /**
  * Saves a run's checkpoint and adds the tool jobs it records in ONE MULTI/EXEC on the partition's slot,
@@ -60,47 +54,37 @@ async function commit(
   const client = runtime.redis;
   const fence = parentFenceOf(runtime.queues.runs.toKey(state.runId));
   const parentOpts = { parentKey: fence.parentKey, parentDependenciesKey: `${fence.parentKey}:dependencies` };
-  for (let attempt = 1; ; attempt++) {
-    const multi = client.multi();
-    const transaction = withScriptsBySha(definitions, multi);
-    closeFence(multi, fence);
-    runtime.runs.saveIn(transaction as unknown as IRunCreateTransaction, stored, state, events, fence);
-    for (const job of jobs) {
-      await new Job(runtime.queues.tools, job.name, job.data, job.opts, job.opts.jobId).addJob(
-        transaction,
-        parentOpts,
-      );
-    }
-    restoreFence(multi, fence);
-    const loading = loadScriptsOnce(client, transaction.scripts);
-    if (loading) await loading;
-    const callIds = jobs.map((job) => job.opts.jobId);
-    const replies = await execMarked(multi, logger, { callIds, attempt }, "checkpoint and tool jobs");
-    // [close, checkpoint, ...adds, restore]
-    const [, checkpoint] = replies;
-    const checkpointError = checkpoint?.[0] ?? null;
-    if (checkpointError !== null) {
-      // The script did not run, so the fence stayed closed: nothing was written. NOSCRIPT: the slot's
-      // master lost its scripts (a restart, a failover); load them again and send the same transaction.
-      if (!checkpointError.message.startsWith("NOSCRIPT") || attempt >= maxAttempts) throw checkpointError;
-      forgetLoadedScripts(client);
-      continue;
-    }
-    const saved = runtime.runs.savedIn(checkpoint?.[1] as number, stored, state);
-    const adds = replies.slice(2, 2 + jobs.length);
-    // Saved, but an add did not go through (its script unknown to the master, its parent gone): the
-    // calls are recorded now, so the plain add does what is left (a no-op for the jobs that exist), and
-    // fails as it always did when the run job is gone.
-    if (adds.some(([error, reply]) => error !== null || (typeof reply === "number" && reply < 0))) {
-      if (adds.some(([error]) => error?.message.startsWith("NOSCRIPT"))) forgetLoadedScripts(client);
-      await addToolJobs(runtime, run, calls);
-    }
-    return saved;
+  const callIds = jobs.map((job) => job.opts.jobId);
+  const replies = await sendScriptedTransaction(
+    client,
+    definitions,
+    async (multi, transaction) => {
+      closeFence(multi, fence);
+      runtime.runs.saveIn(transaction as unknown as IRunCreateTransaction, stored, state, events, fence);
+      for (const job of jobs) {
+        await new Job(runtime.queues.tools, job.name, job.data, job.opts, job.opts.jobId).addJob(
+          transaction,
+          parentOpts,
+        );
+      }
+      restoreFence(multi, fence);
+    },
+    // [close, checkpoint, ...adds, restore]. The checkpoint did not run: the fence stayed closed, nothing
+    // was written.
+    (replies) => replies[1]?.[0] ?? null,
+    { logger, fields: { callIds }, what: "checkpoint and tool jobs" },
+  );
+  const saved = runtime.runs.savedIn(replies[1]?.[1] as number, stored, state);
+  const adds = replies.slice(2, 2 + jobs.length);
+  // Saved, but an add did not go through (its script unknown to the master, its parent gone): the
+  // calls are recorded now, so the plain add does what is left (a no-op for the jobs that exist), and
+  // fails as it always did when the run job is gone.
+  if (adds.some(([error, reply]) => error !== null || (typeof reply === "number" && reply < 0))) {
+    if (adds.some(([error]) => error?.message.startsWith("NOSCRIPT"))) forgetLoadedScripts(client);
+    await addToolJobs(runtime, run, calls);
   }
+  return saved;
 }
-
-/** A transaction is sent at most this often when the slot's master lacks its scripts. */
-const maxAttempts = 3;
 
 function withTraceMetadata(jobs: IToolJob[], metadata: string | undefined): IToolJob[] {
   if (metadata === undefined) return jobs;

@@ -14,11 +14,10 @@ import { closeFence, delayedFenceOf, parentFenceOf, restoreFence } from "./paren
 import { promoteJob } from "./promote-job.js";
 import type { ITollgateRuntime } from "./runtime.js";
 import {
-  execMarked,
   forgetLoadedScripts,
-  loadScriptsOnce,
+  queueClientOf,
+  sendScriptedTransaction,
   type TExecReplies,
-  withScriptsBySha,
 } from "./transaction-scripts.js";
 
 /** What goes with a decision in its transaction: the approved call's tool job, the approval job's wake. */
@@ -69,7 +68,8 @@ async function commit(
   const { queues } = runtime;
   // BullMQ's scripts (and the decision's), as its queue connection defines them; the MULTI goes on the
   // runtime's connection (transaction-scripts.ts).
-  const definitions = await (queues.runs.getBackend() as unknown as RedisQueueBackend).client;
+  const queueClient = queueClientOf(queues.runs.getBackend() as unknown as RedisQueueBackend);
+  const definitions = queueClient instanceof Promise ? await queueClient : queueClient;
   defineDecideCommands(definitions as unknown as Parameters<typeof defineDecideCommands>[0]);
   const client = runtime.redis;
   const runFence = parentFenceOf(queues.runs.toKey(read.runId));
@@ -81,63 +81,60 @@ async function commit(
     parentKey: runFence.parentKey,
     parentDependenciesKey: `${runFence.parentKey}:dependencies`,
   };
-  for (let attempt = 1; ; attempt++) {
-    const multi = client.multi();
-    const transaction = withScriptsBySha(definitions, multi);
-    for (const fence of fences) closeFence(multi, fence);
-    runtime.approvals.decideIn(
-      transaction as unknown as IRunCreateTransaction,
-      read,
-      decision,
-      events,
-      checkExpiry,
-      fences,
-    );
-    // The promotion before the add: Redis sends the replies of the clients a command woke in the reverse
-    // order it woke them (its pending-write list takes each at its head), so the tools worker, woken
-    // last, hears first and fetches the tool job before the approvals worker fetches the approval job,
-    // whose hand-over would otherwise share the worker's event loop with the tool's start.
-    if (jobs.promoteApprovalJob) {
-      // What `promoteJob` sends (BullMQ's promote by id), on the transaction.
-      const { keys } = queues.approvals;
-      (queues.approvals.getBackend() as unknown as RedisQueueBackend).execCommand(transaction, "promote", [
-        ...[keys.delayed, keys.wait, keys.paused, keys.meta, keys.prioritized, keys.active, keys.pc],
-        ...[keys.events, keys.marker, queues.approvals.toKey(""), read.approvalId],
-      ]);
-    }
-    if (toolJob) {
-      await new Job(queues.tools, toolJob.name, toolJob.data, toolJob.opts, toolJob.opts.jobId).addJob(
-        transaction,
-        parentOpts,
+  const replies = await sendScriptedTransaction(
+    client,
+    definitions,
+    async (multi, transaction) => {
+      for (const fence of fences) closeFence(multi, fence);
+      runtime.approvals.decideIn(
+        transaction as unknown as IRunCreateTransaction,
+        read,
+        decision,
+        events,
+        checkExpiry,
+        fences,
       );
-    }
-    for (const fence of [...fences].reverse()) restoreFence(multi, fence);
-    await loadScriptsOnce(client, transaction.scripts);
-    const approvalId = read.approvalId;
-    const replies = await execMarked(multi, logger, { approvalId, attempt }, "decision and jobs");
-    // [close..., decide, promote?, add?, restore...]
-    const decided = replies[fences.length];
-    const decideError = decided?.[0] ?? null;
-    if (decideError !== null) {
-      // The script did not run, so every fence stayed closed: nothing was written. NOSCRIPT: the slot's
-      // master lost its scripts (a restart, a failover); load them again and send the same transaction.
-      if (!decideError.message.startsWith("NOSCRIPT") || attempt >= maxAttempts) throw decideError;
-      forgetLoadedScripts(client);
-      continue;
-    }
-    const result = runtime.approvals.decidedIn(decided?.[1] as [string, string?], decision, read);
-    if (!result.won) return result;
-    await completeRefusedJobs(runtime, read.approvalId, jobs, replies.slice(fences.length + 1));
-    return result;
-  }
+      // The promotion before the add: Redis sends the replies of the clients a command woke in the
+      // reverse order it woke them (its pending-write list takes each at its head), so the tools worker,
+      // woken last, hears first and fetches the tool job before the approvals worker fetches the approval
+      // job, whose hand-over would otherwise share the worker's event loop with the tool's start.
+      if (jobs.promoteApprovalJob) {
+        // What `promoteJob` sends (BullMQ's promote by id), on the transaction.
+        const { keys } = queues.approvals;
+        (queues.approvals.getBackend() as unknown as RedisQueueBackend).execCommand(transaction, "promote", [
+          ...[keys.delayed, keys.wait, keys.paused, keys.meta, keys.prioritized, keys.active, keys.pc],
+          ...[keys.events, keys.marker, queues.approvals.toKey(""), read.approvalId],
+        ]);
+      }
+      if (toolJob) {
+        await new Job(queues.tools, toolJob.name, toolJob.data, toolJob.opts, toolJob.opts.jobId).addJob(
+          transaction,
+          parentOpts,
+        );
+      }
+      for (const fence of [...fences].reverse()) restoreFence(multi, fence);
+    },
+    // [close..., decide, promote?, add?, restore...]. The decide script did not run: every fence stayed
+    // closed, nothing was written.
+    (replies) => replies[fences.length]?.[0] ?? null,
+    { logger, fields: { approvalId: read.approvalId }, what: "decision and jobs" },
+  );
+  const result = runtime.approvals.decidedIn(
+    replies[fences.length]?.[1] as [string, string?],
+    decision,
+    read,
+  );
+  if (!result.won) return result;
+  await completeRefusedJobs(runtime, read.approvalId, jobs, replies.slice(fences.length + 1));
+  return result;
 }
 
 /**
  * The decision won, but a job's script did not go through (unknown to the master, the run job gone): the
  * decision is recorded now, so the plain add and promotion do what is left (each a no-op when done), and
- * fail as they always did when the run job is gone. A promotion answered -3 (the job not delayed: not
- * yet added by its parking, already running) is no error: the parking promotes a job whose approval it
- * finds decided.
+ * fail as they always did when the run job is gone. A promotion answered -3 (the job not delayed: already
+ * running, or not yet added by a worker of the previous version, whose parking wrote the record first and
+ * promotes a job whose approval it finds decided) is no error.
  */
 async function completeRefusedJobs(
   runtime: ITollgateRuntime,
@@ -156,6 +153,3 @@ async function completeRefusedJobs(
   if (addFailed && jobs.toolJob) await addToolJobs(runtime, jobs.toolJob.run, [jobs.toolJob.spec]);
   if (promoteFailed) await promoteJob(runtime.queues.approvals, approvalId);
 }
-
-/** A transaction is sent at most this often when the slot's master lacks its scripts. */
-const maxAttempts = 3;

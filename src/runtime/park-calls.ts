@@ -8,13 +8,7 @@ import { defineCreateApprovalCommand, type IRunCreateTransaction } from "../stor
 import { childOptions } from "./child-jobs.js";
 import { promoteJob } from "./promote-job.js";
 import type { ITollgateRuntime } from "./runtime.js";
-import {
-  execMarked,
-  forgetLoadedScripts,
-  loadScriptsOnce,
-  queueClientOf,
-  withScriptsBySha,
-} from "./transaction-scripts.js";
+import { forgetLoadedScripts, queueClientOf, sendScriptedTransaction } from "./transaction-scripts.js";
 
 /**
  * Parks a step's calls in ONE MULTI/EXEC on the partition's slot: each approval record (announced with
@@ -54,49 +48,42 @@ async function commit(
   const queueClient = queueClientOf(approvals.getBackend() as unknown as RedisQueueBackend);
   const definitions = queueClient instanceof Promise ? await queueClient : queueClient;
   defineCreateApprovalCommand(definitions as unknown as Parameters<typeof defineCreateApprovalCommand>[0]);
-  const client = runtime.redis;
-  for (let attempt = 1; ; attempt++) {
-    const multi = client.multi();
-    const transaction = withScriptsBySha(definitions, multi);
-    for (const call of calls) {
-      const { record, announce } = call;
-      runtime.approvals.createIn(transaction as unknown as IRunCreateTransaction, record, announce);
-      const job = approvalJobOf(runtime, call, link);
-      const parentKey = runtime.queues.runs.toKey(record.runId);
-      await new Job(approvals, job.name, job.data, job.opts, record.approvalId).addJob(transaction, {
-        parentKey,
-        parentDependenciesKey: `${parentKey}:dependencies`,
-      });
-    }
-    const loading = loadScriptsOnce(client, transaction.scripts);
-    if (loading) await loading;
-    const approvalIds = calls.map((call) => call.record.approvalId);
-    const replies = await execMarked(multi, logger, { approvalIds, attempt }, "approvals and their jobs");
-    // [create, add] per call
-    const noScript = replies.some(([error]) => error?.message.startsWith("NOSCRIPT"));
-    if (noScript) forgetLoadedScripts(client);
-    const creates = calls.map((_, index) => replies[2 * index]);
-    if (creates.some((reply) => reply?.[0] != null)) {
-      // A create that did not run (NOSCRIPT: the slot's master lost its scripts in a restart or a
-      // failover) may have let its job through: sent again, every create and add is a no-op where done.
-      const error = creates.find((reply) => reply?.[0] != null)?.[0] as Error;
-      if (!noScript || attempt >= maxAttempts) throw error;
-      continue;
-    }
-    for (const [index, { record }] of calls.entries()) {
-      const [addError, addReply] = replies[2 * index + 1] ?? [null, undefined];
-      // Refused (its script unknown to the master, the run job gone): the plain add does what is left,
-      // and fails as it always did when the run job is gone.
-      if (addError !== null || (typeof addReply === "number" && addReply < 0))
-        await addAlone(runtime, calls[index]!);
-      // The record was there (a re-dispatched step): a human may have decided it before this step's job
-      // was added again, and that decision found no job to wake, so wake it now.
-      if (creates[index]?.[1] === 0) {
-        const approval = await runtime.approvals.get(record.approvalId);
-        if (approval && approval.status !== "pending") await promoteJob(approvals, record.approvalId);
+  const approvalIds = calls.map((call) => call.record.approvalId);
+  const replies = await sendScriptedTransaction(
+    runtime.redis,
+    definitions,
+    async (_multi, transaction) => {
+      for (const call of calls) {
+        const { record, announce } = call;
+        runtime.approvals.createIn(transaction as unknown as IRunCreateTransaction, record, announce);
+        const job = approvalJobOf(runtime, call, link);
+        const parentKey = runtime.queues.runs.toKey(record.runId);
+        await new Job(approvals, job.name, job.data, job.opts, record.approvalId).addJob(transaction, {
+          parentKey,
+          parentDependenciesKey: `${parentKey}:dependencies`,
+        });
       }
+    },
+    // [create, add] per call. A create that did not run may have let its job through: sent again, every
+    // create and add is a no-op where done.
+    (replies) =>
+      calls.map((_, index) => replies[2 * index]?.[0] ?? null).find((error) => error !== null) ?? null,
+    { logger, fields: { approvalIds }, what: "approvals and their jobs" },
+  );
+  for (const [index, call] of calls.entries()) {
+    const [addError, addReply] = replies[2 * index + 1] ?? [null, undefined];
+    // Refused (its script unknown to the master, the run job gone): the plain add does what is left, and
+    // fails as it always did when the run job is gone.
+    if (addError !== null || (typeof addReply === "number" && addReply < 0)) {
+      if (addError?.message.startsWith("NOSCRIPT")) forgetLoadedScripts(runtime.redis);
+      await addAlone(runtime, call);
     }
-    return;
+    // The record was there (a re-dispatched step, its job maybe gone with the retention): a decision
+    // made meanwhile found no job to wake, so wake it now.
+    if (replies[2 * index]?.[1] === 0) {
+      const approval = await runtime.approvals.get(call.record.approvalId);
+      if (approval && approval.status !== "pending") await promoteJob(approvals, call.record.approvalId);
+    }
   }
 }
 
@@ -123,6 +110,3 @@ function approvalJobOf(
     },
   };
 }
-
-/** A transaction is sent at most this often when the slot's master lacks its scripts. */
-const maxAttempts = 3;

@@ -131,7 +131,7 @@ export type TExecReplies = Array<[Error | null, unknown]>;
  * kill a worker at either. By the second the transaction is written to the socket: a crash from there
  * may leave it done, or not, never half.
  */
-export function execMarked(
+function execMarked(
   multi: ChainableCommander,
   logger: Pick<Logger, "debug"> | undefined,
   fields: Record<string, unknown>,
@@ -142,3 +142,40 @@ export function execMarked(
   logger?.debug(fields, `${what} sent`);
   return exec;
 }
+
+/** A connection a transaction goes on: it opens MULTIs and loads scripts. */
+export interface ITransactionClient extends IScriptLoader {
+  multi(): ChainableCommander;
+}
+
+/**
+ * Sends one MULTI/EXEC whose scripts go by SHA (as `definitions` defines them), built by `build`, and
+ * answers its replies. `gate` names the error of the script the transaction turns on (null when it ran):
+ * refused with NOSCRIPT (the slot's master lost its scripts in a restart or a failover), the scripts are
+ * loaded again and the same transaction is built and sent again, at most `maxTransactionAttempts` times;
+ * any other error of it is thrown. Replies of the other commands are the caller's to read. The EXEC goes
+ * out between the crash tests' marks (`execMarked`: "<what> sending", "<what> sent").
+ */
+export async function sendScriptedTransaction(
+  client: ITransactionClient,
+  definitions: RedisClient,
+  build: (multi: ChainableCommander, transaction: TShaTransaction) => Promise<void> | void,
+  gate: (replies: TExecReplies) => Error | null,
+  marks: { logger?: Pick<Logger, "debug">; fields: Record<string, unknown>; what: string },
+): Promise<TExecReplies> {
+  for (let attempt = 1; ; attempt++) {
+    const multi = client.multi();
+    const transaction = withScriptsBySha(definitions, multi);
+    await build(multi, transaction);
+    const loading = loadScriptsOnce(client, transaction.scripts);
+    if (loading) await loading;
+    const replies = await execMarked(multi, marks.logger, { ...marks.fields, attempt }, marks.what);
+    const error = gate(replies);
+    if (error === null) return replies;
+    if (!error.message.startsWith("NOSCRIPT") || attempt >= maxTransactionAttempts) throw error;
+    forgetLoadedScripts(client);
+  }
+}
+
+/** A transaction is sent at most this often when the slot's master lacks its scripts. */
+const maxTransactionAttempts = 3;
