@@ -10,7 +10,10 @@
  * measured runs, `HEAP_PROFILE=<file>` a sampling heap profile (where the allocations come from).
  * `BENCH_MODEL_STREAMING=off` (or `on`) sets whether Tollgate's worker streams the model's reply (its
  * default: streamed; the floor never streams). `COMMAND_STATS=1` also prints the Redis commands per run of
- * the measured runs by name (INFO commandstats: commands inside scripts included), most first.
+ * the measured runs by name, with Redis's own time for each (INFO commandstats: commands inside scripts
+ * included), most first. `SCRIPT_STATS=1` prints Redis's time per run by script, each named (BullMQ's or
+ * Tollgate's, bench/lib/script-names.ts), from a SLOWLOG of every command (threshold 0; commands run
+ * inside a script are listed too, and their time is also in their script's).
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -24,7 +27,8 @@ import { startModelServer } from "./lib/child-services.js";
 import { difference, total } from "./lib/client-commands.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
 import { ownThreadsCpuMs } from "./lib/process-stats.js";
-import { serverCommandStats } from "./lib/redis-stats.js";
+import { redisCpuMs, serverCommandMicroseconds, serverCommandStats } from "./lib/redis-stats.js";
+import { scriptNamesBySha } from "./lib/script-names.js";
 
 const [which = "tollgate", runsArgument = "2000", inFlightArgument = "50"] = process.argv.slice(2);
 if (which !== "floor" && which !== "tollgate" && which !== "tollgate-compiled") {
@@ -69,7 +73,15 @@ try {
     await session.post("Profiler.setSamplingInterval", { interval: 200 });
     await session.post("Profiler.start");
   }
+  const scriptStats = process.env.SCRIPT_STATS === "1";
+  if (scriptStats) {
+    await redis.redis.config("SET", "slowlog-log-slower-than", "0");
+    await redis.redis.config("SET", "slowlog-max-len", String(runs * 400));
+    await redis.redis.slowlog("RESET");
+  }
   const commandsBefore = await serverCommandStats(redis.redis);
+  const microsecondsBefore = await serverCommandMicroseconds(redis.redis);
+  const redisCpuBefore = await redisCpuMs(redis.redis);
   const threadsBefore = ownThreadsCpuMs();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
@@ -80,6 +92,11 @@ try {
   const cpu = process.cpuUsage(cpuBefore);
   const threadsAfter = ownThreadsCpuMs();
   const commands = difference(await serverCommandStats(redis.redis), commandsBefore);
+  const microseconds = difference(await serverCommandMicroseconds(redis.redis), microsecondsBefore);
+  const redisCpuMsPerRun = ((await redisCpuMs(redis.redis)) - redisCpuBefore) / runs;
+  const slowlog = scriptStats
+    ? ((await redis.redis.slowlog("GET", "-1")) as Array<[number, number, number, string[]]>)
+    : [];
   if (cpuProfile) writeFileSync(cpuProfile, JSON.stringify((await session.post("Profiler.stop")).profile));
   if (heapProfile)
     writeFileSync(heapProfile, JSON.stringify((await session.post("HeapProfiler.stopSampling")).profile));
@@ -94,9 +111,37 @@ try {
   if (process.env.COMMAND_STATS === "1") {
     // The snapshot's own INFO is the bench's.
     delete commands.info;
+    delete microseconds.info;
     const sorted = Object.entries(commands).sort(([, a], [, b]) => b - a);
-    console.log(`Redis commands per run: ${(total(commands) / runs).toFixed(1)}`);
-    for (const [name, count] of sorted) console.log(`  ${name.padEnd(28)} ${(count / runs).toFixed(2)}`);
+    console.log(
+      `Redis commands per run: ${(total(commands) / runs).toFixed(1)}; Redis CPU ${redisCpuMsPerRun.toFixed(3)} ms per run, ` +
+        "of which commands' own time (µs per run; a script's includes what it runs):",
+    );
+    for (const [name, count] of sorted)
+      console.log(
+        `  ${name.padEnd(28)} ${(count / runs).toFixed(2).padStart(7)}  ${((microseconds[name] ?? 0) / runs).toFixed(1).padStart(7)} µs`,
+      );
+  }
+  if (scriptStats) {
+    const names = await scriptNamesBySha();
+    const bySha = new Map<string, { calls: number; microseconds: number }>();
+    for (const [, , microseconds, command] of slowlog) {
+      const verb = String(command[0]).toLowerCase();
+      const name =
+        verb === "evalsha"
+          ? (names.get(String(command[1])) ?? `script ${String(command[1]).slice(0, 8)}`)
+          : verb;
+      const entry = bySha.get(name) ?? { calls: 0, microseconds: 0 };
+      entry.calls += 1;
+      entry.microseconds += microseconds;
+      bySha.set(name, entry);
+    }
+    const sorted = [...bySha].sort(([, a], [, b]) => b.microseconds - a.microseconds);
+    console.log("Commands as sent (SLOWLOG, every command): calls and µs per run, most time first");
+    for (const [name, { calls, microseconds }] of sorted)
+      console.log(
+        `  ${name.padEnd(44)} ${(calls / runs).toFixed(2).padStart(7)}  ${(microseconds / runs).toFixed(1).padStart(7)} µs`,
+      );
   }
 } finally {
   await contender.close();

@@ -11,6 +11,18 @@ export async function serverCommandStats(redis: Redis): Promise<Record<string, n
   return stats;
 }
 
+/** Redis's own time per command name in microseconds (INFO commandstats' usec; a script's time includes
+ * the commands it runs, which are also counted under their own names). */
+export async function serverCommandMicroseconds(redis: Redis): Promise<Record<string, number>> {
+  const info = await redis.info("commandstats");
+  const stats: Record<string, number> = {};
+  for (const line of info.split("\n")) {
+    const match = /^cmdstat_([^:]+):calls=\d+,usec=(\d+)/.exec(line.trim());
+    if (match) stats[match[1]!] = Number(match[2]);
+  }
+  return stats;
+}
+
 /** CPU time (user + system, ms) the redis-server process used so far (INFO cpu). */
 export async function redisCpuMs(redis: Redis): Promise<number> {
   const info = await redis.info("cpu");
