@@ -197,6 +197,8 @@ export const envSchema = z
     TOLLGATE_STALLED_INTERVAL_MS: runtimeInteger("stalledIntervalMs"),
     /** Stalls a job survives before it fails. @defaultValue 3 */
     TOLLGATE_MAX_STALLED_COUNT: runtimeInteger("maxStalledCount"),
+    /** How long a run job waits in its slot for the tool jobs it just added, run by the same process. @defaultValue 2 */
+    TOLLGATE_FAST_TOOL_WAIT_MS: runtimeInteger("fastToolWaitMs"),
     /** Attempts of a tool job that fails for an infrastructure reason. @defaultValue 3 */
     TOLLGATE_TOOL_JOB_ATTEMPTS: runtimeInteger("toolJobAttempts"),
     /** First retry delay of a failed tool or approval job. @defaultValue 1000 */

@@ -19,6 +19,7 @@ const runtimeOptionVariables = {
   lockDurationMs: "TOLLGATE_LOCK_DURATION_MS",
   stalledIntervalMs: "TOLLGATE_STALLED_INTERVAL_MS",
   maxStalledCount: "TOLLGATE_MAX_STALLED_COUNT",
+  fastToolWaitMs: "TOLLGATE_FAST_TOOL_WAIT_MS",
   toolJobAttempts: "TOLLGATE_TOOL_JOB_ATTEMPTS",
   jobBackoffMs: "TOLLGATE_JOB_BACKOFF_MS",
   retentionMs: "TOLLGATE_RETENTION_MS",

@@ -94,6 +94,13 @@ export const runtimeOptionsSchema = z
     stalledIntervalMs: z.number().int().min(200).default(5_000),
     /** Stalls a job survives before it fails. Steps are idempotent, so a few are harmless. */
     maxStalledCount: z.number().int().min(0).default(3),
+    /**
+     * How long a run job waits, in its worker slot, for the tool jobs it just added when the same worker
+     * process runs them, before it moves to waiting-children. Tools that finish within it let the run go
+     * on in the same activation: no move back to wait, no fetch of the run job, no read of its state
+     * (docs/DESIGN-NOTES.md, "A fast tool's run goes on in the same activation"). 0 moves it at once.
+     */
+    fastToolWaitMs: z.number().int().min(0).max(10_000).default(2),
     /** Attempts of a tool job whose processing fails for an infrastructure reason (tool errors are results). */
     toolJobAttempts: z.number().int().min(1).default(3),
     /** First retry delay of a failed tool or approval job; doubles each attempt. */

@@ -9,6 +9,7 @@ import { addToolJobs, toolJobRunOf } from "../runtime/child-jobs.js";
 import { parkCalls } from "../runtime/park-calls.js";
 import { type IStoredRunRef, runEndingHandlers } from "../runtime/run-ending.js";
 import { readChildOutcomes } from "./child-outcomes.js";
+import type { IWatchedToolJobs } from "./local-tool-completions.js";
 import { countUsage } from "./model-pacing.js";
 import { tenantOfRun } from "./run-slot.js";
 import { markRunJobTrace } from "./run-trace-marks.js";
@@ -47,7 +48,7 @@ export function runEffectHandlers(args: {
   children?: Promise<TChildOutcome[]> | undefined;
   /** This activation may have asked the model for the run's step already (a restart after a refused save). */
   repeatsStep?: boolean | undefined;
-}): IRunEffectHandlers {
+}): IRunEffectHandlers & { release(): void } {
   const { context, job, token, ref, cancelSignal } = args;
   const { runtime } = context;
   let prefetchedChildren = args.children;
@@ -56,6 +57,24 @@ export function runEffectHandlers(args: {
    * waiting-children: the run's own writes share one connection, so they stay in order without waiting.
    */
   let dispatchAnnounced: Promise<void> | undefined;
+  /**
+   * The step's tool jobs, watched from before they are added for their completion in this process
+   * (local-tool-completions.ts); and whether the step parked a call (its approval job does not complete
+   * in a moment, so the run job moves to waiting-children at once).
+   */
+  let dispatched: IWatchedToolJobs | undefined;
+  let parked = false;
+  const watchDispatched = (calls: ReadonlyArray<{ callId: string }>) => {
+    dispatched?.stop();
+    dispatched =
+      runtime.options.fastToolWaitMs > 0
+        ? context.localTools?.watch(calls.map((call) => call.callId))
+        : undefined;
+  };
+  const forgetDispatched = () => {
+    dispatched?.stop();
+    dispatched = undefined;
+  };
   /**
    * The last reply's token count, sent just before the run's next write (its checkpoint or finish, which
    * follows every reply) in the same turn of the event loop: auto-pipelining puts both in one write, and
@@ -77,6 +96,8 @@ export function runEffectHandlers(args: {
   const ending = endingHandlers(context, ref);
   return {
     ...ending,
+    /** The activation ended: the tool jobs it watched and did not wait for are forgotten. */
+    release: forgetDispatched,
     async finish(state, events, release, save) {
       await beforeWrite();
       await ending.finish(state, events, release, save);
@@ -192,6 +213,19 @@ export function runEffectHandlers(args: {
       return prefetched ?? readChildOutcomes(runtime, ref.current.state.runId);
     },
     async waitForChildren() {
+      const watched = dispatched;
+      dispatched = undefined;
+      const waitMs = runtime.options.fastToolWaitMs;
+      const allCompleted = watched !== undefined && !parked && (await watched.wait(waitMs));
+      watched?.stop();
+      parked = false;
+      // Every child this step added has completed: BullMQ's completions removed them from the run job's
+      // dependencies and recorded their results, so moveToWaitingChildren would answer "nothing to wait
+      // for". The run reads its children and goes on, still holding its lock.
+      if (allCompleted) {
+        await beforeWrite();
+        return "reported";
+      }
       const [moved] = await Promise.all([job.moveToWaitingChildren(token ?? ""), beforeWrite()]);
       return moved ? "blocked" : "reported";
     },
@@ -201,27 +235,41 @@ export function runEffectHandlers(args: {
     },
     async addToolJobs(state, calls, announce) {
       await beforeWrite();
-      await addToolJobs(runtime, toolJobRunOf(state), calls);
+      watchDispatched(calls);
+      try {
+        await addToolJobs(runtime, toolJobRunOf(state), calls);
+      } catch (error) {
+        forgetDispatched();
+        throw error;
+      }
       dispatchAnnounced = runtime.runs.appendEvents(state.runId, announce);
       // Awaited by the next effect; a failure is that effect's.
       dispatchAnnounced.catch(() => undefined);
     },
     async checkpointWithToolJobs(state, events, calls, announce) {
       await beforeWrite();
-      ref.current = await checkpointWithToolJobs(
-        runtime,
-        ref.current,
-        state,
-        events,
-        toolJobRunOf(state),
-        calls,
-        context.logger,
-      );
+      watchDispatched(calls);
+      try {
+        ref.current = await checkpointWithToolJobs(
+          runtime,
+          ref.current,
+          state,
+          events,
+          toolJobRunOf(state),
+          calls,
+          context.logger,
+        );
+      } catch (error) {
+        forgetDispatched();
+        throw error;
+      }
       dispatchAnnounced = runtime.runs.appendEvents(state.runId, announce);
       dispatchAnnounced.catch(() => undefined);
     },
     async parkCalls(_state, calls) {
       await beforeWrite();
+      // A parked call's approval job does not complete in a moment: the run job waits without a slot.
+      parked = true;
       await parkCalls(runtime, calls, context.logger);
       // The activation that resumes the run starts a trace of its own, linked to this one.
       if (runtime.tracing) await markRunJobTrace(runtime, job, true);

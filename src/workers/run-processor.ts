@@ -135,6 +135,7 @@ async function activateRun(
   // Also aborted (here alone) when a carried state's first save is refused: the model call that left
   // with it stops at once, as it does for a cancellation.
   const cancellation = context.cancelBus.register(runId);
+  let releaseHandlers: (() => void) | undefined;
   try {
     const ref = { current: stored };
     const handlers = runEffectHandlers({
@@ -147,6 +148,7 @@ async function activateRun(
       children,
       repeatsStep: activation.repeatsStep,
     });
+    releaseHandlers = handlers.release;
     if (activation.carried) {
       const checkpoint = handlers.checkpoint;
       handlers.checkpoint = async (next, events) => {
@@ -187,6 +189,7 @@ async function activateRun(
     }
     return { runId, status: outcome.state.status };
   } finally {
+    releaseHandlers?.();
     cancellation.release();
   }
 }

@@ -25,6 +25,7 @@ import { createPartitionSet } from "../runtime/partition-set.js";
 import { checkRedisServer } from "../runtime/redis-server-check.js";
 import { createApprovalProcessor } from "./approval-processor.js";
 import { ActiveJobs, shutdownWithHandBack } from "./hand-back-shutdown.js";
+import { LocalToolCompletions } from "./local-tool-completions.js";
 import { McpToolPublisher } from "./mcp-tool-publisher.js";
 import { createModelRouter } from "./model-routing.js";
 import { withArityOf } from "./processor-arity.js";
@@ -196,6 +197,7 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
       textDeltaClock,
       metrics,
       ...(mcp ? { mcp } : {}),
+      ...(served.includes(queueNames.tools) ? { localTools: new LocalToolCompletions() } : {}),
     };
     contexts.push(context);
     const processors = tracing
@@ -274,6 +276,9 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
         );
       });
       worker.on("failed", (job, error) => void onFailed(context, name, job, error));
+      const localTools = context.localTools;
+      if (name === queueNames.tools && localTools)
+        worker.on("completed", (job) => localTools.completed(job.id));
       workers.set(name, worker);
       allWorkers.set(`${name}@${partition}`, worker);
     }

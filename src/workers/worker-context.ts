@@ -10,6 +10,7 @@ import type { CancelBus } from "../runtime/cancel-bus.js";
 import type { ModelPauseWatch } from "../runtime/model-pause-watch.js";
 import { noMcpConnection, pinnedMcpTools } from "../runtime/pinned-tools.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
+import type { LocalToolCompletions } from "./local-tool-completions.js";
 import type { TextDeltaFlushClock } from "./text-delta-flush-clock.js";
 
 /** What every processor of a worker process shares. */
@@ -24,6 +25,8 @@ export interface IWorkerContext {
   /** Paces every streamed run's text writes together (text-delta-flush-clock.ts). */
   textDeltaClock: TextDeltaFlushClock;
   metrics?: TollgateMetrics | undefined;
+  /** The tool jobs this process completed, when it serves the tools queue (local-tool-completions.ts). */
+  localTools?: LocalToolCompletions | undefined;
   /** The worker's connections to the gateway's MCP servers; absent when it mounts none. */
   mcp?: McpPool | undefined;
 }

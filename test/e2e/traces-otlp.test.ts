@@ -43,6 +43,8 @@ describe("traces over OTLP/HTTP from an api and a worker process", () => {
     const worker = startCli(["worker", "--gateway", gateway, "--metrics-port", "0"], {
       ...shared,
       OPENAI_BASE_URL: modelUrl,
+      // Two activations for a run with a tool step: the run job does not wait for its tool in its slot.
+      TOLLGATE_FAST_TOOL_WAIT_MS: "0",
       OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
     });
     const api = startCli(["api", "--gateway", gateway, "--port", "0"], {

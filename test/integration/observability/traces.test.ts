@@ -70,7 +70,9 @@ describe("traces (OpenTelemetry, in-memory exporter)", () => {
   let harness: IHarness;
   let client: GatewayClient;
   beforeAll(async () => {
-    harness = await createHarness(testGateway, "traces");
+    // The run job moves to waiting-children at once (no wait for its tools in this process), so that a run
+    // with a tool step has the two activations these traces show (fast-tool-wait.test.ts has the one).
+    harness = await createHarness(testGateway, "traces", { fastToolWaitMs: 0 });
     client = new GatewayClient({ gateway: testGateway, runtime: harness.runtimeOptions, tracing });
     await harness.startWorker({
       tracing,

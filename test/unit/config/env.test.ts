@@ -97,6 +97,8 @@ describe("parseEnv", () => {
     ["TOLLGATE_SHUTDOWN_TIMEOUT_MS", "soon"],
     ["TOLLGATE_REDIS_CONNECT_TIMEOUT_MS", "50"],
     ["TOLLGATE_CANCEL_GRACE_MS", "-1"],
+    ["TOLLGATE_FAST_TOOL_WAIT_MS", "-1"],
+    ["TOLLGATE_FAST_TOOL_WAIT_MS", "20000"],
   ])("a bad %s (%j) fails with a message that names it", (name, value) => {
     const error = parseError({ [name]: value });
     expect(error.code).toBe("TG_INVALID_CONFIG");
@@ -138,7 +140,12 @@ describe("runtimeOptionsFromEnv", () => {
         name.endsWith("_MESSAGES"),
     );
     const values = Object.fromEntries(runtimeVariables.map((name) => [name, "600000"]));
-    const env = parseEnv({ ...values, TOLLGATE_MODEL_MAX_RETRIES: "3", TOLLGATE_MAX_STALLED_COUNT: "2" });
+    const env = parseEnv({
+      ...values,
+      TOLLGATE_MODEL_MAX_RETRIES: "3",
+      TOLLGATE_MAX_STALLED_COUNT: "2",
+      TOLLGATE_FAST_TOOL_WAIT_MS: "5",
+    });
     expect(() => parseRuntimeOptions(runtimeOptionsFromEnv(env))).not.toThrow();
   });
 });
