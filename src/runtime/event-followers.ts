@@ -87,6 +87,8 @@ class FollowerGroup {
   /** Bumped at each change a read must see; `readVersion` is the version the read in progress saw. */
   private version = 0;
   private readVersion = -1;
+  /** The position each stream is read from by the read in progress (or the last one). */
+  private readFrom = new Map<string, string>();
 
   constructor(
     private readonly runtime: ITollgateRuntime,
@@ -161,6 +163,7 @@ class FollowerGroup {
           return;
         }
         this.readVersion = this.version;
+        this.readFrom = streams;
         const reply = (await this.connection.xread(
           "COUNT",
           100,
@@ -196,8 +199,13 @@ class FollowerGroup {
   }
 
   private deliver(key: string, entries: TStreamEntry[]): void {
+    const readFrom = this.readFrom.get(key);
     for (const follower of this.followers) {
       if (follower.key !== key || follower.ended) continue;
+      // This read started after the follower's position (it joined, or was paused, while a read from
+      // another follower's later position was in progress): handing it these entries would skip the ones
+      // between. The next read starts from its position.
+      if (readFrom === undefined || compareStreamIds(follower.lastId, readFrom) < 0) continue;
       for (const entry of entries) {
         if (compareStreamIds(entry[0], follower.lastId) <= 0) continue;
         const event = follower.reading.toEvent(entry);
