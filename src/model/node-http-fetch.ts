@@ -60,41 +60,58 @@ export function nodeHttpFetch(): INodeHttpFetch {
       );
     }
     return new Promise<Response>((resolve, reject) => {
-      let message: IncomingMessage | undefined;
-      const onAbort = () => {
-        const error = abortErrorOf(signal!);
-        if (message) message.destroy(error as Error);
-        else reject(error);
-        request.destroy();
-      };
-      const request = (protocol === "https:" ? httpsRequest : httpRequest)(
-        url,
-        { method, headers, agent: agents[protocol] },
-        (answer) => {
-          message = answer;
-          const status = answer.statusCode ?? 0;
-          if (redirectStatuses.has(status) && init?.redirect !== "manual") {
-            signal?.removeEventListener("abort", onAbort);
-            answer.resume();
-            resolve(fetch(input, init));
+      const attempt = (mayResend: boolean) => {
+        let message: IncomingMessage | undefined;
+        const onAbort = () => {
+          const error = abortErrorOf(signal!);
+          if (message) message.destroy(error as Error);
+          else reject(error);
+          request.destroy();
+        };
+        const request = (protocol === "https:" ? httpsRequest : httpRequest)(
+          url,
+          { method, headers, agent: agents[protocol] },
+          (answer) => {
+            message = answer;
+            const status = answer.statusCode ?? 0;
+            if (redirectStatuses.has(status) && init?.redirect !== "manual") {
+              signal?.removeEventListener("abort", onAbort);
+              answer.resume();
+              resolve(fetch(input, init));
+              return;
+            }
+            if (signal) answer.once("close", () => signal.removeEventListener("abort", onAbort));
+            try {
+              resolve(toResponse(answer, method));
+            } catch (error) {
+              // A status `Response` does not take (outside 200-599): fetch fails on it too.
+              answer.destroy();
+              reject(error);
+            }
+          },
+        );
+        signal?.addEventListener("abort", onAbort, { once: true });
+        request.on("error", (error) => {
+          signal?.removeEventListener("abort", onAbort);
+          // A pooled socket the server closed as this request left on it (its keep-alive timeout ran out
+          // at that moment): reset with no answer, the request never reached the server, so it is sent
+          // once more on a new socket (node:http's own advice for `reusedSocket`). Any other failure, or
+          // one after an answer began, is the caller's.
+          if (
+            mayResend &&
+            !message &&
+            request.reusedSocket &&
+            !signal?.aborted &&
+            isStaleSocketError(error)
+          ) {
+            attempt(false);
             return;
           }
-          if (signal) answer.once("close", () => signal.removeEventListener("abort", onAbort));
-          try {
-            resolve(toResponse(answer, method));
-          } catch (error) {
-            // A status `Response` does not take (outside 200-599): fetch fails on it too.
-            answer.destroy();
-            reject(error);
-          }
-        },
-      );
-      signal?.addEventListener("abort", onAbort, { once: true });
-      request.on("error", (error) => {
-        signal?.removeEventListener("abort", onAbort);
-        reject(signal?.aborted ? abortErrorOf(signal) : error);
-      });
-      request.end(body ?? undefined);
+          reject(signal?.aborted ? abortErrorOf(signal) : error);
+        });
+        request.end(body ?? undefined);
+      };
+      attempt(true);
     });
   };
   return {
@@ -104,6 +121,12 @@ export function nodeHttpFetch(): INodeHttpFetch {
       agents["https:"].destroy();
     },
   };
+}
+
+/** How node:http reports a socket the server closed before answering: reset, or written to once closed. */
+function isStaleSocketError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === "ECONNRESET" || code === "EPIPE";
 }
 
 function toResponse(message: IncomingMessage, method: string): Response {

@@ -147,3 +147,82 @@ describe("nodeHttpFetch", () => {
     expect(received.at(-1)).toMatchObject({ method: "POST", url: "/target", body: "payload" });
   });
 });
+
+/**
+ * A pooled socket the server closes as the next request leaves on it (its keep-alive timeout running out
+ * at that moment): the request is sent again on a new socket, once. Seen as "socket hang up" in one full
+ * bench run of 2026-12-02: a run failed its first model call (TG_MODEL_FAILED), the bench's model clients
+ * having no retries. The server here destroys a socket when its second request arrives, unanswered.
+ */
+describe("nodeHttpFetch and a pooled socket the server closed", () => {
+  let server: Server;
+  let baseUrl: string;
+  let client: INodeHttpFetch;
+  /** Requests the server saw per socket, and what it does with the second one on a socket. */
+  const requestsOf = new WeakMap<object, number>();
+  let onReused: "destroy" | "answer" = "destroy";
+  let onFirst: "answer" | "destroy" = "answer";
+  let handled = 0;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        const count = (requestsOf.get(request.socket) ?? 0) + 1;
+        requestsOf.set(request.socket, count);
+        const action = count === 1 ? onFirst : onReused;
+        if (action === "destroy") {
+          request.socket.destroy();
+          return;
+        }
+        handled += 1;
+        response.writeHead(200, { "content-type": "text/plain" }).end(`answer ${handled}`);
+      });
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    server.close();
+    await once(server, "close");
+  });
+
+  it("sends a request reset on a reused socket again, on a new one", async () => {
+    client = nodeHttpFetch();
+    onFirst = "answer";
+    onReused = "destroy";
+    handled = 0;
+    const first = await client.fetch(`${baseUrl}/a`, { method: "POST", body: "{}" });
+    expect(await first.text()).toBe("answer 1");
+    // Goes out on the pooled socket, which the server then closes unanswered: sent again, answered.
+    const second = await client.fetch(`${baseUrl}/b`, { method: "POST", body: "{}" });
+    expect(await second.text()).toBe("answer 2");
+    client.close();
+  });
+
+  it("does not send again a request reset on a new socket", async () => {
+    client = nodeHttpFetch();
+    onFirst = "destroy";
+    await expect(client.fetch(`${baseUrl}/c`, { method: "POST", body: "{}" })).rejects.toMatchObject({
+      code: "ECONNRESET",
+    });
+    client.close();
+  });
+
+  it("sends again once only: a second reset is the caller's", async () => {
+    client = nodeHttpFetch();
+    onFirst = "answer";
+    onReused = "destroy";
+    const first = await client.fetch(`${baseUrl}/d`, { method: "POST", body: "{}" });
+    await first.text();
+    // The retry goes out on a new socket; the server closes that one too, as a first request.
+    onFirst = "destroy";
+    await expect(client.fetch(`${baseUrl}/e`, { method: "POST", body: "{}" })).rejects.toMatchObject({
+      code: "ECONNRESET",
+    });
+    client.close();
+  });
+});
