@@ -94,9 +94,9 @@ export function nodeHttpFetch(): INodeHttpFetch {
         request.on("error", (error) => {
           signal?.removeEventListener("abort", onAbort);
           // A pooled socket the server closed as this request left on it (its keep-alive timeout ran out
-          // at that moment): reset with no answer, the request never reached the server, so it is sent
-          // once more on a new socket (node:http's own advice for `reusedSocket`). Any other failure, or
-          // one after an answer began, is the caller's.
+          // at that moment): reset before any answer, so the server closed it rather than answer, and it
+          // is sent once more on a new socket (node:http's own advice for `reusedSocket`). Any other
+          // failure, or one after an answer began, is the caller's.
           if (
             mayResend &&
             !message &&

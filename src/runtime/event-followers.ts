@@ -205,7 +205,7 @@ class FollowerGroup {
       // This read started after the follower's position (it joined, or was paused, while a read from
       // another follower's later position was in progress): handing it these entries would skip the ones
       // between. The next read starts from its position.
-      if (readFrom === undefined || compareStreamIds(follower.lastId, readFrom) < 0) continue;
+      if (readFrom !== undefined && compareStreamIds(follower.lastId, readFrom) < 0) continue;
       for (const entry of entries) {
         if (compareStreamIds(entry[0], follower.lastId) <= 0) continue;
         const event = follower.reading.toEvent(entry);

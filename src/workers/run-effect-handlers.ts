@@ -59,8 +59,9 @@ export function runEffectHandlers(args: {
   let dispatchAnnounced: Promise<void> | undefined;
   /**
    * The step's tool jobs, watched from before they are added for their completion in this process
-   * (local-tool-completions.ts); and whether the step parked a call (its approval job does not complete
-   * in a moment, so the run job moves to waiting-children at once).
+   * (local-tool-completions.ts; a failed add leaves the watch to the next dispatch or to `release` at the
+   * activation's end); and whether the step parked a call (its approval job does not complete in a
+   * moment, so the run job moves to waiting-children at once).
    */
   let dispatched: IWatchedToolJobs | undefined;
   let parked = false;
@@ -236,12 +237,7 @@ export function runEffectHandlers(args: {
     async addToolJobs(state, calls, announce) {
       await beforeWrite();
       watchDispatched(calls);
-      try {
-        await addToolJobs(runtime, toolJobRunOf(state), calls);
-      } catch (error) {
-        forgetDispatched();
-        throw error;
-      }
+      await addToolJobs(runtime, toolJobRunOf(state), calls);
       dispatchAnnounced = runtime.runs.appendEvents(state.runId, announce);
       // Awaited by the next effect; a failure is that effect's.
       dispatchAnnounced.catch(() => undefined);
@@ -249,20 +245,15 @@ export function runEffectHandlers(args: {
     async checkpointWithToolJobs(state, events, calls, announce) {
       await beforeWrite();
       watchDispatched(calls);
-      try {
-        ref.current = await checkpointWithToolJobs(
-          runtime,
-          ref.current,
-          state,
-          events,
-          toolJobRunOf(state),
-          calls,
-          context.logger,
-        );
-      } catch (error) {
-        forgetDispatched();
-        throw error;
-      }
+      ref.current = await checkpointWithToolJobs(
+        runtime,
+        ref.current,
+        state,
+        events,
+        toolJobRunOf(state),
+        calls,
+        context.logger,
+      );
       dispatchAnnounced = runtime.runs.appendEvents(state.runId, announce);
       dispatchAnnounced.catch(() => undefined);
     },

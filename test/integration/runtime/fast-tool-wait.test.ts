@@ -64,6 +64,15 @@ describe("a fast tool's run goes on in the same activation", () => {
     return harness;
   }
 
+  /** Until the run's job waits in waiting-children (within `timeoutMs`: the helper's default otherwise). */
+  async function inWaitingChildren(runId: string, timeoutMs?: number): Promise<void> {
+    const runtime = clientInternals(harness!.client).runtimeOf(runId);
+    await waitUntil(
+      async () => (await runtime.queues.runs.getJobState(runId)) === "waiting-children" || undefined,
+      { message: "the run job moved to waiting-children", ...(timeoutMs !== undefined ? { timeoutMs } : {}) },
+    );
+  }
+
   async function activationsOf(runId: string): Promise<number> {
     const runtime = clientInternals(harness!.client).runtimeOf(runId);
     return (await runtime.queues.runs.getJob(runId))!.attemptsStarted;
@@ -116,13 +125,7 @@ describe("a fast tool's run goes on in the same activation", () => {
       input: script({ calls: [{ name: "gated", input: { label: "slow" } }] }, { text: "done" }),
       userContext: user,
     });
-    const runtime = clientInternals(client).runtimeOf(runId);
-    await waitUntil(
-      async () => (await runtime.queues.runs.getJobState(runId)) === "waiting-children" || undefined,
-      {
-        message: "the run job moved to waiting-children",
-      },
-    );
+    await inWaitingChildren(runId);
     expect(gatedStarted.has("slow")).toBe(true);
     gates.get("slow")!();
     const response = await client.wait(runId);
@@ -157,15 +160,8 @@ describe("a fast tool's run goes on in the same activation", () => {
       ),
       userContext: user,
     });
-    const runtime = clientInternals(client).runtimeOf(runId);
     // The gated call is still running: had the run job waited for it, it would hold its slot for 10 s.
-    await waitUntil(
-      async () => (await runtime.queues.runs.getJobState(runId)) === "waiting-children" || undefined,
-      {
-        message: "the run job moved to waiting-children",
-        timeoutMs: 5_000,
-      },
-    );
+    await inWaitingChildren(runId, 5_000);
     expect(gatedStarted.has("beside")).toBe(true);
     gates.get("beside")!();
     const [approval] = await client.approvals.list({ runId });
