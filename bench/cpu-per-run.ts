@@ -7,7 +7,8 @@
  * runs it (`tollgate-compiled`). On a private redis-server and scripted model, after a warm-up of 600 runs.
  * Alternate processes of two builds to compare them: unlike `npm run bench`, no other contender shares the
  * process. A diagnostic, not part of `npm run bench`. `CPU_PROFILE=<file>` writes a V8 CPU profile of the
- * measured runs, `HEAP_PROFILE=<file>` a sampling heap profile (where the allocations come from).
+ * measured runs, `HEAP_PROFILE=<file>` a sampling heap profile (where the allocations come from; with
+ * `HEAP_SURVIVORS=1`, only the objects that outlived a young collection: what is promoted).
  * `BENCH_MODEL_STREAMING=off` (or `on`) sets whether Tollgate's worker streams the model's reply (its
  * default: streamed; the floor never streams). `COMMAND_STATS=1` also prints the Redis commands per run of
  * the measured runs by name, with Redis's own time for each (INFO commandstats: commands inside scripts
@@ -65,7 +66,8 @@ try {
     await session.post("HeapProfiler.startSampling", {
       samplingInterval: 4096,
       includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
+      // HEAP_SURVIVORS=1: only what outlived a young collection (what promotion and full collections cost).
+      includeObjectsCollectedByMinorGC: process.env.HEAP_SURVIVORS !== "1",
     });
   }
   if (cpuProfile) {
