@@ -197,3 +197,4 @@ export {
 } from "./tool-def.js";
 export type { IUserContext } from "./user-context.js";
 export { EToolCallVerdict, type TToolCallPolicyResult } from "./verdict.js";
+export { withFields } from "./with-fields.js";

@@ -4,6 +4,7 @@ import {
   type TApprovalReport,
   type TPlannedCall,
   type TRunState,
+  withFields,
 } from "../contracts/index.js";
 import {
   cancelledFailure,
@@ -40,14 +41,13 @@ export function applyChildResults(
       return settled(parked, jobFailedFailure(), step.stepIndex);
     }
     if (!found.tool) return parked;
-    return {
-      ...parked,
+    return withFields(parked, {
       state: "settled",
       endsRun: found.tool.endsRun && !found.tool.isError,
       result: resultPartOf(parked, step.stepIndex, found.tool, approvalExtras(parked)),
-    };
+    });
   });
-  return { ...state, step: { ...step, calls }, updatedAt: now };
+  return withFields(state, { step: withFields(step, { calls }), updatedAt: now });
 }
 
 interface ICallOutcomes {
@@ -82,9 +82,9 @@ function settleParked(
   if (!approval) return call;
   const record = approvalRecord(approval);
   if (approval.decision === "approved") {
-    return record ? { ...call, state: "dispatched", approval: record } : { ...call, state: "dispatched" };
+    return withFields(call, record ? { state: "dispatched", approval: record } : { state: "dispatched" });
   }
-  const withRecord: TPlannedCall = record ? { ...call, approval: record } : call;
+  const withRecord = record ? withFields(call, { approval: record }) : call;
   const failure =
     approval.decision === "refused"
       ? deniedFailure({ verdict: approval.verdictOnEdit ?? call.verdict!, ...texts(approval) })
@@ -96,8 +96,7 @@ function settleParked(
         : approval.decision === "expired"
           ? expiredFailure(approvalTtlMsOf(call.toolName))
           : cancelledFailure();
-  return {
-    ...withRecord,
+  return withFields(withRecord, {
     state: "settled",
     result: resultPartOf(withRecord, stepIndex, failure, {
       ...approvalExtras(withRecord),
@@ -105,7 +104,7 @@ function settleParked(
         ? { verdict: approval.verdictOnEdit }
         : {}),
     }),
-  };
+  });
 }
 
 function settled(
@@ -113,7 +112,10 @@ function settled(
   failure: ReturnType<typeof jobFailedFailure>,
   stepIndex: number,
 ): TPlannedCall {
-  return { ...call, state: "settled", result: resultPartOf(call, stepIndex, failure, approvalExtras(call)) };
+  return withFields(call, {
+    state: "settled",
+    result: resultPartOf(call, stepIndex, failure, approvalExtras(call)),
+  });
 }
 
 function approvalExtras(call: TPlannedCall): { approval?: IApprovalRecordOnResult } {

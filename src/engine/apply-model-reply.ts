@@ -4,6 +4,7 @@ import {
   type ITokenUsage,
   type TPlannedCall,
   type TRunState,
+  withFields,
 } from "../contracts/index.js";
 import { budgetExhaustedFailure, hiddenToolFailure, unknownToolFailure } from "../tools/index.js";
 import { finishRun } from "./finish-run.js";
@@ -44,8 +45,7 @@ export async function applyModelReply(
   now: number,
   outputDecision?: TOutputDecision,
 ): Promise<TRunState> {
-  const counted: TRunState = {
-    ...state,
+  const counted = withFields(state, {
     modelCalls: state.modelCalls + 1,
     usage: addUsage(state.usage, reply.usage),
     ...(reply.model !== undefined
@@ -62,15 +62,14 @@ export async function applyModelReply(
         }
       : {}),
     updatedAt: now,
-  };
+  });
   if (isFinalReply(state, reply)) {
     const text = reply.text ?? "";
-    const answered: TRunState = {
-      ...counted,
+    const answered = withFields(counted, {
       messages: [...counted.messages, { role: "assistant", content: text }],
       finalText: text,
       stopReason: counted.stopReason ?? "answered",
-    };
+    });
     return outputDecision ? withOutput(answered, outputDecision, now) : finishRun(answered, "completed", now);
   }
   const visibleNames = new Set(visibleToolsOf(state, tools).map((tool) => tool.name));
@@ -79,8 +78,7 @@ export async function applyModelReply(
   for (const [index, toolCall] of reply.toolCalls.entries()) {
     calls.push(await planCall(state, toolCall, index, visibleNames, tools, index >= callsLeft));
   }
-  return {
-    ...counted,
+  return withFields(counted, {
     status: "running",
     phase: "tools",
     step: {
@@ -89,14 +87,14 @@ export async function applyModelReply(
       assistantText: reply.text,
       calls,
     },
-  };
+  });
 }
 
 /** The answer of a run that asked for a structured one, as the decision says. */
 function withOutput(answered: TRunState, decision: TOutputDecision, now: number): TRunState {
   switch (decision.type) {
     case "valid":
-      return finishRun({ ...answered, output: decision.value }, "completed", now);
+      return finishRun(withFields(answered, { output: decision.value }), "completed", now);
     case "retry": {
       // Asked again at the same step: the answer and the issues stay in the transcript the model reads.
       const { finalText: _notFinal, stopReason, ...rest } = answered;
@@ -111,13 +109,13 @@ function withOutput(answered: TRunState, decision: TOutputDecision, now: number)
       return retried;
     }
     case "invalid":
-      return finishRun({ ...answered, stopReason: "failed" }, "failed", now, {
+      return finishRun(withFields(answered, { stopReason: "failed" }), "failed", now, {
         code: "TG_OUTPUT_INVALID",
         message: `The answer does not match the output schema after ${answered.outputRetries ?? 0} retry: ${decision.issues.map((issue) => `${issue.path || "the answer"} ${issue.message}`).join("; ")}`,
         details: { issues: decision.issues },
       });
     case "truncated":
-      return finishRun({ ...answered, stopReason: "failed" }, "failed", now, {
+      return finishRun(withFields(answered, { stopReason: "failed" }), "failed", now, {
         code: "TG_OUTPUT_TRUNCATED",
         message:
           "The model endpoint cut the answer at its token limit (finish_reason: length) before the JSON ended.",
@@ -147,11 +145,11 @@ export async function planCall(
     argumentsJson: toolCall.argumentsJson,
     state: "pending",
   };
-  const settle = (failure: Parameters<typeof resultPartOf>[2]): TPlannedCall => ({
-    ...call,
-    state: "settled",
-    result: resultPartOf(call, state.stepIndex, failure),
-  });
+  const settle = (failure: Parameters<typeof resultPartOf>[2]): TPlannedCall =>
+    withFields<TPlannedCall>(call, {
+      state: "settled",
+      result: resultPartOf(call, state.stepIndex, failure),
+    });
   if (overBudget) return settle(budgetExhaustedFailure());
   if (!tools.registry.has(toolCall.name)) return settle(unknownToolFailure(toolCall.name));
   if (!visibleNames.has(toolCall.name)) return settle(hiddenToolFailure(toolCall.name));

@@ -1,4 +1,10 @@
-import { runStateVersion, type TChatMessage, type TRunRequest, type TRunState } from "../contracts/index.js";
+import {
+  runStateVersion,
+  type TChatMessage,
+  type TRunRequest,
+  type TRunState,
+  withFields,
+} from "../contracts/index.js";
 
 /** A new run, queued: its first message is the user's input. */
 export function createRunState(args: {
@@ -10,8 +16,11 @@ export function createRunState(args: {
   /** The request named no thread: this run's thread is its own. */
   ownsThread?: boolean;
 }): TRunState {
+  // No leading conditional spread (`...(ownsThread ? { ownsThread: true } : {})`): a spread clone given
+  // the fields it lacks costs a hidden class per run (withFields in contracts). An absent `ownsThread` is
+  // undefined, which the stored JSON leaves out, as before.
   return {
-    ...(args.ownsThread ? { ownsThread: true } : {}),
+    ownsThread: args.ownsThread === true ? true : undefined,
     schemaVersion: runStateVersion,
     runId: args.runId,
     threadId: args.threadId,
@@ -33,5 +42,5 @@ export function createRunState(args: {
 
 /** The run becomes the head of its thread and starts: it reads the thread's history once, now. */
 export function startRun(state: TRunState, history: TChatMessage[], now: number): TRunState {
-  return { ...state, status: "running", history, startedAt: now, updatedAt: now };
+  return withFields(state, { status: "running", history, startedAt: now, updatedAt: now });
 }

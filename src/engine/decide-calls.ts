@@ -6,6 +6,7 @@ import {
   type TRunState,
   type TStepState,
   type TToolCallPolicyResult,
+  withFields,
 } from "../contracts/index.js";
 import { deniedFailure, type IToolCallFailure, unknownToolFailure } from "../tools/index.js";
 import type { IRunTools } from "./model-request.js";
@@ -91,33 +92,38 @@ export function applyVerdicts(
     const decision = verdicts.get(call.callId);
     if (call.state !== "pending" || !decision) return call;
     if (decision === toolGone) {
-      return {
-        ...call,
+      return withFields<TPlannedCall>(call, {
         state: "settled",
         result: resultPartOf(call, step.stepIndex, unknownToolFailure(call.toolName)),
-      };
+      });
     }
     if ("invalid" in decision) {
-      return { ...call, state: "settled", result: resultPartOf(call, step.stepIndex, decision.invalid) };
+      return withFields<TPlannedCall>(call, {
+        state: "settled",
+        result: resultPartOf(call, step.stepIndex, decision.invalid),
+      });
     }
-    const decided: TPlannedCall = { ...call, verdict: decision.verdict };
+    const decided = withFields<TPlannedCall>(call, { verdict: decision.verdict });
     if (decision.rejectionText !== undefined) decided.rejectionText = decision.rejectionText;
     if (decision.reason !== undefined) decided.reason = decision.reason;
     if (decision.verdict === EToolCallVerdict.DENY) {
-      return {
-        ...decided,
+      return withFields(decided, {
         state: "settled",
         result: resultPartOf(decided, step.stepIndex, deniedFailure(decision)),
-      };
+      });
     }
     if (decision.verdict === EToolCallVerdict.NEEDS_APPROVAL) {
-      const parkedCall: TPlannedCall = { ...decided, state: "parked", approvalId: approvalIdOf(call.callId) };
+      const parkedCall = withFields(decided, { state: "parked", approvalId: approvalIdOf(call.callId) });
       parked.push(parkedCall);
       return parkedCall;
     }
-    const dispatchedCall: TPlannedCall = { ...decided, state: "dispatched" };
+    const dispatchedCall = withFields(decided, { state: "dispatched" });
     dispatched.push(dispatchedCall);
     return dispatchedCall;
   });
-  return { state: { ...state, step: { ...step, calls }, updatedAt: now }, dispatched, parked };
+  return {
+    state: withFields(state, { step: withFields(step, { calls }), updatedAt: now }),
+    dispatched,
+    parked,
+  };
 }

@@ -4,6 +4,7 @@ import {
   type TPlannedCall,
   type TRunState,
   type TTerminalRunStatus,
+  withFields,
 } from "../contracts/index.js";
 import { cancelledFailure } from "../tools/index.js";
 import { resultPartOf } from "./result-part.js";
@@ -16,7 +17,7 @@ export function finishRun(
   now: number,
   error?: { code: string; message: string; details?: Record<string, unknown> },
 ): TRunState {
-  const finished: TRunState = { ...state, status, phase: "finished", finishedAt: now, updatedAt: now };
+  const finished = withFields(state, { status, phase: "finished", finishedAt: now, updatedAt: now });
   if (error) finished.error = error;
   return finished;
 }
@@ -35,8 +36,7 @@ export function stopRun(state: TRunState, status: TCancelReason, now: number): T
       (call): TPlannedCall =>
         call.state === "settled"
           ? call
-          : {
-              ...call,
+          : withFields(call, {
               state: "settled",
               result: resultPartOf(
                 call,
@@ -44,9 +44,9 @@ export function stopRun(state: TRunState, status: TCancelReason, now: number): T
                 cancelledFailure(),
                 call.approval ? { approval: call.approval } : {},
               ),
-            },
+            }),
     );
-    stopped = settleStep({ ...state, step: { ...step, calls } }, now);
+    stopped = settleStep(withFields(state, { step: withFields(step, { calls }) }), now);
   }
-  return finishRun({ ...stopped, stopReason: status }, status, now);
+  return finishRun(withFields(stopped, { stopReason: status }), status, now);
 }

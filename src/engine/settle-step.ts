@@ -1,9 +1,10 @@
-import type {
-  IChatToolCall,
-  IToolResultPart,
-  TChatMessage,
-  TPlannedCall,
-  TRunState,
+import {
+  type IChatToolCall,
+  type IToolResultPart,
+  type TChatMessage,
+  type TPlannedCall,
+  type TRunState,
+  withFields,
 } from "../contracts/index.js";
 import { approvedEditOf } from "./raw-input.js";
 import { budgetSpent } from "./run-budget.js";
@@ -34,13 +35,12 @@ export function settleStep(state: TRunState, now: number): TRunState {
   ];
   const endingCall = step.calls.find((call) => call.endsRun === true && call.result?.isError === false);
   const stepIndex = state.stepIndex + 1;
-  const next: TRunState = {
-    ...state,
+  const next = withFields(state, {
     messages,
     toolResults: [
       ...state.toolResults,
       ...results.map((result) =>
-        endingCall && result.callId === endingCall.callId ? { ...result, endedRun: true } : result,
+        endingCall && result.callId === endingCall.callId ? withFields(result, { endedRun: true }) : result,
       ),
     ],
     executed: [
@@ -51,11 +51,16 @@ export function settleStep(state: TRunState, now: number): TRunState {
     step: undefined,
     phase: "model",
     updatedAt: now,
-  };
+  });
   if (endingCall)
-    return { ...next, phase: "final-model", endedByTool: endingCall.toolName, stopReason: "ended_by_tool" };
-  if (budgetSpent(next)) return { ...next, phase: "final-model", stopReason: "budget_exhausted" };
-  if (stepIndex >= state.request.maxSteps) return { ...next, phase: "final-model", stopReason: "max_steps" };
+    return withFields(next, {
+      phase: "final-model",
+      endedByTool: endingCall.toolName,
+      stopReason: "ended_by_tool",
+    });
+  if (budgetSpent(next)) return withFields(next, { phase: "final-model", stopReason: "budget_exhausted" });
+  if (stepIndex >= state.request.maxSteps)
+    return withFields(next, { phase: "final-model", stopReason: "max_steps" });
   return next;
 }
 

@@ -9,6 +9,7 @@ import {
   type TRunEventInput,
   type TRunState,
   type TTerminalRunStatus,
+  withFields,
 } from "../contracts/index.js";
 import type { IOutputChecker } from "../output/index.js";
 import { applyChildResults } from "./apply-child-results.js";
@@ -79,7 +80,7 @@ export function modelFailedTransition(
   now: number,
   fallbacks: readonly IModelFallback[] = [],
 ): ITransition {
-  const failed = finishRun({ ...state, stopReason: "failed" }, "failed", now, error);
+  const failed = finishRun(withFields(state, { stopReason: "failed" }), "failed", now, error);
   return ending(state, failed, fallbackEvents(state, fallbacks), []);
 }
 
@@ -142,7 +143,7 @@ export function childrenTransition(
   const approvedNow = moved.filter((call) => call.state === "dispatched");
   const settledNow = moved.filter((call) => call.state === "settled");
   return {
-    state: { ...next, status: "running" },
+    state: withFields(next, { status: "running" }),
     // The approval job already added the approved call's tool job; adding it again is a no-op that makes
     // sure it exists.
     effects: [...toolJobsEffect(approvedNow, false), ...settledEffect(settledNow)],
@@ -205,7 +206,7 @@ export function failTransition(
   now: number,
 ): ITransition {
   if (isTerminal(state)) return finishedTransition(state);
-  return ending(state, finishRun({ ...state, stopReason: "failed" }, "failed", now, error), [], []);
+  return ending(state, finishRun(withFields(state, { stopReason: "failed" }), "failed", now, error), [], []);
 }
 
 /** A run found finished (its worker died after the final save): only its release from the thread is left. */

@@ -72,7 +72,14 @@ export async function enqueueRun(
   const now = runtime.now();
   const state = forked
     ? { ...forked, createdAt: now, updatedAt: now }
-    : createRunState({ ...start, now, ownsThread: input.threadId === undefined });
+    : createRunState({
+        runId,
+        threadId,
+        request,
+        requestHash,
+        now,
+        ownsThread: input.threadId === undefined,
+      });
   const { created, state: stored } = await storeNewRun(runtime, state, {
     type: "run-queued",
     data: {

@@ -66,13 +66,17 @@ export function toolJobsOf(
     return {
       name: call.toolName,
       data,
-      opts: {
-        ...childOptions(runtime, run.runId, call.callId),
-        ...(call.approvalId !== undefined ? approvedCallTrace : {}),
-        jobId: call.callId,
-        attempts: runtime.options.toolJobAttempts,
-        backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
-      },
+      // Assigned, not spread: a spread clone given fields it lacks costs a map per job (withFields).
+      opts: Object.assign(
+        {},
+        childOptions(runtime, run.runId, call.callId),
+        call.approvalId !== undefined ? approvedCallTrace : {},
+        {
+          jobId: call.callId,
+          attempts: runtime.options.toolJobAttempts,
+          backoff: { type: "exponential", delay: runtime.options.jobBackoffMs },
+        },
+      ),
     };
   });
 }

@@ -95,8 +95,10 @@ export function runEffectHandlers(args: {
     );
   };
   const ending = endingHandlers(context, ref);
+  // One literal, not `{ ...ending, ... }`: a spread clone given the dozen handlers it lacks cost a map each
+  // per activation (withFields in contracts).
   return {
-    ...ending,
+    callsSettled: (results) => ending.callsSettled(results),
     /** The activation ended: the tool jobs it watched and did not wait for are forgotten. */
     release: forgetDispatched,
     async finish(state, events, release, save) {
@@ -146,13 +148,15 @@ export function runEffectHandlers(args: {
       const calledAt = runtime.now();
       try {
         const complete = () =>
-          context.models.complete(name, {
-            ...forModel(name),
-            forModel,
-            tools: plan.tools,
-            abortSignal: cancelSignal,
-            stream: deltas,
-          });
+          context.models.complete(
+            name,
+            Object.assign({}, forModel(name), {
+              forModel,
+              tools: plan.tools,
+              abortSignal: cancelSignal,
+              stream: deltas,
+            }),
+          );
         outcome = runtime.tracing
           ? await tracedModelCall(
               runtime.tracing,

@@ -1,5 +1,5 @@
 import { DelayedError, type Job, WaitingChildrenError } from "bullmq";
-import type { TChatMessage } from "../contracts/index.js";
+import { type TChatMessage, withFields } from "../contracts/index.js";
 import { interpretRun, isTerminal } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import { jobLogger } from "../observability/index.js";
@@ -100,7 +100,7 @@ async function activateRun(
   const loaded = activation.carried ?? (await workerContext.runtime.runs.load(runId));
   const stored =
     loaded && !loaded.jobPayload && activation.jobPayload
-      ? { ...loaded, jobPayload: activation.jobPayload }
+      ? withFields(loaded, { jobPayload: activation.jobPayload })
       : loaded;
   // Not unrecoverable: the job's next attempt reads again. On a Redis Cluster a read can reach the node
   // a slot is migrating to before the run's keys arrive, and find nothing for a moment; failing the job
@@ -131,7 +131,10 @@ async function activateRun(
   if (context.mcp !== undefined && state.toolListHash === undefined && !isTerminal(state)) {
     state.toolListHash = await context.runtime.toolLists.pin(context.mcp.snapshot());
   }
-  const tools = await runToolsOf(context, { ...state.request, toolListHash: state.toolListHash });
+  const tools = await runToolsOf(
+    context,
+    Object.assign({}, state.request, { toolListHash: state.toolListHash }),
+  );
   // Also aborted (here alone) when a carried state's first save is refused: the model call that left
   // with it stops at once, as it does for a cancellation.
   const cancellation = context.cancelBus.register(runId);

@@ -84,11 +84,14 @@ export function createToolProcessor(workerContext: IWorkerContext, runIsolated?:
         schemaVersion: 1,
         callId: data.callId,
         // The parsed input may hold values JSON cannot keep (a Date): the run records the input as sent.
-        execution: {
-          ...stored,
-          input: data.rawInput,
-          ...(executed?.executedInput !== undefined ? { executedInput: executed.executedInput } : {}),
-        },
+        // Assigned, not spread: a spread clone given fields it lacks costs a map per call (withFields).
+        execution: Object.assign(
+          {},
+          stored,
+          executed?.executedInput !== undefined
+            ? { input: data.rawInput, executedInput: executed.executedInput }
+            : { input: data.rawInput },
+        ),
         scheduledAt: data.scheduledAt,
         startedAt,
         finishedAt,
