@@ -18,21 +18,18 @@
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
-import { bullmqFloor } from "./contenders/bullmq-floor.js";
-import type { IContender } from "./contenders/contender.js";
-import { tollgateInProcess } from "./contenders/tollgate-in-process.js";
 import { startAllocationCounter } from "./lib/allocation.js";
 import { withInFlight } from "./lib/alternate.js";
-import { compiledTollgate } from "./lib/built-worker.js";
 import { startModelServer } from "./lib/child-services.js";
 import { difference, total } from "./lib/client-commands.js";
+import { isLoneContender, startLoneContender } from "./lib/lone-contender.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
 import { ownThreadsCpuMs } from "./lib/process-stats.js";
 import { redisCpuMs, serverCommandMicroseconds, serverCommandStats } from "./lib/redis-stats.js";
 import { scriptNamesBySha } from "./lib/script-names.js";
 
 const [which = "tollgate", runsArgument = "2000", inFlightArgument = "50"] = process.argv.slice(2);
-if (which !== "floor" && which !== "tollgate" && which !== "tollgate-compiled") {
+if (!isLoneContender(which)) {
   console.error("usage: npx tsx bench/cpu-per-run.ts <floor|tollgate|tollgate-compiled> [runs] [in flight]");
   process.exit(2);
 }
@@ -42,14 +39,7 @@ const redis = await startPrivateRedis();
 const model = await startModelServer();
 const options = { redisUrl: redis.url, modelUrl: model.url, prefix: "cpu", concurrency: inFlight };
 const streaming = process.env.BENCH_MODEL_STREAMING;
-const contender: IContender =
-  which === "floor"
-    ? await bullmqFloor(options)
-    : await tollgateInProcess({
-        ...options,
-        ...(streaming !== undefined ? { streaming: streaming !== "off" } : {}),
-        ...(which === "tollgate-compiled" ? { modules: await compiledTollgate() } : {}),
-      });
+const contender = await startLoneContender(which, options);
 
 /** `count` runs, `inFlight` at a time. */
 const batch = (count: number, tag: string) =>

@@ -16,22 +16,19 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { bullmqFloor } from "./contenders/bullmq-floor.js";
-import type { IContender } from "./contenders/contender.js";
-import { tollgateInProcess } from "./contenders/tollgate-in-process.js";
 import { withInFlight } from "./lib/alternate.js";
-import { compiledTollgate } from "./lib/built-worker.js";
 import { startModelServer } from "./lib/child-services.js";
+import { isLoneContender, startLoneContender, type TLoneContender } from "./lib/lone-contender.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
 
-const [which = "tollgate", runsArgument = "2000", inFlightArgument = "50"] = process.argv.slice(2);
-if (which !== "floor" && which !== "tollgate" && which !== "tollgate-compiled") {
+const [whichArgument = "tollgate", runsArgument = "2000", inFlightArgument = "50"] = process.argv.slice(2);
+if (!isLoneContender(whichArgument)) {
   console.error("usage: npx tsx bench/gc-per-run.ts <floor|tollgate|tollgate-compiled> [runs] [in flight]");
   process.exit(2);
 }
+/** The checked name, for `measure` below: a function body does not see the check's narrowing. */
+const which: TLoneContender = whichArgument;
 const runs = Number(runsArgument);
-/** As bench/cpu-per-run.ts: `BENCH_MODEL_STREAMING=off` (or `on`) sets whether Tollgate streams the reply. */
-const streaming = process.env.BENCH_MODEL_STREAMING;
 const inFlight = Number(inFlightArgument);
 /** Printed by the measuring child around its first batch: the scavenges between them are counted. */
 const markers = { start: "gc-per-run: measured batch starts", end: "gc-per-run: measured batch ends" };
@@ -94,14 +91,7 @@ async function measure(): Promise<void> {
   const redis = await startPrivateRedis();
   const model = await startModelServer();
   const options = { redisUrl: redis.url, modelUrl: model.url, prefix: "gc", concurrency: inFlight };
-  const contender: IContender =
-    which === "floor"
-      ? await bullmqFloor(options)
-      : await tollgateInProcess({
-          ...options,
-          ...(streaming !== undefined ? { streaming: streaming !== "off" } : {}),
-          ...(which === "tollgate-compiled" ? { modules: await compiledTollgate() } : {}),
-        });
+  const contender = await startLoneContender(which, options);
   try {
     await withInFlight(600, inFlight, (index) => contender.run(`warm-up-${index}`));
     console.log(markers.start);

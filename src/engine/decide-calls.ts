@@ -103,9 +103,11 @@ export function applyVerdicts(
         result: resultPartOf(call, step.stepIndex, decision.invalid),
       });
     }
-    const decided = withFields<TPlannedCall>(call, { verdict: decision.verdict });
-    if (decision.rejectionText !== undefined) decided.rejectionText = decision.rejectionText;
-    if (decision.reason !== undefined) decided.reason = decision.reason;
+    const decided = withFields<TPlannedCall>(call, {
+      verdict: decision.verdict,
+      ...(decision.rejectionText !== undefined ? { rejectionText: decision.rejectionText } : {}),
+      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+    });
     if (decision.verdict === EToolCallVerdict.DENY) {
       return withFields(decided, {
         state: "settled",
