@@ -8,7 +8,12 @@ export interface IFinishedMessage {
   response?: IGatewayResponse;
 }
 
-/** Finishes heard lately, so a waiter that registers just after its run finished still hears it. */
+/**
+ * Finishes heard lately (their run ids), so a waiter that registers just after its run finished still
+ * hears it. Ids, not messages: every finish of the partition is heard by every client, and a message kept
+ * for 2,000 more finishes outlives the young generation, so each one was promoted and left for a full
+ * collection (issue 26). A late waiter reads the run instead, as it does when a message has no response.
+ */
 const recentCapacity = 2_000;
 
 /**
@@ -20,8 +25,8 @@ export class FinishedRuns {
   private subscriber: ITollgateRedis | undefined;
   private subscribed: Promise<void> | undefined;
   private readonly waiters = new Map<string, Set<(message: IFinishedMessage) => void>>();
-  /** The latest finishes, oldest first (a Map keeps insertion order). */
-  private readonly recent = new Map<string, IFinishedMessage>();
+  /** The latest finishes' run ids, oldest first (a Set keeps insertion order). */
+  private readonly recent = new Set<string>();
 
   /**
    * `channels`: the finished channels listened to, one per partition the client reaches (run ids are
@@ -40,7 +45,8 @@ export class FinishedRuns {
   /**
    * Resolves with the finish message when the run finishes, or with undefined when `signal` aborts.
    * Subscribe before reading the state, so that a finish between the read and the wait is not missed:
-   * `await watch.ready`, read, then `await watch.done`. A finish heard shortly before `watch` counts.
+   * `await watch.ready`, read, then `await watch.done`. A finish heard shortly before `watch` counts (its
+   * message then has no response: the waiter reads it).
    */
   watch(
     runId: string,
@@ -48,9 +54,8 @@ export class FinishedRuns {
   ): { ready: Promise<void>; done: Promise<IFinishedMessage | undefined> } {
     let release = () => {};
     const done = new Promise<IFinishedMessage | undefined>((resolve) => {
-      const heard = this.recent.get(runId);
-      if (heard) {
-        resolve(heard);
+      if (this.recent.has(runId)) {
+        resolve({ runId });
         return;
       }
       const waiters = this.waiters.get(runId) ?? new Set<(message: IFinishedMessage) => void>();
@@ -77,22 +82,45 @@ export class FinishedRuns {
     if (!this.subscribed) {
       const subscriber = this.runtime.duplicateConnection();
       this.subscriber = subscriber;
-      subscriber.on("message", (_channel: string, text: string) => this.heard(parseMessage(text)));
+      subscriber.on("message", (_channel: string, text: string) => this.heard(text));
       this.subscribed = subscriber.subscribe(...this.channels).then(() => undefined);
     }
     return this.subscribed;
   }
 
-  private heard(message: IFinishedMessage): void {
-    this.recent.set(message.runId, message);
-    if (this.recent.size > recentCapacity) this.recent.delete(this.recent.keys().next().value!);
-    for (const finish of [...(this.waiters.get(message.runId) ?? [])]) finish(message);
+  /** Only a message someone waits for is parsed: the others are every other client's runs. */
+  private heard(text: string): void {
+    const runId = runIdOfMessage(text);
+    this.recent.delete(runId);
+    this.recent.add(runId);
+    if (this.recent.size > recentCapacity) this.recent.delete(this.recent.values().next().value!);
+    const waiters = this.waiters.get(runId);
+    if (waiters === undefined) return;
+    const message = parseMessage(text);
+    for (const finish of [...waiters]) finish(message);
   }
 
   close(): void {
     this.subscriber?.disconnect();
     for (const waiters of this.waiters.values()) for (const finish of [...waiters]) finish({ runId: "" });
   }
+}
+
+/** What the finish script publishes begins so: the run id is read without parsing the response. */
+const messageStart = '{"runId":"';
+
+/**
+ * The run id of a message, read from its start (`{"runId":"…"` as the finish writes it); any other form, or
+ * an id with an escape in it, is parsed whole. The id is parsed from its own JSON string: a slice of the
+ * message would be a view into it, keeping the whole message (its response) alive as long as the id.
+ */
+function runIdOfMessage(text: string): string {
+  if (text.startsWith(messageStart)) {
+    const end = text.indexOf('"', messageStart.length);
+    if (end >= 0 && text.lastIndexOf("\\", end) < messageStart.length)
+      return JSON.parse(text.slice(messageStart.length - 1, end + 1)) as string;
+  }
+  return parseMessage(text).runId;
 }
 
 /** A message is JSON; a bare id (a worker of the previous version) is read as one. */
