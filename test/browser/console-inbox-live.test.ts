@@ -1,4 +1,4 @@
-import type { Locator, Page } from "playwright-core";
+import type { Locator, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, EToolCallVerdict } from "../../src/contracts/index.js";
@@ -257,11 +257,20 @@ describe("the inbox stays true while it is open", () => {
         page.on("response", (response) => {
           if (response.status() === 401) refused.push(new URL(response.url()).pathname);
         });
+        // The page's listing reads (the inbox's, the badge's after an event, the catch-up after a gap) are
+        // held unanswered from here: whether one of them or the reconnection reached the server first was a
+        // race, and a listing refused first ended the session before the stream was asked (CI, 05:46 UTC).
+        // Held, the reconnection is what meets the revoked token.
+        const held: Route[] = [];
+        await page.route(
+          (url) => url.pathname === "/v1/approvals",
+          (route) => void held.push(route),
+        );
         const { bob: _revoked, ...others } = consoleTokens;
         stack.tokenSet.replace(Object.values(others));
         try {
           // A dropped connection (the server's side cuts every socket): the open stream ends, and its
-          // reconnection meets the revoked token before anything else the page asks.
+          // reconnection is refused.
           stack.api.app.server.closeAllConnections();
           await page.locator(".sign-in .notice", { hasText: "revoked or expired" }).waitFor();
           expect(refused[0]).toBe("/v1/approvals/events");
