@@ -77,30 +77,46 @@ export function runEffectHandlers(args: {
     dispatched = undefined;
   };
   /**
-   * The last reply's token count, sent just before the run's next write (its checkpoint or finish, which
-   * follows every reply) in the same turn of the event loop: auto-pipelining puts both in one write, and
-   * the same connection counts it before the run finishes. Counting is not worth the reply: a run never
-   * fails, nor calls the model again, for it.
+   * The last reply's token count, sent with the run's next write (its checkpoint or finish, which follows
+   * every reply) in the same turn of the event loop: auto-pipelining puts both in one write, and the same
+   * connection counts it before the run finishes. Sent after a checkpoint with tool jobs (a MULTI leaves
+   * at once), and as the activation ends when no write took it (a save refused while the model answered):
+   * every reply the model made is counted once. Counting is not worth the reply: a run never fails, nor
+   * calls the model again, for it.
    */
   let uncountedUsage: (() => Promise<void>) | undefined;
-  /** Awaits what the run's next write must follow, then sends the usage count ahead of it. */
-  const beforeWrite = async () => {
+  /** Awaits the `tool-call-dispatched` events the run's next write must follow. */
+  const afterAnnounced = async () => {
     const pending = dispatchAnnounced;
     dispatchAnnounced = undefined;
     await pending;
+  };
+  /** Sends the last reply's usage count, once; never awaited, and never failing the run. */
+  const sendUsage = () => {
     const count = uncountedUsage;
     uncountedUsage = undefined;
     void count?.().catch((error: unknown) =>
       context.logger.warn({ err: error }, "the reply's tokens could not be counted in the usage"),
     );
   };
+  /** Awaits what the run's next write must follow, then sends the usage count ahead of it. */
+  const beforeWrite = async () => {
+    await afterAnnounced();
+    sendUsage();
+  };
   const ending = endingHandlers(context, ref);
   // One literal, not `{ ...ending, ... }`: a spread clone given the dozen handlers it lacks cost a map each
   // per activation (withFields in contracts).
   return {
     callsSettled: (results) => ending.callsSettled(results),
-    /** The activation ended: the tool jobs it watched and did not wait for are forgotten. */
-    release: forgetDispatched,
+    /**
+     * The activation ended: the tool jobs it watched and did not wait for are forgotten, and the last
+     * reply's tokens are counted if no write took them (a save refused while the model answered).
+     */
+    release() {
+      forgetDispatched();
+      sendUsage();
+    },
     async finish(state, events, release, save) {
       await beforeWrite();
       await ending.finish(state, events, release, save);
@@ -247,17 +263,24 @@ export function runEffectHandlers(args: {
       dispatchAnnounced.catch(() => undefined);
     },
     async checkpointWithToolJobs(state, events, calls, announce) {
-      await beforeWrite();
+      await afterAnnounced();
       watchDispatched(calls);
-      ref.current = await checkpointWithToolJobs(
-        runtime,
-        ref.current,
-        state,
-        events,
-        toolJobRunOf(state),
-        calls,
-        context.logger,
-      );
+      try {
+        ref.current = await checkpointWithToolJobs(
+          runtime,
+          ref.current,
+          state,
+          events,
+          toolJobRunOf(state),
+          calls,
+          context.logger,
+        );
+      } finally {
+        // The count goes out after the transaction, with the dispatch events below: one auto-pipelined
+        // write. Sent before it, it left in a write of its own, as the MULTI is sent at once. Sent when the
+        // checkpoint is refused too: the reply was made, and its tokens spent.
+        sendUsage();
+      }
       dispatchAnnounced = runtime.runs.appendEvents(state.runId, announce);
       dispatchAnnounced.catch(() => undefined);
     },
