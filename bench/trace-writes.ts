@@ -3,28 +3,24 @@
  * raw-BullMQ floor and of Tollgate with an in-process worker (one process, 1 in flight, after a warm-up),
  * on a private redis-server. A write is a system call that wakes the other side; on this machine each
  * costs about 50 µs of CPU, the largest share of a run's. With `--show`, the commands of the last run's
- * Redis writes, one write per line (scripts by name: BullMQ's by file, Tollgate's by the export holding
- * the Lua; others by SHA). For finding writes to merge; not part of
+ * Redis writes, one write per line (scripts by name, bench/lib/script-names.ts: BullMQ's by script,
+ * Tollgate's by the export holding the Lua; others by SHA). For finding writes to merge; not part of
  * `npm run bench`.
  */
-import { createHash } from "node:crypto";
-import { readdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import net from "node:net";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { bullmqFloor } from "./contenders/bullmq-floor.js";
 import type { IContender } from "./contenders/contender.js";
 import { tollgateInProcess } from "./contenders/tollgate-in-process.js";
 import { startModelServer } from "./lib/child-services.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
+import { scriptNameOf, scriptNamesBySha } from "./lib/script-names.js";
 
 const runs = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 200);
 const show = process.argv.includes("--show");
 const redis = await startPrivateRedis();
 const model = await startModelServer();
 const redisPort = Number(new URL(redis.url).port);
-const scriptNames = show ? await namedScripts() : new Map<string, string>();
+const scriptNames = show ? await scriptNamesBySha() : new Map<string, string>();
 
 let counting = false;
 const writesByPort = new Map<number, number>();
@@ -44,37 +40,9 @@ function commandsOf(chunk: unknown): string {
   const text = typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString("latin1") : "";
   const names = [...text.matchAll(/\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n(?:\$\d+\r\n([0-9a-f]{40}))?/g)].map(
     ([, name, sha]) =>
-      sha ? `${name!.toUpperCase()} ${scriptNames.get(sha) ?? sha.slice(0, 8)}` : name!.toUpperCase(),
+      sha ? `${name!.toUpperCase()} ${scriptNameOf(name!, sha, scriptNames)}` : name!.toUpperCase(),
   );
   return names.join(", ");
-}
-
-/** Script names by SHA: BullMQ's scripts (by file) and every Lua text Tollgate's store and runtime export. */
-async function namedScripts(): Promise<Map<string, string>> {
-  const sha = (lua: string) => createHash("sha1").update(lua).digest("hex");
-  const names = new Map<string, string>();
-  const require = createRequire(import.meta.url);
-  const bullmqScripts = join(dirname(require.resolve("bullmq")), "scripts");
-  for (const file of readdirSync(bullmqScripts).filter((name) => /^[a-zA-Z]+-\d+\.js$/.test(name))) {
-    for (const script of Object.values(require(join(bullmqScripts, file)) as Record<string, unknown>)) {
-      const content = (script as { content?: unknown } | null)?.content;
-      if (typeof content === "string") names.set(sha(content), `bullmq:${file.replace(/-\d+\.js$/, "")}`);
-    }
-  }
-  const sourceRoot = fileURLToPath(new URL("../src/", import.meta.url));
-  for (const folder of ["store", "runtime"]) {
-    for (const file of readdirSync(join(sourceRoot, folder)).filter((name) => name.endsWith(".ts"))) {
-      const module = (await import(pathToFileURL(join(sourceRoot, folder, file)).href)) as Record<
-        string,
-        unknown
-      >;
-      for (const [name, value] of Object.entries(module)) {
-        if (typeof value === "string" && value.includes("redis.call"))
-          names.set(sha(value), `tollgate:${name}`);
-      }
-    }
-  }
-  return names;
 }
 
 const floor = await bullmqFloor({

@@ -40,3 +40,29 @@ export async function scriptNamesBySha(): Promise<Map<string, string>> {
   }
   return names;
 }
+
+/**
+ * The script a command runs, named as `scriptNamesBySha` names it (an EVAL by its Lua's SHA1, an FCALL by
+ * its function); undefined for a command that runs no script.
+ */
+export function scriptNameOf(
+  command: string,
+  firstArgument: unknown,
+  names: ReadonlyMap<string, string>,
+): string | undefined {
+  switch (command.toLowerCase()) {
+    case "evalsha":
+    case "evalsha_ro": {
+      const sha = String(firstArgument);
+      return names.get(sha) ?? `script ${sha.slice(0, 8)}`;
+    }
+    case "eval":
+    case "eval_ro":
+      return scriptNameOf("evalsha", sha1(String(firstArgument)), names);
+    case "fcall":
+    case "fcall_ro":
+      return `function ${String(firstArgument)}`;
+    default:
+      return undefined;
+  }
+}
