@@ -1,20 +1,21 @@
 /**
- * `npx tsx bench/cpu-per-run.ts <floor|tollgate|tollgate-compiled> [runs] [in flight]`: runs/s, this
- * process's CPU per run (split into the main thread's and the other threads', mostly V8's
+ * `npx tsx bench/cpu-per-run.ts <floor|floor-records|tollgate|tollgate-compiled> [runs] [in flight]`:
+ * runs/s, this process's CPU per run (split into the main thread's and the other threads', mostly V8's
  * garbage-collection helpers) and KB allocated on the V8 heap per run (bench/lib/allocation.ts) for one
- * contender alone in its process: the floor, or Tollgate with an in-process worker, from the source through
+ * contender alone in its process: the floor, the floor with Tollgate's records
+ * (bench/contenders/floor-with-records.ts), or Tollgate with an in-process worker, from the source through
  * tsx as `npm run bench` runs it (`tollgate`) or from the compiled build as a service importing the package
  * runs it (`tollgate-compiled`). On a private redis-server and scripted model, after a warm-up of 600 runs.
  * Alternate processes of two builds to compare them: unlike `npm run bench`, no other contender shares the
  * process. A diagnostic, not part of `npm run bench`. `CPU_PROFILE=<file>` writes a V8 CPU profile of the
  * measured runs, `HEAP_PROFILE=<file>` a sampling heap profile (where the allocations come from; with
  * `HEAP_SURVIVORS=1`, only the objects that outlived a young collection: what is promoted).
- * `BENCH_MODEL_STREAMING=off` (or `on`) sets whether Tollgate's worker streams the model's reply (its
- * default: streamed; the floor never streams). `COMMAND_STATS=1` also prints the Redis commands per run of
- * the measured runs by name, with Redis's own time for each (INFO commandstats: commands inside scripts
- * included), most first. `SCRIPT_STATS=1` prints Redis's time per run by script, each named (BullMQ's or
- * Tollgate's, bench/lib/script-names.ts), from a SLOWLOG of every command (threshold 0; commands run
- * inside a script are listed too, and their time is also in their script's).
+ * `BENCH_MODEL_STREAMING=off` (or `on`) sets whether Tollgate's worker, and the floor with records', stream
+ * the model's reply (their default: streamed; the floor never streams). `COMMAND_STATS=1` also prints the
+ * Redis commands per run of the measured runs by name, with Redis's own time for each (INFO commandstats:
+ * commands inside scripts included), most first. `SCRIPT_STATS=1` prints Redis's time per run by script, each
+ * named (BullMQ's or Tollgate's, bench/lib/script-names.ts), from a SLOWLOG of every command (threshold 0;
+ * commands run inside a script are listed too, and their time is also in their script's).
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -30,7 +31,9 @@ import { scriptNamesBySha } from "./lib/script-names.js";
 
 const [which = "tollgate", runsArgument = "2000", inFlightArgument = "50"] = process.argv.slice(2);
 if (!isLoneContender(which)) {
-  console.error("usage: npx tsx bench/cpu-per-run.ts <floor|tollgate|tollgate-compiled> [runs] [in flight]");
+  console.error(
+    "usage: npx tsx bench/cpu-per-run.ts <floor|floor-records|tollgate|tollgate-compiled> [runs] [in flight]",
+  );
   process.exit(2);
 }
 const runs = Number(runsArgument);

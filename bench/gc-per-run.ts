@@ -1,7 +1,7 @@
 /**
- * `npx tsx bench/gc-per-run.ts <floor|tollgate|tollgate-compiled> [runs] [in flight]`: what a contender's
- * runs leave to the garbage collector, alone in its process (as bench/cpu-per-run.ts), on a private
- * redis-server and scripted model, after a warm-up of 600 runs.
+ * `npx tsx bench/gc-per-run.ts <floor|floor-records|tollgate|tollgate-compiled> [runs] [in flight]`: what a
+ * contender's runs leave to the garbage collector, alone in its process (as bench/cpu-per-run.ts), on a
+ * private redis-server and scripted model, after a warm-up of 600 runs.
  *
  * **Promoted per run**: bytes the young-generation collections copied to the old generation during
  * `runs` runs (V8's `--trace-gc-nvp` lines, the `promoted=` of each scavenge), divided by the runs. An
@@ -23,7 +23,9 @@ import { startPrivateRedis } from "./lib/private-redis.js";
 
 const [whichArgument = "tollgate", runsArgument = "2000", inFlightArgument = "50"] = process.argv.slice(2);
 if (!isLoneContender(whichArgument)) {
-  console.error("usage: npx tsx bench/gc-per-run.ts <floor|tollgate|tollgate-compiled> [runs] [in flight]");
+  console.error(
+    "usage: npx tsx bench/gc-per-run.ts <floor|floor-records|tollgate|tollgate-compiled> [runs] [in flight]",
+  );
   process.exit(2);
 }
 /** The checked name, for `measure` below: a function body does not see the check's narrowing. */

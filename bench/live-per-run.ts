@@ -1,10 +1,10 @@
 /**
- * `npx tsx bench/live-per-run.ts <floor|tollgate|tollgate-compiled> [in flight] [snapshots]`: what a
- * contender keeps alive per run in flight, alone in its process on a private redis-server and scripted
- * model. After a warm-up of 600 runs, one heap snapshot with nothing in flight, then `snapshots` (default
- * 3) while `in flight` (default 50) runs go on, one every 500 runs finished; each snapshot follows a full
- * collection, so it holds only what is reachable. Prints the difference per run in flight, averaged, by
- * kind of object (plain objects by their first properties), KB and count.
+ * `npx tsx bench/live-per-run.ts <floor|floor-records|tollgate|tollgate-compiled> [in flight] [snapshots]`:
+ * what a contender keeps alive per run in flight, alone in its process on a private redis-server and
+ * scripted model. After a warm-up of 600 runs, one heap snapshot with nothing in flight, then `snapshots`
+ * (default 3) while `in flight` (default 50) runs go on, one every 500 runs finished; each snapshot follows
+ * a full collection, so it holds only what is reachable. Prints the difference per run in flight, averaged,
+ * by kind of object (plain objects by their first properties), KB and count.
  *
  * What a run holds for its whole length outlives the young generation's collections and is promoted
  * (bench/gc-per-run.ts counts the bytes): this shows what it is. JIT code compiled between the snapshots
@@ -20,7 +20,7 @@ import { startPrivateRedis } from "./lib/private-redis.js";
 const [which = "tollgate", inFlightArgument = "50", snapshotsArgument = "3"] = process.argv.slice(2);
 if (!isLoneContender(which)) {
   console.error(
-    "usage: npx tsx bench/live-per-run.ts <floor|tollgate|tollgate-compiled> [in flight] [snapshots]",
+    "usage: npx tsx bench/live-per-run.ts <floor|floor-records|tollgate|tollgate-compiled> [in flight] [snapshots]",
   );
   process.exit(2);
 }

@@ -5,6 +5,7 @@ import { stopChild } from "./private-redis.js";
 
 const cli = fileURLToPath(new URL("../../bin/tollgate.js", import.meta.url));
 const floorWorkerPath = fileURLToPath(new URL("../floor-worker-process.ts", import.meta.url));
+const floorRecordsWorkerPath = fileURLToPath(new URL("../floor-records-worker-process.ts", import.meta.url));
 export const benchGatewayPath = fileURLToPath(new URL("../bench-gateway.ts", import.meta.url));
 
 export interface IChildService {
@@ -94,6 +95,29 @@ export function startFloorWorkerProcess(options: {
     },
     /floor workers ready/,
     "the floor's worker process",
+  );
+}
+
+/** The workers of the floor with records in a process of their own, as the floor's (above). */
+export function startFloorRecordsWorkerProcess(options: {
+  redisUrl: string;
+  modelUrl: string;
+  prefix: string;
+  concurrency: number;
+  streaming?: boolean;
+}): Promise<IChildService> {
+  return startNode(
+    ["--import", "tsx", floorRecordsWorkerPath],
+    {
+      REDIS_URL: options.redisUrl,
+      MODEL_URL: options.modelUrl,
+      FLOOR_PREFIX: options.prefix,
+      FLOOR_CONCURRENCY: String(options.concurrency),
+      FLOOR_STREAMING: options.streaming === false ? "off" : "on",
+      ...workerNodeOptions(),
+    },
+    /floor records workers ready/,
+    "the floor with records' worker process",
   );
 }
 
