@@ -1,14 +1,16 @@
 /**
  * `npx tsx bench/redis-per-run.ts [runs] [rounds]`: what a run costs Redis, one contender at a time on a
  * private redis-server (no other contender's workers beside it, unlike `npm run bench`'s alternation): the
- * floor and Tollgate, each with its workers in the bench process and in a process of their own (the
- * `tollgate worker` CLI, from `dist/` when it exists). Per run, from INFO deltas over `runs` runs at 50 in
- * flight after a warm-up of 400: Redis CPU, commands (inside scripts too), the reads and writes of its event
- * loop (one read takes whatever a client's socket holds: auto-pipelined commands arrive together) and the
- * bytes received. A diagnostic for issue 26's Redis CPU target, not part of `npm run bench`.
+ * floor, the floor with Tollgate's records (bench/contenders/floor-with-records.ts) and Tollgate, each
+ * with its workers in the bench process and in a process of their own (the `tollgate worker` CLI, from
+ * `dist/` when it exists). Per run, from INFO deltas over `runs` runs at 50 in flight after a warm-up of
+ * 400: Redis CPU, commands (inside scripts too), the reads and writes of its event loop (one read takes
+ * whatever a client's socket holds: auto-pipelined commands arrive together) and the bytes received. A
+ * diagnostic for issue 26's Redis CPU target, not part of `npm run bench`.
  */
 import { bullmqFloor } from "./contenders/bullmq-floor.js";
 import type { IContender } from "./contenders/contender.js";
+import { floorWithRecords } from "./contenders/floor-with-records.js";
 import { tollgateCli } from "./contenders/tollgate-cli.js";
 import { tollgateInProcess } from "./contenders/tollgate-in-process.js";
 import { withInFlight } from "./lib/alternate.js";
@@ -40,6 +42,9 @@ const contenders: Record<string, (prefix: string) => Promise<IContender>> = {
   "raw BullMQ run (floor)": (prefix) => bullmqFloor({ ...options, prefix }),
   "raw BullMQ run (floor), worker process": (prefix) =>
     bullmqFloor({ ...options, prefix, workerProcess: true }),
+  "floor with records": (prefix) => floorWithRecords({ ...options, prefix }),
+  "floor with records, worker process": (prefix) =>
+    floorWithRecords({ ...options, prefix, workerProcess: true }),
   "Tollgate ask, in-process worker": (prefix) => tollgateInProcess({ ...options, prefix }),
   "Tollgate ask, CLI worker process": (prefix) => tollgateCli({ ...options, prefix }),
 };

@@ -1,6 +1,7 @@
 /**
  * `npx tsx bench/trace-writes.ts [runs]`: socket writes per run, to Redis and to the model server, of the
- * raw-BullMQ floor and of Tollgate with an in-process worker (one process, 1 in flight, after a warm-up),
+ * raw-BullMQ floor, of the floor with Tollgate's records (bench/contenders/floor-with-records.ts) and of
+ * Tollgate with an in-process worker (one process, 1 in flight, after a warm-up),
  * on a private redis-server. A write is a system call that wakes the other side; on this machine each
  * costs about 50 µs of CPU, the largest share of a run's. With `--show`, the commands of the last run's
  * Redis writes, one write per line (scripts by name, bench/lib/script-names.ts: BullMQ's by script,
@@ -10,6 +11,7 @@
 import net from "node:net";
 import { bullmqFloor } from "./contenders/bullmq-floor.js";
 import type { IContender } from "./contenders/contender.js";
+import { floorWithRecords } from "./contenders/floor-with-records.js";
 import { tollgateInProcess } from "./contenders/tollgate-in-process.js";
 import { startModelServer } from "./lib/child-services.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
@@ -51,6 +53,12 @@ const floor = await bullmqFloor({
   prefix: "writes-floor",
   concurrency: 50,
 });
+const floorRecords = await floorWithRecords({
+  redisUrl: redis.url,
+  modelUrl: model.url,
+  prefix: "writes-floor-records",
+  concurrency: 50,
+});
 const tollgate = await tollgateInProcess({
   redisUrl: redis.url,
   modelUrl: model.url,
@@ -58,7 +66,7 @@ const tollgate = await tollgateInProcess({
   concurrency: 50,
 });
 try {
-  for (const contender of [floor, tollgate] as IContender[]) {
+  for (const contender of [floor, floorRecords, tollgate] as IContender[]) {
     for (let index = 0; index < 20; index++) await contender.run(`warm-${index}`);
     writesByPort.clear();
     counting = true;
@@ -75,6 +83,7 @@ try {
   }
 } finally {
   await floor.close();
+  await floorRecords.close();
   await tollgate.close();
   await model.stop();
   await redis.stop();
