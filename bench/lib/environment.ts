@@ -2,6 +2,7 @@ import { aiSdk } from "../contenders/ai-sdk.js";
 import { bullmqFloor } from "../contenders/bullmq-floor.js";
 import { bullmqHop } from "../contenders/bullmq-hop.js";
 import type { IContender } from "../contenders/contender.js";
+import { floorWithRecords } from "../contenders/floor-with-records.js";
 import { openAiLoop } from "../contenders/openai-loop.js";
 import { tollgateCli } from "../contenders/tollgate-cli.js";
 import { type ITollgateContender, tollgateInProcess } from "../contenders/tollgate-in-process.js";
@@ -20,6 +21,11 @@ export interface IContenders {
   floor: IContender;
   /** The floor with its workers in a process of their own: what the CLI worker contender compares with. */
   floorProcess: IContender;
+  /**
+   * The floor keeping Tollgate's records (state, events, indexes, thread, usage) on raw BullMQ: what the
+   * records cost with no Tollgate code. Compared with the floor and with Tollgate's in-process worker.
+   */
+  floorRecords: IContender;
   hop: IContender;
   tollgateInProcess: ITollgateContender;
   tollgateCli: ITollgateContender;
@@ -55,6 +61,7 @@ export async function startEnvironment(
     aiSdk: aiSdk(model.url),
     floor: await bullmqFloor({ ...common, prefix: "floor" }),
     floorProcess: await bullmqFloor({ ...common, prefix: "floor-process", workerProcess: true }),
+    floorRecords: await floorWithRecords({ ...common, prefix: "floor-records" }),
     hop: await bullmqHop({ ...common, prefix: "hop" }),
     tollgateInProcess: await tollgateInProcess({ ...common, prefix: "tg-in-process" }),
     tollgateCli: await tollgateCli({ ...common, prefix: "tg-cli" }),

@@ -11,9 +11,18 @@ import { type IScenarioResult, sized } from "../lib/scenario.js";
  * contender's client round trips per run, its runs back to back.
  */
 export async function latency(environment: IBenchEnvironment): Promise<IScenarioResult> {
-  const { openAiLoop, aiSdk, floor, floorProcess, hop, tollgateInProcess, tollgateCli } =
+  const { openAiLoop, aiSdk, floor, floorProcess, floorRecords, hop, tollgateInProcess, tollgateCli } =
     environment.contenders;
-  const contenders = [openAiLoop, aiSdk, floor, floorProcess, hop, tollgateInProcess, tollgateCli];
+  const contenders = [
+    openAiLoop,
+    aiSdk,
+    floor,
+    floorProcess,
+    floorRecords,
+    hop,
+    tollgateInProcess,
+    tollgateCli,
+  ];
   const turns = sized(environment, 400, 30);
   const samples = await alternate(
     contenders,
@@ -27,7 +36,7 @@ export async function latency(environment: IBenchEnvironment): Promise<IScenario
   const summaries: Record<string, ILatencySummary> = {};
   for (const [name, values] of samples) summaries[name] = summarize(values);
   const roundTrips: Record<string, number> = {};
-  for (const contender of [floor, floorProcess, tollgateInProcess, tollgateCli]) {
+  for (const contender of [floor, floorProcess, floorRecords, tollgateInProcess, tollgateCli]) {
     roundTrips[contender.name] = await roundTripsAtOneInFlight(
       environment,
       contender,

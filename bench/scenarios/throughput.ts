@@ -17,8 +17,9 @@ export interface IThroughputFigures extends IRunCost {
  * commands per run.
  */
 export async function throughput(environment: IBenchEnvironment): Promise<IScenarioResult> {
-  const { openAiLoop, floor, floorProcess, tollgateInProcess, tollgateCli } = environment.contenders;
-  const contenders = [openAiLoop, floor, floorProcess, tollgateInProcess, tollgateCli];
+  const { openAiLoop, floor, floorProcess, floorRecords, tollgateInProcess, tollgateCli } =
+    environment.contenders;
+  const contenders = [openAiLoop, floor, floorProcess, floorRecords, tollgateInProcess, tollgateCli];
   const runs = sized(environment, 400, 100);
   const batches = sized(environment, 3, 2);
   const measured = await alternate(
@@ -78,7 +79,8 @@ export async function throughput(environment: IBenchEnvironment): Promise<IScena
       "trips: this process's socket writes to Redis (a pipeline or MULTI … EXEC is one); KB allocated: this",
       "process's V8 heap (the growth plus what each garbage collection freed, from V8's GCProfiler). The floor",
       "runs twice: its workers in the bench process (compared with Tollgate's in-process worker) and in a",
-      "worker process of their own (compared with the CLI worker, as in production).",
+      "worker process of their own (compared with the CLI worker, as in production). The floor with records",
+      "keeps Tollgate's records on raw BullMQ (bench/contenders/floor-with-records.ts), in the bench process.",
       "",
       markdownTable(
         [

@@ -8,6 +8,7 @@ const names = {
   openAiLoop: "loop",
   floor: "floor",
   floorProcess: "floor process",
+  floorRecords: "records",
   tollgateInProcess: "tollgate",
   tollgateCli: "tollgate cli",
 };
@@ -32,6 +33,7 @@ const results: Record<string, IScenarioResult> = {
       loop: summary(5, 10),
       floor: summary(9, 20),
       "floor process": summary(10, 22),
+      records: summary(9.8, 24),
       tollgate: summary(10, 30),
       "tollgate cli": summary(11, 24),
     },
@@ -41,6 +43,7 @@ const results: Record<string, IScenarioResult> = {
     figures: {
       floor: figures(100, 5, 1, 14),
       "floor process": figures(90, 8, 1, 4),
+      records: figures(80, 6.25, 1.25, 16),
       tollgate: figures(85, 6, 1.1, 15.5),
       "tollgate cli": figures(70, 10, 1.3, 4),
     },
@@ -94,6 +97,24 @@ describe("bench targets (issue 26)", () => {
     expect(check).toMatchObject({ target, measured, limit });
     expect(check!.met).toBe(check!.direction === "at most" ? measured <= limit : measured >= limit);
   });
+
+  it.each([
+    // Added p50: floor 4, records 4.8, Tollgate 5 over the loop's 5.
+    { target: "added latency p50, records ÷ floor's", measured: 1.2 },
+    { target: "added latency p50, tollgate ÷ records", measured: 1.04 },
+    { target: "throughput at 50 in flight, records ÷ floor's", measured: 0.8 },
+    { target: "throughput at 50 in flight, tollgate ÷ records", measured: 1.06 },
+    { target: "process CPU per run at 50 in flight, records ÷ floor's", measured: 1.25 },
+    { target: "process CPU per run at 50 in flight, tollgate ÷ records", measured: 0.96 },
+    { target: "Redis CPU per run at 50 in flight, records ÷ floor's", measured: 1.25 },
+    { target: "Redis CPU per run at 50 in flight, tollgate ÷ records", measured: 0.88 },
+  ])(
+    "reports $target ($measured) with no limit: what the records cost, and Tollgate's code over them",
+    ({ target, measured }) => {
+      const [check] = find(target);
+      expect(check).toMatchObject({ target, measured, direction: "reported", met: true });
+    },
+  );
 
   it("reports bytes allocated per run against the floor's, with no limit", () => {
     const [check] = find("bytes allocated per run at 50 in flight, tollgate ÷ floor's");
