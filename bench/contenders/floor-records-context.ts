@@ -28,7 +28,7 @@ export interface IRunContext {
   openai: OpenAI;
   /** The workers' connection for records, with the scripts defined. */
   records: Redis & IRecordCommands;
-  /** BullMQ's adapter over `records`: its MULTIs take `Job#addJob`, as FlowProducer's do. */
+  /** BullMQ's adapter over the tool queue's connection: its MULTIs take `Job#addJob`, as FlowProducer's do. */
   transactions: RedisClient;
   tools: Queue<IFloorRecordsToolData>;
   keys: TRecordKeys;

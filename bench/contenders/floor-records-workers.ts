@@ -19,9 +19,8 @@ export interface IFloorRecordsOptions extends IFloorOptions {
 
 /**
  * The workers of "the floor with records" (floor-with-records.ts): the floor's run and tool workers
- * (floor-workers.ts), writing the records as they go (floor-records-run.ts). The records and the tool
- * jobs' adds go on one connection of their own, as the floor's tool queue has one. In the bench process
- * or in a worker process of their own (bench/floor-records-worker-process.ts).
+ * (floor-workers.ts), writing the records as they go (floor-records-run.ts). In the bench process or in
+ * a worker process of their own (bench/floor-records-worker-process.ts).
  */
 export async function startFloorRecordsWorkers(
   options: IFloorRecordsOptions,
@@ -34,8 +33,12 @@ export async function startFloorRecordsWorkers(
   });
   const connection = () => new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   const base = { prefix: options.prefix };
+  // Two connections: BullMQ defines its 64 scripts on the tool queue's, and ioredis copies a connection's
+  // scripts into every MULTI and pipeline made on it (about 40 µs each here); the records' own writes go
+  // on one that has only theirs. The checkpoint's MULTI needs both (BullMQ's add and the save).
   const records = defineRecordCommands(connection());
-  const tools = new Queue<IFloorRecordsToolData>("tools", { ...base, connection: records });
+  const toolQueueConnection = defineRecordCommands(connection());
+  const tools = new Queue<IFloorRecordsToolData>("tools", { ...base, connection: toolQueueConnection });
   const keys = recordKeys(options.prefix);
   const context: IRunContext = {
     openai,
@@ -73,6 +76,7 @@ export async function startFloorRecordsWorkers(
       await Promise.all([runWorker.close(), toolWorker.close()]);
       await tools.close();
       records.disconnect();
+      toolQueueConnection.disconnect();
     },
   };
 }

@@ -27,7 +27,11 @@ import { type IFloorRecordsOptions, startFloorRecordsWorkers } from "./floor-rec
  * Like Tollgate: the run is created in one MULTI with its job (`Job#addJob` on the MULTI, as
  * FlowProducer adds a flow), the job carries the created state so the first activation reads nothing,
  * the checkpoint and the tool jobs are one fenced MULTI, the caller waits for the finish's publish (one
- * subscription, not QueueEvents), and the model's reply is streamed unless `streaming` is false.
+ * subscription, not QueueEvents), and the model's reply is streamed unless `streaming` is false. Unlike
+ * Tollgate: the two MULTIs are made on BullMQ's adapter, as FlowProducer makes its own, so ioredis copies
+ * BullMQ's 64 scripts into each (about 40 µs here; Tollgate sends its MULTIs' scripts by SHA from a
+ * connection without them), and nothing is auto-pipelined (27.7 socket writes per run at 1 in flight,
+ * Tollgate 22.3, `bench/trace-writes.ts`).
  *
  * Left out, as a design with these records need not have them for this bench: cancellation (its flag's
  * checks at the start and the resume), the check that the stored state is the one the job carries (a
