@@ -11,7 +11,6 @@
 
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
-import OpenAI from "openai";
 import pino from "pino";
 import { GatewayClient } from "../src/producer/index.js";
 import { TextDeltaLog } from "../src/store/index.js";
@@ -19,7 +18,7 @@ import { startWorker } from "../src/workers/index.js";
 import { benchGateway } from "./bench-gateway.js";
 import { alternate, withInFlight } from "./lib/alternate.js";
 import { startCli } from "./lib/child-services.js";
-import { benchModelFetch } from "./lib/model-transport.js";
+import { benchOpenAi } from "./lib/model-transport.js";
 import { openaiAloneAnswer } from "./lib/openai-alone.js";
 import { median, round } from "./lib/percentiles.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
@@ -71,7 +70,7 @@ const workers = await Promise.all(
     return { worker, client };
   }),
 );
-const openai = new OpenAI({ baseURL: modelUrl, apiKey: "bench", maxRetries: 0, fetch: benchModelFetch });
+const openai = benchOpenAi(modelUrl);
 
 const tollgate = (name: string, client: GatewayClient, skip: boolean) => ({
   name,

@@ -1,7 +1,6 @@
 import { type Job, Queue, type RedisQueueBackend, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import OpenAI from "openai";
-import { benchModelFetch } from "../lib/model-transport.js";
+import { benchOpenAi } from "../lib/model-transport.js";
 import type {
   IFloorRecordsRunData,
   IFloorRecordsToolData,
@@ -25,12 +24,7 @@ export interface IFloorRecordsOptions extends IFloorOptions {
 export async function startFloorRecordsWorkers(
   options: IFloorRecordsOptions,
 ): Promise<{ close(): Promise<void> }> {
-  const openai = new OpenAI({
-    baseURL: options.modelUrl,
-    apiKey: "bench",
-    maxRetries: 0,
-    fetch: benchModelFetch,
-  });
+  const openai = benchOpenAi(options.modelUrl);
   const connection = () => new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   const base = { prefix: options.prefix };
   // Two connections: BullMQ defines its 64 scripts on the tool queue's, and ioredis copies a connection's

@@ -1,8 +1,7 @@
 import { type Job, Queue, WaitingChildrenError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { benchModelFetch } from "../lib/model-transport.js";
+import { benchOpenAi } from "../lib/model-transport.js";
 import { benchModelName, echoToolDefinition } from "../lib/scripts.js";
 
 export interface IFloorRunData {
@@ -23,12 +22,7 @@ export interface IFloorOptions {
  * in a worker process of their own (bench/floor-worker-process.ts), as Tollgate's worker runs both ways.
  */
 export async function startFloorWorkers(options: IFloorOptions): Promise<{ close(): Promise<void> }> {
-  const openai = new OpenAI({
-    baseURL: options.modelUrl,
-    apiKey: "bench",
-    maxRetries: 0,
-    fetch: benchModelFetch,
-  });
+  const openai = benchOpenAi(options.modelUrl);
   const connection = () => new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   const base = { prefix: options.prefix };
   const tools = new Queue("tools", { ...base, connection: connection() });

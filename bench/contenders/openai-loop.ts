@@ -1,12 +1,11 @@
-import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { benchModelFetch } from "../lib/model-transport.js";
+import { benchOpenAi } from "../lib/model-transport.js";
 import { benchModelName, echoToolDefinition, toolCallScript } from "../lib/scripts.js";
 import type { IContender } from "./contender.js";
 
 /** The plain in-process loop: model call, run the tools, model call, with the openai SDK. No queue. */
 export function openAiLoop(modelUrl: string): IContender {
-  const openai = new OpenAI({ baseURL: modelUrl, apiKey: "bench", maxRetries: 0, fetch: benchModelFetch });
+  const openai = benchOpenAi(modelUrl);
   return {
     name: "openai loop (in process)",
     childPids: [],

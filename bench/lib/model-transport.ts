@@ -1,3 +1,4 @@
+import OpenAI from "openai";
 import { nodeHttpFetch } from "../../src/model/node-http-fetch.js";
 
 /**
@@ -7,3 +8,8 @@ import { nodeHttpFetch } from "../../src/model/node-http-fetch.js";
  * not a difference of transport (docs/BENCHMARKS.md, "Model calls over node:http"). One per process.
  */
 export const benchModelFetch: typeof fetch = nodeHttpFetch().fetch;
+
+/** The bench's openai SDK client of the scripted model at `baseURL`: no retries, over `benchModelFetch`. */
+export function benchOpenAi(baseURL: string): OpenAI {
+  return new OpenAI({ baseURL, apiKey: "bench", maxRetries: 0, fetch: benchModelFetch });
+}

@@ -1,4 +1,3 @@
-import OpenAI from "openai";
 import pino from "pino";
 import { startApi } from "../../src/api/index.js";
 import { startScriptedModel } from "../../src/model/scripted/index.js";
@@ -12,7 +11,7 @@ import { startCli } from "../lib/child-services.js";
 import { type IBenchEnvironment, sharedConcurrency } from "../lib/environment.js";
 import { recordFirstChunks } from "../lib/first-chunk-clock.js";
 import { markdownTable } from "../lib/markdown-table.js";
-import { benchModelFetch } from "../lib/model-transport.js";
+import { benchOpenAi } from "../lib/model-transport.js";
 import { openaiAloneAnswer } from "../lib/openai-alone.js";
 import { type ILatencySummary, median, round, summarize } from "../lib/percentiles.js";
 import { keyBytes } from "../lib/redis-stats.js";
@@ -106,12 +105,7 @@ export async function streaming(environment: IBenchEnvironment): Promise<IScenar
     host: "127.0.0.1",
     sseMaxStreamsPerToken: 200,
   });
-  const openai = new OpenAI({
-    baseURL: model.url,
-    apiKey: "bench",
-    maxRetries: 0,
-    fetch: benchModelFetch,
-  });
+  const openai = benchOpenAi(model.url);
   let lateReaders = 0;
 
   /** An SSE reader of a run's events, the run's worker in this process or in one of its own. */
@@ -405,12 +399,7 @@ async function measureCost(
       return { worker, client, streamingOn };
     }),
   );
-  const openai = new OpenAI({
-    baseURL: modelUrl,
-    apiKey: "bench",
-    maxRetries: 0,
-    fetch: benchModelFetch,
-  });
+  const openai = benchOpenAi(modelUrl);
   const contenders: ICostContender[] = [
     ...workers.map(({ client, streamingOn }) => ({
       name: `Tollgate, streaming ${streamingOn ? "on" : "off"}`,
