@@ -23,17 +23,15 @@ import { startAllocationCounter } from "./lib/allocation.js";
 import { withInFlight } from "./lib/alternate.js";
 import { startModelServer } from "./lib/child-services.js";
 import { difference, total } from "./lib/client-commands.js";
-import { isLoneContender, startLoneContender } from "./lib/lone-contender.js";
+import { isLoneContender, loneContenderChoices, startLoneContender } from "./lib/lone-contender.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
 import { ownThreadsCpuMs } from "./lib/process-stats.js";
 import { redisCpuMs, serverCommandMicroseconds, serverCommandStats } from "./lib/redis-stats.js";
-import { scriptNamesBySha } from "./lib/script-names.js";
+import { scriptNameOf, scriptNamesBySha } from "./lib/script-names.js";
 
 const [which = "tollgate", runsArgument = "2000", inFlightArgument = "50"] = process.argv.slice(2);
 if (!isLoneContender(which)) {
-  console.error(
-    "usage: npx tsx bench/cpu-per-run.ts <floor|floor-records|tollgate|tollgate-compiled> [runs] [in flight]",
-  );
+  console.error(`usage: npx tsx bench/cpu-per-run.ts ${loneContenderChoices} [runs] [in flight]`);
   process.exit(2);
 }
 const runs = Number(runsArgument);
@@ -122,10 +120,7 @@ try {
     const bySha = new Map<string, { calls: number; microseconds: number }>();
     for (const [, , microseconds, command] of slowlog) {
       const verb = String(command[0]).toLowerCase();
-      const name =
-        verb === "evalsha"
-          ? (names.get(String(command[1])) ?? `script ${String(command[1]).slice(0, 8)}`)
-          : verb;
+      const name = scriptNameOf(verb, command[1], names) ?? verb;
       const entry = bySha.get(name) ?? { calls: 0, microseconds: 0 };
       entry.calls += 1;
       entry.microseconds += microseconds;

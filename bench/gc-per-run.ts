@@ -18,14 +18,17 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { withInFlight } from "./lib/alternate.js";
 import { startModelServer } from "./lib/child-services.js";
-import { isLoneContender, startLoneContender, type TLoneContender } from "./lib/lone-contender.js";
+import {
+  isLoneContender,
+  loneContenderChoices,
+  startLoneContender,
+  type TLoneContender,
+} from "./lib/lone-contender.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
 
 const [whichArgument = "tollgate", runsArgument = "2000", inFlightArgument = "50"] = process.argv.slice(2);
 if (!isLoneContender(whichArgument)) {
-  console.error(
-    "usage: npx tsx bench/gc-per-run.ts <floor|floor-records|tollgate|tollgate-compiled> [runs] [in flight]",
-  );
+  console.error(`usage: npx tsx bench/gc-per-run.ts ${loneContenderChoices} [runs] [in flight]`);
   process.exit(2);
 }
 /** The checked name, for `measure` below: a function body does not see the check's narrowing. */

@@ -14,14 +14,12 @@
 import { Session } from "node:inspector/promises";
 import { withInFlight } from "./lib/alternate.js";
 import { startModelServer } from "./lib/child-services.js";
-import { isLoneContender, startLoneContender } from "./lib/lone-contender.js";
+import { isLoneContender, loneContenderChoices, startLoneContender } from "./lib/lone-contender.js";
 import { startPrivateRedis } from "./lib/private-redis.js";
 
 const [which = "tollgate", inFlightArgument = "50", snapshotsArgument = "3"] = process.argv.slice(2);
 if (!isLoneContender(which)) {
-  console.error(
-    "usage: npx tsx bench/live-per-run.ts <floor|floor-records|tollgate|tollgate-compiled> [in flight] [snapshots]",
-  );
+  console.error(`usage: npx tsx bench/live-per-run.ts ${loneContenderChoices} [in flight] [snapshots]`);
   process.exit(2);
 }
 const inFlight = Number(inFlightArgument);

@@ -78,46 +78,49 @@ function workerNodeOptions(): Record<string, string> {
 }
 
 /** The floor's workers in a process of their own, run from source through tsx as the CLI worker is. */
-export function startFloorWorkerProcess(options: {
-  redisUrl: string;
-  modelUrl: string;
-  prefix: string;
-  concurrency: number;
-}): Promise<IChildService> {
-  return startNode(
-    ["--import", "tsx", floorWorkerPath],
-    {
-      REDIS_URL: options.redisUrl,
-      MODEL_URL: options.modelUrl,
-      FLOOR_PREFIX: options.prefix,
-      FLOOR_CONCURRENCY: String(options.concurrency),
-      ...workerNodeOptions(),
-    },
-    /floor workers ready/,
-    "the floor's worker process",
-  );
+export function startFloorWorkerProcess(options: IFloorProcessOptions): Promise<IChildService> {
+  return startFloorProcess(floorWorkerPath, options, {}, /floor workers ready/, "the floor's worker process");
 }
 
 /** The workers of the floor with records in a process of their own, as the floor's (above). */
-export function startFloorRecordsWorkerProcess(options: {
+export function startFloorRecordsWorkerProcess(
+  options: IFloorProcessOptions & { streaming?: boolean },
+): Promise<IChildService> {
+  return startFloorProcess(
+    floorRecordsWorkerPath,
+    options,
+    { FLOOR_STREAMING: options.streaming === false ? "off" : "on" },
+    /floor records workers ready/,
+    "the floor with records' worker process",
+  );
+}
+
+interface IFloorProcessOptions {
   redisUrl: string;
   modelUrl: string;
   prefix: string;
   concurrency: number;
-  streaming?: boolean;
-}): Promise<IChildService> {
+}
+
+function startFloorProcess(
+  path: string,
+  options: IFloorProcessOptions,
+  environment: Record<string, string>,
+  ready: RegExp,
+  label: string,
+): Promise<IChildService> {
   return startNode(
-    ["--import", "tsx", floorRecordsWorkerPath],
+    ["--import", "tsx", path],
     {
       REDIS_URL: options.redisUrl,
       MODEL_URL: options.modelUrl,
       FLOOR_PREFIX: options.prefix,
       FLOOR_CONCURRENCY: String(options.concurrency),
-      FLOOR_STREAMING: options.streaming === false ? "off" : "on",
+      ...environment,
       ...workerNodeOptions(),
     },
-    /floor records workers ready/,
-    "the floor with records' worker process",
+    ready,
+    label,
   );
 }
 

@@ -13,6 +13,9 @@ export type TLoneContender = "floor" | "floor-records" | "tollgate" | "tollgate-
 
 const loneContenders: readonly string[] = ["floor", "floor-records", "tollgate", "tollgate-compiled"];
 
+/** The lone contenders as the diagnostics' usage lines name them. */
+export const loneContenderChoices = `<${loneContenders.join("|")}>`;
+
 /** `which` names a lone contender; the diagnostics exit with their usage line otherwise. */
 export function isLoneContender(which: string): which is TLoneContender {
   return loneContenders.includes(which);
