@@ -197,22 +197,33 @@ interface ITimedCommand {
   setTimeout(ms: number): void;
 }
 
+/** When each command queued in a pipeline must have its answer, fixed when it was issued. */
+const issuedDeadlines = new WeakMap<ITimedCommand, number>();
+
 /**
- * Starts a client connection's command timeout when a command is issued, not when it is written: with
- * auto-pipelining, a command issued while another pipeline is in flight waits for that one to finish
- * before it is even written, so a Redis that stopped answering cost it the other's timeout and then its
- * own (up to twice `commandTimeoutMs`). Within `withRedisBudget` (an API request) the timeout is what is
- * left of the request's budget, so a request's commands together take no longer than it.
- * ioredis starts the timer once per command, so its own later start (at the write) changes nothing.
+ * A client connection's command timeout counts from when a command is issued, and its timer starts when
+ * the command is written. Within `withRedisBudget` (an API request) the deadline is what is left of the
+ * request's budget, so a request's commands together take no longer than it.
+ *
+ * With auto-pipelining, a command issued while another pipeline is in flight waits in the next pipeline,
+ * unwritten, until that one has all its replies; a timeout counted from the write would come on top of
+ * that wait (up to twice `commandTimeoutMs`). So its deadline is fixed when it is queued, and its timer
+ * is armed, for what is left of it, only when the pipeline writes it. Never earlier: ioredis tells an
+ * auto-pipelined command's caller only when its whole pipeline has settled, and a pipeline counts its
+ * replies from when it is sent. A command that timed out while still queued was counted before the count
+ * began and never again (its late reply is dropped), so its pipeline never settled, and every command
+ * issued on the connection after it waited behind that pipeline forever (issue 38: the API's reads hung
+ * after one Redis pause). Armed at the write, every written command settles (by its reply or its timer),
+ * so every pipeline does. ioredis arms a command's timer once, so its own (at the write) changes nothing.
  */
 export function boundCommandTime(redis: Redis, commandTimeoutMs: number): void {
-  const start = (command: ITimedCommand) => {
-    const left = remainingRedisBudgetMs() ?? commandTimeoutMs;
-    command.setTimeout(Math.max(1, Math.min(commandTimeoutMs, left)));
-  };
+  const deadlineFromNow = () =>
+    performance.now() + Math.min(commandTimeoutMs, remainingRedisBudgetMs() ?? commandTimeoutMs);
   const sendCommand = redis.sendCommand.bind(redis);
+  // Every command reaches Redis through here, a pipeline's as it writes them: the one place a timer starts.
   redis.sendCommand = ((command: ITimedCommand & Parameters<Redis["sendCommand"]>[0], ...rest: unknown[]) => {
-    start(command);
+    const deadline = issuedDeadlines.get(command) ?? deadlineFromNow();
+    command.setTimeout(Math.max(1, deadline - performance.now()));
     return (sendCommand as (...args: unknown[]) => unknown)(command, ...rest);
   }) as Redis["sendCommand"];
   const createPipeline = redis.pipeline.bind(redis);
@@ -223,7 +234,8 @@ export function boundCommandTime(redis: Redis, commandTimeoutMs: number): void {
     };
     const queue = pipeline.sendCommand.bind(pipeline);
     pipeline.sendCommand = (command) => {
-      start(command);
+      // A cluster's redirected pipeline queues its commands again: they keep the deadline they were issued with.
+      if (!issuedDeadlines.has(command)) issuedDeadlines.set(command, deadlineFromNow());
       return queue(command);
     };
     return pipeline;
