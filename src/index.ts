@@ -106,6 +106,7 @@ export {
   createLogger,
   type ICreateLoggerOptions,
   type IEnvTracing,
+  type ILiveness,
   type IMetricsServer,
   type IMetricsServerOptions,
   type IReadiness,

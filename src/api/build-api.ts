@@ -92,6 +92,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   const metrics = options.metrics ?? (options.registry ? undefined : defaultMetrics(port));
   const context: IRouteContext = {
     client: options.client,
+    redisContact: () => port.redisContact(),
     settings,
     registry: options.registry ?? metrics?.registry ?? new Registry(),
     metrics,

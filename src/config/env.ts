@@ -223,6 +223,8 @@ export const envSchema = z
     TOLLGATE_REDIS_CONNECT_TIMEOUT_MS: runtimeInteger("connectTimeoutMs"),
     /** How long a command of the API's Redis connection may take before it answers 503. @defaultValue 2000 */
     TOLLGATE_REDIS_COMMAND_TIMEOUT_MS: runtimeInteger("commandTimeoutMs"),
+    /** How long Redis may leave a process's questions unanswered before its /healthz answers 503. @defaultValue 60000 */
+    TOLLGATE_LIVENESS_REDIS_TIMEOUT_MS: runtimeInteger("livenessRedisTimeoutMs"),
     /** How long a thread's history is kept after its last use. @defaultValue 30 days */
     TOLLGATE_THREAD_RETENTION_MS: runtimeInteger("threadRetentionMs"),
     /** How often the reconciler looks for runs no job holds. @defaultValue 30000 */

@@ -36,6 +36,7 @@ const runtimeOptionVariables = {
   shutdownTimeoutMs: "TOLLGATE_SHUTDOWN_TIMEOUT_MS",
   connectTimeoutMs: "TOLLGATE_REDIS_CONNECT_TIMEOUT_MS",
   commandTimeoutMs: "TOLLGATE_REDIS_COMMAND_TIMEOUT_MS",
+  livenessRedisTimeoutMs: "TOLLGATE_LIVENESS_REDIS_TIMEOUT_MS",
   cancelGraceMs: "TOLLGATE_CANCEL_GRACE_MS",
   tenantLimits: "TOLLGATE_TENANT_LIMITS",
   runSlotLeaseMs: "TOLLGATE_RUN_SLOT_LEASE_MS",

@@ -148,6 +148,13 @@ export const runtimeOptionsSchema = z
      */
     commandTimeoutMs: z.number().int().min(50).max(600_000).default(2_000),
     /**
+     * How long Redis may leave a process's questions unanswered before its `/healthz` (the liveness probe,
+     * API and workers alike) answers 503: a process that can no longer reach Redis, or whose connection no
+     * longer sends anything, is then restarted by its orchestrator. Longer than a failover, so an outage
+     * Redis recovers from restarts nothing; `/readyz` says at once whether Redis is reachable now.
+     */
+    livenessRedisTimeoutMs: z.number().int().min(1_000).default(60_000),
+    /**
      * How long a thread's history and run lists are kept after their last use (a run submitted or finished
      * on it, its history read): a thread nobody uses goes away on its own.
      */

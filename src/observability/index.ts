@@ -11,6 +11,7 @@ export {
 } from "./metric-labels.js";
 export { allMetricNames, METRIC_PREFIX, METRICS, PROCESS_METRIC_NAMES } from "./metric-names.js";
 export {
+  type ILiveness,
   type IMetricsServer,
   type IMetricsServerOptions,
   type IReadiness,

@@ -13,13 +13,26 @@ export interface IMetricsServerOptions {
    * @defaultValue "127.0.0.1"
    */
   host?: string;
-  /** With it, the server also answers GET /healthz (200 while the process runs) and GET /readyz. */
+  /**
+   * With it, the server also answers GET /healthz (200 while the process runs and, when the probe has
+   * `live`, reaches Redis) and GET /readyz.
+   */
   probes?: IReadinessProbe;
 }
 
-/** What /readyz asks; a worker's answer comes from its WorkerReadiness. */
+/** What /readyz asks (and /healthz, when given `live`); a worker's answer comes from its WorkerReadiness. */
 export interface IReadinessProbe {
   check(): Promise<IReadiness>;
+  /** What /healthz answers; without it, /healthz is 200 while the process runs. */
+  live?(): ILiveness;
+}
+
+export interface ILiveness {
+  live: boolean;
+  /** Why not live: redis-unreachable (no answer from Redis for the liveness timeout). */
+  reason?: string;
+  /** How long Redis has left the process's questions unanswered. */
+  redisUnansweredForMs?: number;
 }
 
 export interface IReadiness {
@@ -48,7 +61,7 @@ function json(response: ServerResponse, status: number, body: object): void {
 }
 
 async function answerProbe(probes: IReadinessProbe, path: string, response: ServerResponse) {
-  if (path === "/healthz") return json(response, 200, { status: "ok" });
+  if (path === "/healthz") return answerLiveness(probes, response);
   const readiness = await probes.check().catch(() => ({ ready: false, reason: "probe-failed" }));
   const down =
     "mcpServersDown" in readiness && readiness.mcpServersDown?.length
@@ -56,6 +69,18 @@ async function answerProbe(probes: IReadinessProbe, path: string, response: Serv
       : {};
   if (readiness.ready) return json(response, 200, { status: "ready", ...down });
   return json(response, 503, { status: "not-ready", reason: readiness.reason ?? "unknown" });
+}
+
+function answerLiveness(probes: IReadinessProbe, response: ServerResponse) {
+  const liveness = probes.live?.() ?? { live: true };
+  if (liveness.live) return json(response, 200, { status: "ok" });
+  return json(response, 503, {
+    status: "not-live",
+    reason: liveness.reason ?? "unknown",
+    ...(liveness.redisUnansweredForMs === undefined
+      ? {}
+      : { redisUnansweredForMs: Math.round(liveness.redisUnansweredForMs) }),
+  });
 }
 
 async function answer(

@@ -6,7 +6,7 @@ import { partitionMetricsSources } from "../runtime/partition-metrics.js";
 import { checkRedisServer, type IRedisServerCheckOptions } from "../runtime/redis-server-check.js";
 import type { IRunEndingObserver } from "../runtime/run-ending.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
-import type { IApproval } from "../store/index.js";
+import type { IApproval, IRedisContactState } from "../store/index.js";
 import { clientInternals } from "./client-internals.js";
 import { redeemLink, type TLinkRedemption } from "./decide-approval.js";
 import type { GatewayClient } from "./gateway-client.js";
@@ -28,6 +28,8 @@ export interface IGatewayClientPort {
   partitionOf(id: string): TLinkPartition | undefined;
   /** Resolves once the client's first partition is connected. */
   ready(): Promise<void>;
+  /** Whether Redis still answers the client's connection (asking again): what `/healthz` says. */
+  redisContact(): IRedisContactState;
   /** Refuses a Redis unfit for Tollgate (cluster node given as one node, eviction when required). */
   checkRedisServer(options: IRedisServerCheckOptions): Promise<void>;
   /** What `createMetrics` reads at scrape time: pending approvals and the queues' job counts. */
@@ -56,6 +58,7 @@ export function clientPortOf(client: GatewayClient): IGatewayClientPort {
     now: () => runtime.now(),
     partitionOf: (id) => partitions.ofId(id),
     ready: () => runtime.ready(),
+    redisContact: () => runtime.redisContact.check(),
     checkRedisServer: async (options) => {
       await checkRedisServer(runtime, options);
     },

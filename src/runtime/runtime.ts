@@ -23,6 +23,7 @@ import {
   McpToolDirectory,
   ModelPauses,
   prefixHasHashTag,
+  RedisContact,
   RunStore,
   redisTargetFrom,
   ScheduleStore,
@@ -58,6 +59,8 @@ export interface ITollgateRuntime {
   /** One node, a cluster or a Sentinel-managed primary: every connection is made the same way. */
   readonly redisTarget: TRedisTarget;
   readonly redis: ITollgateRedis;
+  /** Whether Redis still answers on `redis` (what `/healthz` says); shared by the partitions of a process. */
+  readonly redisContact: RedisContact;
   readonly queues: IQueues;
   readonly runs: RunStore;
   readonly events: EventStore;
@@ -123,6 +126,8 @@ export interface IRuntimeInit {
 export interface IRuntimeConnections {
   redis: ITollgateRedis;
   queueConnection: ITollgateRedis;
+  /** Whether Redis still answers on `redis`. */
+  redisContact: RedisContact;
 }
 
 /**
@@ -138,15 +143,17 @@ export function createRuntimeConnections(
   const redisTarget = redisTargetFrom(options);
   // Only a client connection gets a command timeout: it serves requests, and a request must not hang.
   const commandTimeout = role === "client" ? { commandTimeout: options.commandTimeoutMs } : {};
+  // Auto-pipelining: the commands issued in one turn of the event loop (by many runs at once, or a
+  // run's checkpoint with the usage count before it) leave in one write. Socket writes were the
+  // largest share of a worker's CPU per run. Order on the connection is kept among auto-pipelined
+  // commands.
+  const redis = createRedis(redisTarget, role, { ...commandTimeout, enableAutoPipelining: true }, onError);
   return {
-    // Auto-pipelining: the commands issued in one turn of the event loop (by many runs at once, or a
-    // run's checkpoint with the usage count before it) leave in one write. Socket writes were the
-    // largest share of a worker's CPU per run. Order on the connection is kept among auto-pipelined
-    // commands.
-    redis: createRedis(redisTarget, role, { ...commandTimeout, enableAutoPipelining: true }, onError),
+    redis,
     // BullMQ queues get their own connection: ioredis instances are passed (not options) as BullMQ
     // recommends for ESM builds, and a queue's connection must tolerate its blocking-free commands.
     queueConnection: createRedis(redisTarget, "worker", {}, onError),
+    redisContact: new RedisContact(redis, options.livenessRedisTimeoutMs),
   };
 }
 
@@ -170,7 +177,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
   }
   const onError = init.onConnectionError ?? (() => undefined);
   const ownsConnections = init.connections === undefined;
-  const { redis, queueConnection } =
+  const { redis, queueConnection, redisContact } =
     init.connections ?? createRuntimeConnections(options, init.role, onError);
   const queueOptions = {
     connection: queueConnection,
@@ -203,6 +210,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     deploymentKeys,
     redisTarget,
     redis,
+    redisContact,
     queues,
     runs,
     events: new EventStore(redis, keys),

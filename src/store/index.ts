@@ -70,6 +70,7 @@ export {
   type ITollgateRedis,
   type TConnectionRole,
 } from "./redis-client.js";
+export { type IRedisContactState, RedisContact } from "./redis-contact.js";
 export { isRedisUnavailableError } from "./redis-failure.js";
 export { whenRedisReady } from "./redis-ready.js";
 export {

@@ -1,4 +1,4 @@
-import type { IReadiness, IReadinessProbe } from "../observability/index.js";
+import type { ILiveness, IReadiness, IReadinessProbe } from "../observability/index.js";
 import { withTimeout } from "../observability/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 
@@ -8,10 +8,10 @@ const probeTimeoutMs = 2_000;
 const probeTtlMs = 30_000;
 
 /**
- * A worker's readiness for /readyz: not ready while starting (before its processors run), while
- * draining (after SIGTERM), or while Redis cannot take a write under the prefix. The write (SET ... PX
- * on the prefix's own key) goes where the queues are, so on a cluster it reaches the master that owns
- * the prefix's slot, which a PING to any node would not prove.
+ * A worker's liveness for /healthz (see `live`) and readiness for /readyz: not ready while starting
+ * (before its processors run), while draining (after SIGTERM), or while Redis cannot take a write under
+ * the prefix. The write (SET ... PX on the prefix's own key) goes where the queues are, so on a cluster
+ * it reaches the master that owns the prefix's slot, which a PING to any node would not prove.
  */
 export class WorkerReadiness implements IReadinessProbe {
   private runtimes: readonly ITollgateRuntime[] = [];
@@ -35,6 +35,20 @@ export class WorkerReadiness implements IReadinessProbe {
 
   markDraining(): void {
     this.draining = true;
+  }
+
+  /**
+   * Live while the process runs and Redis answers its command connection (shared by every partition it
+   * serves): not once Redis has left its questions unanswered for `livenessRedisTimeoutMs`, a worker
+   * that cannot get on with its jobs, for its orchestrator to restart. Live before the runtimes are
+   * attached: the worker has not asked Redis anything yet.
+   */
+  live(): ILiveness {
+    const runtime = this.runtimes[0];
+    if (runtime === undefined) return { live: true };
+    const contact = runtime.redisContact.check();
+    if (contact.reached) return { live: true };
+    return { live: false, reason: "redis-unreachable", redisUnansweredForMs: contact.unansweredForMs };
   }
 
   async check(): Promise<IReadiness> {

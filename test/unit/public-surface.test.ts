@@ -76,6 +76,7 @@ const types = [
   "IJwtVerifier",
   "ILLMClientConfig",
   "ILLMClientOptions",
+  "ILiveness",
   "IMetricsServer",
   "IMetricsServerOptions",
   "IModelRequestFinishedEvent",

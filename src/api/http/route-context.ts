@@ -1,12 +1,14 @@
 import type { Registry } from "prom-client";
 import type { ITollgateMetrics } from "../../observability/index.js";
-import type { GatewayClient } from "../../producer/index.js";
+import type { GatewayClient, IGatewayClientPort } from "../../producer/index.js";
 import type { IApiSettings } from "../api-options.js";
 import type { EventStreams } from "../sse/event-streams.js";
 
 /** What every handler may use; built once per app. */
 export interface IRouteContext {
   readonly client: GatewayClient;
+  /** Whether Redis still answers the client's connection (asking again): what `/healthz` says. */
+  readonly redisContact: IGatewayClientPort["redisContact"];
   readonly settings: IApiSettings;
   /** The registry `/metrics` serves. */
   readonly registry: Registry;

@@ -8,13 +8,28 @@ export const healthRoute = defineRoute(
     method: "GET",
     url: "/healthz",
     operationId: "health",
-    summary: "Liveness: 200 while the process runs",
+    summary: "Liveness: 503 once Redis has answered nothing for TOLLGATE_LIVENESS_REDIS_TIMEOUT_MS",
+    description:
+      "Sends a PING on the connection every request uses (unless the last one is still unanswered) and " +
+      "answers without waiting for it: 503 once Redis has left this process's questions unanswered for " +
+      "`TOLLGATE_LIVENESS_REDIS_TIMEOUT_MS` (60 s by default), a process an orchestrator should restart; " +
+      "200 again as soon as Redis answers. `/readyz` says whether Redis takes a write now.",
     tag: "operations",
     access: "public",
     schemas: {},
-    responses: { 200: { description: "The process is alive.", schema: healthSchema } },
+    responses: { 200: { description: "The process is alive and reaches Redis.", schema: healthSchema } },
+    errors: ["TG_REDIS_UNAVAILABLE"],
   },
-  async () => ({ status: "ok" }),
+  async (_request, _reply, { redisContact }) => {
+    const contact = redisContact();
+    if (!contact.reached) {
+      throw new TollgateError(
+        "TG_REDIS_UNAVAILABLE",
+        `Redis has left this process's questions unanswered for ${Math.round(contact.unansweredForMs)} ms.`,
+      );
+    }
+    return { status: "ok" };
+  },
 );
 
 export const readyRoute = defineRoute(

@@ -45,7 +45,8 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
     },
     "starting worker",
   );
-  // Probes first: /healthz answers while the worker waits for Redis, and /readyz says "starting".
+  // Probes first: /healthz answers while the worker waits for Redis (503 once that has lasted the liveness
+  // timeout), and /readyz says "starting".
   const readiness = new WorkerReadiness();
   const metrics = await startMetricsServer({
     registry,

@@ -1,6 +1,11 @@
 import { Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
-import { createMetrics, type IMetricsServer, startMetricsServer } from "../../../src/observability/index.js";
+import {
+  createMetrics,
+  type ILiveness,
+  type IMetricsServer,
+  startMetricsServer,
+} from "../../../src/observability/index.js";
 
 let server: IMetricsServer | undefined;
 afterEach(async () => {
@@ -82,5 +87,26 @@ describe("startMetricsServer with probes", () => {
     expect(await notReady.json()).toEqual({ status: "not-ready", reason: "draining" });
     answer = { ready: true, reason: "" };
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  });
+
+  it("answers /healthz as the probe's liveness says, whatever /readyz says", async () => {
+    let liveness: ILiveness = { live: false, reason: "redis-unreachable", redisUnansweredForMs: 61_234.5 };
+    server = await startMetricsServer({
+      registry: new Registry(),
+      port: 0,
+      host: "127.0.0.1",
+      probes: { check: async () => ({ ready: true }), live: () => liveness },
+    });
+    const base = `http://127.0.0.1:${server.port}`;
+    const notLive = await fetch(`${base}/healthz`);
+    expect(notLive.status).toBe(503);
+    expect(await notLive.json()).toEqual({
+      status: "not-live",
+      reason: "redis-unreachable",
+      redisUnansweredForMs: 61_235,
+    });
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    liveness = { live: true };
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "ok" });
   });
 });
