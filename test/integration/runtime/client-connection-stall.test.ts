@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedis, type ITollgateRedis, withRedisBudget } from "../../../src/store/index.js";
+import {
+  createRedis,
+  type ITollgateRedis,
+  type TConnectionRole,
+  withRedisBudget,
+} from "../../../src/store/index.js";
 import { type IPrivateRedisServer, startPrivateRedisServer } from "../../helpers/private-redis-server.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -45,12 +50,15 @@ describe("a client connection when a queued command's deadline comes while Redis
     await server.stop();
   });
 
-  /** A connection of the test's own, as the API's: a command timeout, auto-pipelined. */
-  async function clientConnection(): Promise<ITollgateRedis> {
-    const redis = createRedis({ kind: "single", url: server.url }, "client", {
-      commandTimeout: commandTimeoutMs,
-      enableAutoPipelining: true,
-    });
+  /** A connection of the test's own, as the API's (a command timeout) or a worker's (none); auto-pipelined. */
+  async function clientConnection(role: TConnectionRole = "client"): Promise<ITollgateRedis> {
+    const redis = createRedis(
+      { kind: "single", url: server.url },
+      role,
+      role === "client"
+        ? { commandTimeout: commandTimeoutMs, enableAutoPipelining: true }
+        : { enableAutoPipelining: true },
+    );
     connections.push(redis);
     await waitUntil(() => redis.status === "ready", { message: "client connection ready" });
     await redis.set("stall:key", "value");
@@ -89,5 +97,27 @@ describe("a client connection when a queued command's deadline comes while Redis
     expect(await outcome(withRedisBudget(commandTimeoutMs, () => redis.get("stall:key")))).toBe(
       "answered value",
     );
+  });
+
+  it("a worker's connection (no command timeout) answers every command issued into the pause", async () => {
+    const redis = await clientConnection("worker");
+    await server.admin.call("CLIENT", "PAUSE", String(pauseMs), "ALL");
+    // Its commands have no timer to fire while queued: each waits out the pause and gets its reply.
+    const outcomes: Array<Promise<string>> = [];
+    for (let index = 0; index < 8; index++) {
+      outcomes.push(outcome(withRedisBudget(50, () => redis.get("stall:key"))));
+      outcomes.push(
+        outcome(
+          redis
+            .pipeline()
+            .get("stall:key")
+            .exec()
+            .then((replies) => replies?.[0]?.[1]),
+        ),
+      );
+      await delay(30);
+    }
+    expect(await Promise.all(outcomes)).toEqual(Array(16).fill("answered value"));
+    expect(await outcome(redis.get("stall:key"))).toBe("answered value");
   });
 });
