@@ -90,8 +90,8 @@ describe("/healthz of the API and worker processes while Redis does not answer",
     const url = redis.url;
     await redis.stop();
     await bothSay(503, "both say 503 while Redis is stopped");
-    redis = await startPrivateRedisServer(redisPort);
     // The processes reconnect to the address they were given: the new server must have it.
+    redis = await startPrivateRedisServer(Number(new URL(url).port));
     expect(redis.url).toBe(url);
     await bothSay(200, "both alive again once Redis is back");
   }, 90_000);
