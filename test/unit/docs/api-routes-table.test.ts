@@ -17,9 +17,13 @@ function routeTableRows(): string[][] {
   const lines = section.split("\n");
   const start = lines.findIndex((line) => line.startsWith("|"));
   const end = lines.findIndex((line, index) => index > start && !line.startsWith("|"));
-  return lines
-    .slice(start + 2, end)
-    .map((line) => line.replace(/^\|/, "").replace(/\|$/, "").split("|").map((cell) => cell.trim()));
+  return lines.slice(start + 2, end).map((line) =>
+    line
+      .replace(/^\|/, "")
+      .replace(/\|$/, "")
+      .split("|")
+      .map((cell) => cell.trim()),
+  );
 }
 
 /**

@@ -19,7 +19,12 @@ function markdownFiles(directory: string): string[] {
   });
 }
 
-const readerPages = ["README.md", ...markdownFiles("docs"), ...markdownFiles("examples"), ...markdownFiles("deploy")]
+const readerPages = [
+  "README.md",
+  ...markdownFiles("docs"),
+  ...markdownFiles("examples"),
+  ...markdownFiles("deploy"),
+]
   .map((path) => relative(root, join(root, path)))
   .filter((path) => !contributorPages.has(path));
 
