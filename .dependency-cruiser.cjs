@@ -36,7 +36,7 @@ module.exports = {
         dependencyTypes: ["npm", "npm-dev", "npm-optional", "npm-peer", "core"],
         // Pure libraries: schemas and errors; ajv compiles and runs JSON Schemas in memory (no schema is fetched).
         // node:module's createRequire loads ajv on first use; the next rule keeps it to that one file.
-        pathNot: "node_modules/(zod|dyna-error|ajv|ajv-formats)/|^module$",
+        pathNot: "node_modules/(zod|ajv|ajv-formats)/|^module$",
       },
     },
     {

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { SkippedSuitesReporter } from "./test/reporters/skipped-suites-reporter.js";
 
 export default defineConfig({
   // examples/ import the library by its name: in tests that is the source, not a dist/ that may be stale.
@@ -8,6 +9,8 @@ export default defineConfig({
   },
   test: {
     globalSetup: ["test/global-setup.ts"],
+    // The default report, then a line for each suite skipped for want of an environment, with its command.
+    reporters: ["default", new SkippedSuitesReporter()],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     coverage: {

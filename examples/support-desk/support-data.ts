@@ -1,7 +1,8 @@
 /**
  * The shop's data, in memory and deterministic: what a real gateway would read from its order and
- * payment services. Each worker process has its own copy, so refunds made by one worker are not seen
- * by another; a real tool calls a shared service.
+ * payment services. A sandbox: every conversation (thread) starts from the same shop, nothing refunded,
+ * so the demo and the walkthrough of docs/RUNNING.md answer the same however often they run on one
+ * worker. Each worker process has its own copy; a real tool calls a shared service.
  */
 
 export interface IOrder {
@@ -61,15 +62,35 @@ const orderList: IOrder[] = [
 
 export const orders: ReadonlyMap<string, IOrder> = new Map(orderList.map((order) => [order.orderId, order]));
 
-const charges = new Map<string, ICharge>(
-  [...orders.values()].map((order) => [
-    order.chargeId,
-    { chargeId: order.chargeId, orderId: order.orderId, amount: order.total, refunded: 0 },
-  ]),
-);
+/** What one conversation has done to the shop: its charges' refunds, and how many refunds it made. */
+interface IShop {
+  charges: Map<string, ICharge>;
+  refundCount: number;
+}
 
-export function findCharge(chargeId: string): ICharge | undefined {
-  return charges.get(chargeId);
+const shopsByThread = new Map<string, IShop>();
+/** Conversations whose refunds are kept; the oldest is forgotten past it (a long-running worker). */
+const maxThreadsKept = 1_000;
+
+function shopOf(threadId: string): IShop {
+  let shop = shopsByThread.get(threadId);
+  if (shop === undefined) {
+    const charges = new Map<string, ICharge>(
+      [...orders.values()].map((order) => [
+        order.chargeId,
+        { chargeId: order.chargeId, orderId: order.orderId, amount: order.total, refunded: 0 },
+      ]),
+    );
+    shop = { charges, refundCount: 0 };
+    shopsByThread.set(threadId, shop);
+    if (shopsByThread.size > maxThreadsKept) shopsByThread.delete(shopsByThread.keys().next().value ?? "");
+  }
+  return shop;
+}
+
+/** A charge as the conversation `threadId` sees it, with the refunds made in it. */
+export function findCharge(threadId: string, chargeId: string): ICharge | undefined {
+  return shopOf(threadId).charges.get(chargeId);
 }
 
 export interface IRefund {
@@ -88,12 +109,14 @@ export interface IRefund {
  */
 const refundsByCallId = new Map<string, IRefund>();
 
-export function recordRefund(callId: string, charge: ICharge, amount: number): IRefund {
+export function recordRefund(threadId: string, callId: string, charge: ICharge, amount: number): IRefund {
   const existing = refundsByCallId.get(callId);
   if (existing) return existing;
   charge.refunded = Math.round((charge.refunded + amount) * 100) / 100;
+  const shop = shopOf(threadId);
+  shop.refundCount += 1;
   const refund: IRefund = {
-    refundId: `re_${String(refundsByCallId.size + 1).padStart(4, "0")}`,
+    refundId: `re_${String(shop.refundCount).padStart(4, "0")}`,
     orderId: charge.orderId,
     chargeId: charge.chargeId,
     amount,

@@ -41,6 +41,7 @@ export function readToolAnswer(answer: IHttpToolAnswer): unknown {
     ...(serviceError.canRetry !== undefined ? { canRetry: serviceError.canRetry } : {}),
     data: { httpStatus: answer.status },
   });
-  // dyna-error types `code` as a number; the seed's error line takes a string code as well.
+  // dynaError types `code` as a number (as the dyna-error package does); the seed's error line takes a
+  // string code as well.
   throw serviceError.code !== undefined ? Object.assign(error, { code: serviceError.code }) : error;
 }

@@ -120,7 +120,7 @@ export async function redeemApprovalLink(
   } catch (error) {
     // A refusal (used, decided, forbidden, already voted) is final; an infrastructure fault may not have
     // decided anything, so the link this redemption took works again.
-    if (useTaken && (!(error instanceof TollgateError) || error.code === "TG_REDIS_UNAVAILABLE"))
+    if (useTaken && (!TollgateError.isInstance(error) || error.code === "TG_REDIS_UNAVAILABLE"))
       await giveLinkUseBack(runtime, claims).catch(() => undefined);
     throw error;
   }

@@ -1,4 +1,5 @@
 import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
+import { runtimeWithTargetFromEnv } from "../config/runtime-target-from-env.js";
 import {
   defaultTenant,
   type IGatewayResponse,
@@ -64,8 +65,14 @@ const readinessProbeTtlMs = 10_000;
 
 export interface IGatewayClientOptions<TToolName extends string = string> {
   gateway: IGateway<TToolName>;
-  /** Redis URL, prefix and the other runtime settings (the same as the workers'). */
+  /**
+   * Redis URL, prefix and the other runtime settings (the same as the workers'). Where the Redis target is
+   * left out, it is read from `env` as the CLI reads it (REDIS_URL, TOLLGATE_PREFIX, partitions, cluster
+   * or Sentinel nodes: see docs/LIBRARY.md); what is given here wins.
+   */
   runtime?: TRuntimeOptionsInput;
+  /** The environment the Redis target left out of `runtime` is read from. @defaultValue process.env */
+  env?: NodeJS.ProcessEnv;
   /** worker: ride out Redis outages (a script); client: fail fast (an HTTP API). @defaultValue "client" */
   connectionRole?: "client" | "worker";
   now?: () => number;
@@ -87,6 +94,7 @@ export interface IGatewayClientOptions<TToolName extends string = string> {
 const gatewayClientOptionKeys = Object.keys({
   gateway: true,
   runtime: true,
+  env: true,
   connectionRole: true,
   now: true,
   onConnectionError: true,
@@ -208,7 +216,7 @@ export class GatewayClient<TToolName extends string = string> {
     assertKnownKeys(options, gatewayClientOptionKeys, "TG_INVALID_CONFIG", "Invalid GatewayClient options");
     this.#partitions = createPartitionSet({
       gateway: options.gateway,
-      options: options.runtime,
+      options: runtimeWithTargetFromEnv(options.runtime, options.env ?? process.env),
       role: options.connectionRole ?? "client",
       ...(options.now ? { now: options.now } : {}),
       ...(options.onConnectionError ? { onConnectionError: options.onConnectionError } : {}),

@@ -9,7 +9,10 @@ interface IDynaErrorShape {
   canRetry?: unknown;
 }
 
-/** dyna-error returns a plain object, not an Error instance, so it is recognised by its flag. */
+/**
+ * A dynaError is a plain object, not an Error instance, recognised by its flag: Tollgate's own and one made by
+ * the dyna-error package in a user's tool alike.
+ */
 export function isDynaError(error: unknown): error is IDynaErrorShape {
   return (
     typeof error === "object" && error !== null && (error as { isDynaError?: unknown }).isDynaError === true

@@ -19,9 +19,12 @@ export const remoteToolNamePattern = /^[a-z][a-z0-9]*(_[a-z0-9]+)*__[A-Za-z0-9_-
 
 /**
  * Marks a definition Tollgate built for a tool of an MCP server: its name follows `remoteToolNamePattern`
- * (an application's tool stays snake_case, so it can never take a server's `<server>__` name).
+ * (an application's tool stays snake_case, so it can never take a server's `<server>__` name). A key of
+ * the global symbol registry, not a symbol of this module: a gateway that imports a second copy of the
+ * library validates, in that copy's ToolRegistry, the definitions the CLI's copy built, and both must
+ * read the same mark.
  */
-export const mcpToolMarker: unique symbol = Symbol("tollgate.mcpTool");
+export const mcpToolMarker: unique symbol = Symbol.for("tollgate.mcpTool");
 /** Longer delays overflow Node's timers, which then fire at once. */
 export const maxTimerDelayMs = 2_147_483_647;
 

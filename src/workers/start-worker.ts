@@ -1,6 +1,7 @@
 import { type Job, Worker } from "bullmq";
 import type { Registry } from "prom-client";
 import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
+import { runtimeWithTargetFromEnv } from "../config/runtime-target-from-env.js";
 import { endRunOutsideLoop } from "../engine/index.js";
 import { assertKnownKeys } from "../errors/index.js";
 import type { IGateway } from "../gateway/index.js";
@@ -47,8 +48,14 @@ export interface IStartWorkerOptions {
   queues?: readonly TQueueName[];
   /** Jobs processed at once per queue. @defaultValue 8 */
   concurrency?: number;
-  /** Redis, prefix, partitions, lock and stall settings. */
+  /**
+   * Redis, prefix, partitions, lock and stall settings. Where the Redis target is left out, it is read from
+   * `env` as the CLI reads it (REDIS_URL, TOLLGATE_PREFIX, partitions, cluster or Sentinel nodes: see
+   * docs/LIBRARY.md); what is given here wins.
+   */
   runtime?: TRuntimeOptionsInput;
+  /** The environment the Redis target left out of `runtime` is read from. @defaultValue process.env */
+  env?: NodeJS.ProcessEnv;
   /**
    * The partitions this process serves: `base`, an index of the current layout, or `<index>of<count>`
    * (a partition of an older layout to drain). @defaultValue the runtime's `servedPartitions`, else every
@@ -101,6 +108,7 @@ const startWorkerOptionKeys = Object.keys({
   queues: true,
   concurrency: true,
   runtime: true,
+  env: true,
   partitions: true,
   model: true,
   logger: true,
@@ -124,7 +132,7 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
   const partitions = createPartitionSet({
     ...(tracing ? { tracing } : {}),
     gateway: options.gateway,
-    options: options.runtime,
+    options: runtimeWithTargetFromEnv(options.runtime, options.env ?? process.env),
     role: "worker",
     onConnectionError: throttledConnectionWarning(logger),
     ...(options.partitions ? { extra: options.partitions } : {}),

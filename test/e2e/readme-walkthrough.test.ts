@@ -36,18 +36,28 @@ afterAll(async () => {
   rmSync(workspace, { recursive: true, force: true });
 }, 60_000);
 
-describe("the walkthrough of docs/RUNNING.md (Running it), run as written", () => {
-  it("asks, parks a refund for a human, approves it with an edit, and the run finishes", async () => {
+interface IPass {
+  /** What the pass printed. */
+  output: string;
+  runId: string;
+  approvalId: string;
+  token: string;
+}
+
+/** The line that ends each pass of the walkthrough and hands its ids to the test. */
+const passEnd = 'echo "readme-test: run=$run approval=$approval token=$TOLLGATE_TOKEN"';
+
+describe("the walkthrough of docs/RUNNING.md (Running it), run as written, twice on the same services", () => {
+  it("asks, parks a refund for a human, approves it with an edit, and the run finishes, each time", async () => {
     const blocks = walkthroughBlocks(readFileSync(join(repositoryRoot, "docs", "RUNNING.md"), "utf8"));
     expect(blocks.length).toBeGreaterThanOrEqual(2);
+    const [startBlock = "", ...walkBlocks] = blocks;
     const [apiPort, modelPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
     // The only changes: ports of our own instead of the walkthrough's 3000 and 4010 (other tests run beside
-    // this one), the CSV written outside the checkout, and a last line that hands the ids to the test.
-    const script = [
-      "set -euo pipefail",
-      ...blocks,
-      'echo "readme-test: run=$run approval=$approval token=$TOLLGATE_TOKEN"',
-    ]
+    // this one), the CSV written outside the checkout, and a line after each pass that hands the ids to the
+    // test. The first block starts the model, the worker and the API; the others are followed twice, in the
+    // same shell, against the same services, as a reader trying it again would.
+    const script = ["set -euo pipefail", startBlock, ...walkBlocks, passEnd, ...walkBlocks, passEnd]
       .join("\n")
       .replaceAll("127.0.0.1:3000", `127.0.0.1:${apiPort}`)
       .replaceAll("127.0.0.1:4010", `127.0.0.1:${modelPort}`)
@@ -77,34 +87,58 @@ describe("the walkthrough of docs/RUNNING.md (Running it), run as written", () =
     const [code] = (await once(shell, "exit")) as [number | null];
     expect(code, `stdout:\n${output}\nstderr:\n${errors}`).toBe(0);
 
-    const ids = /readme-test: run=(\S+) approval=(\S+) token=(\S+)/.exec(output);
-    expect(ids, output).not.toBeNull();
-    const [, runId = "", approvalId = "", token = ""] = ids ?? [];
-    // Not a terminal: every result is JSON, so the walkthrough's `$(...)` captures read ids.
-    expect(runId).toMatch(/^run_/);
-    // "Where is my order A-1001?" was answered after two tool calls.
-    expect(output).toContain("Your headphones (A-1001) are on their way with DHL");
-    // The refund parked, was approved with the edited amount, and the run finished.
-    expect(output).toMatch(new RegExp(`"event":"tool-call-parked".*"approvalId":"${approvalId}"`));
-    expect(output).toMatch(/"status": "approved"/);
+    const passes = passesOf(output);
+    expect(passes, output).toHaveLength(2);
     const api = `http://127.0.0.1:${apiPort}`;
-    const headers = { authorization: `Bearer ${token}` };
-    const runView = (await (await fetch(`${api}/v1/runs/${runId}`, { headers })).json()) as {
-      status: string;
-      response: { toolResults: Array<{ toolName: string; outcome: string; input: unknown }> };
-    };
-    expect(runView.status).toBe("completed");
-    expect(runView.response.toolResults.map((call) => [call.toolName, call.outcome])).toEqual([
-      ["lookup_order", "ok"],
-      ["refund", "ok"],
-    ]);
-    expect(runView.response.toolResults[1]?.input).toMatchObject({ amount: 120 });
-    // The auditors' CSV holds the decision.
+    const outcomes = [];
+    for (const pass of passes) {
+      // Not a terminal: every result is JSON, so the walkthrough's `$(...)` captures read ids.
+      expect(pass.runId).toMatch(/^run_/);
+      // "Where is my order A-1001?" was answered after two tool calls.
+      expect(pass.output).toContain("Your headphones (A-1001) are on their way with DHL");
+      // The refund parked, was approved with the edited amount, and the run finished.
+      expect(pass.output).toMatch(
+        new RegExp(`"event":"tool-call-parked".*"approvalId":"${pass.approvalId}"`),
+      );
+      expect(pass.output).toMatch(/"status": "approved"/);
+      const headers = { authorization: `Bearer ${pass.token}` };
+      const runView = (await (await fetch(`${api}/v1/runs/${pass.runId}`, { headers })).json()) as {
+        status: string;
+        response: {
+          text: string;
+          toolResults: Array<{ toolName: string; outcome: string; input: unknown; text: string }>;
+        };
+      };
+      outcomes.push({
+        status: runView.status,
+        text: runView.response.text,
+        calls: runView.response.toolResults.map((call) => [
+          call.toolName,
+          call.outcome,
+          call.input,
+          call.text,
+        ]),
+      });
+    }
+    // The same outcome each time, to the refund's id: nothing of the first pass changes the second.
+    expect(outcomes[1]).toEqual(outcomes[0]);
+    expect(outcomes[0]).toMatchObject({
+      status: "completed",
+      calls: [
+        ["lookup_order", "ok", { orderId: "A-1002" }, expect.any(String)],
+        ["refund", "ok", { amount: 120 }, expect.stringContaining('"refundId":"re_0001"')],
+      ],
+    });
+    const [first, second] = passes as [IPass, IPass];
+    expect(second.runId).not.toBe(first.runId);
+    // The auditors' CSV, written by the second pass, holds both decisions.
     const csv = readFileSync(join(workspace, "decisions.csv"), "utf8");
-    expect(csv).toContain(approvalId);
+    expect(csv).toContain(first.approvalId);
+    expect(csv).toContain(second.approvalId);
     expect(csv).toMatch(/approved/);
 
     // On a terminal (a pseudo-terminal from script(1)) the same commands print tables.
+    const { runId, approvalId, token } = second;
     const cli = `node bin/tollgate.js`;
     const onTerminal = async (command: string) => {
       const result = await run("script", ["-qec", command, "/dev/null"], {
@@ -118,6 +152,7 @@ describe("the walkthrough of docs/RUNNING.md (Running it), run as written", () =
     const decided = await onTerminal(`${cli} approvals list --status decided --approver ops`);
     expect(decided).toMatch(/APPROVAL\s+TOOL\s+STATUS\s+USER\s+REQUESTED/);
     expect(decided).toMatch(new RegExp(`${approvalId}\\s+refund\\s+approved\\s+u-ada`));
+    expect(decided).toMatch(new RegExp(`${first.approvalId}\\s+refund\\s+approved\\s+u-ada`));
     const runTable = await onTerminal(`${cli} runs get ${runId}`);
     expect(runTable).toMatch(/Status:\s+completed/);
     expect(runTable).toMatch(/STEP\s+TOOL\s+OUTCOME\s+INPUT/);
@@ -135,8 +170,21 @@ describe("the walkthrough of docs/RUNNING.md (Running it), run as written", () =
       },
     );
     expect(piped.stdout).toMatch(/Approver:\s+ops/);
-  }, 240_000);
+  }, 360_000);
 });
+
+/** Each pass's output and the ids its last line handed over. */
+function passesOf(output: string): IPass[] {
+  const passes: IPass[] = [];
+  let rest = output;
+  for (;;) {
+    const ids = /readme-test: run=(\S*) approval=(\S*) token=(\S*)\n/.exec(rest);
+    if (ids === null) return passes;
+    const [line, runId = "", approvalId = "", token = ""] = ids;
+    passes.push({ output: rest.slice(0, ids.index), runId, approvalId, token });
+    rest = rest.slice(ids.index + line.length);
+  }
+}
 
 async function stopGroup(group: number): Promise<void> {
   signalGroup(group, "SIGTERM");

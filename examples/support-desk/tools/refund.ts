@@ -18,8 +18,8 @@ export const refund = defineTool({
   }),
   // Decided per call, outside the tool's code: refunds of unknown charges are refused, small ones run,
   // large ones wait for a human. It runs again on an input the human edited.
-  policy: ({ input }) => {
-    const charge = findCharge(input.chargeId);
+  policy: ({ input, threadId }) => {
+    const charge = findCharge(threadId, input.chargeId);
     if (!charge) {
       return {
         verdict: EToolCallVerdict.DENY,
@@ -48,10 +48,10 @@ export const refund = defineTool({
     };
   },
   approvalTtlMs: 4 * 60 * 60 * 1000,
-  execute: async ({ input, callId }) => {
+  execute: async ({ input, callId, threadId }) => {
     // The policy checked the charge; it is read again because time passed while a human decided.
-    const charge = findCharge(input.chargeId);
+    const charge = findCharge(threadId, input.chargeId);
     if (!charge) throw new Error(`refund: charge ${input.chargeId} vanished`);
-    return recordRefund(callId, charge, input.amount);
+    return recordRefund(threadId, callId, charge, input.amount);
   },
 });

@@ -114,5 +114,5 @@ const refusals: Partial<Record<string, TApprovalLinkRedemptionOutcome>> = {
 };
 
 function refusalOf(error: unknown): TApprovalLinkRedemptionOutcome {
-  return (error instanceof TollgateError ? refusals[error.code] : undefined) ?? "error";
+  return (TollgateError.isInstance(error) ? refusals[error.code] : undefined) ?? "error";
 }

@@ -40,9 +40,10 @@ export async function auditedDecision(
     audit(approval.status === "pending" && quorum ? "partially-decided" : approval.status, votes);
     return approval;
   } catch (error) {
-    const rule =
-      error instanceof TollgateError ? (error.details as { rule?: unknown } | undefined)?.rule : undefined;
-    audit(error instanceof TollgateError ? error.code : "error", typeof rule === "string" ? { rule } : {});
+    const rule = TollgateError.isInstance(error)
+      ? (error.details as { rule?: unknown } | undefined)?.rule
+      : undefined;
+    audit(TollgateError.isInstance(error) ? error.code : "error", typeof rule === "string" ? { rule } : {});
     throw error;
   }
 }

@@ -107,7 +107,7 @@ export const cancelRunRoute = defineRoute(
     try {
       await client.cancel(runId);
     } catch (error) {
-      audit(error instanceof TollgateError ? error.code : "error");
+      audit(TollgateError.isInstance(error) ? error.code : "error");
       throw error;
     }
     audit("ok");
@@ -244,7 +244,7 @@ export const forkRoute = defineRoute(
       audit("ok", { forkId: fork.runId });
       return reply.code(202).send(fork);
     } catch (error) {
-      audit(error instanceof TollgateError ? error.code : "error");
+      audit(TollgateError.isInstance(error) ? error.code : "error");
       throw error;
     }
   },

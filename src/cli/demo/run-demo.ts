@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import pino from "pino";
 import type { TEnv } from "../../config/env.js";
 import { createLogger } from "../../observability/index.js";
 import { CliError } from "../cli-errors.js";
@@ -15,6 +14,7 @@ import { demoScenarios, scenarioInput } from "./demo-scenarios.js";
 import { DEMO_APPROVER, DEMO_REQUESTER, startDemoStack } from "./demo-stack.js";
 import { submitAndFollow } from "./follow-run.js";
 import { formatTranscript } from "./format-transcript.js";
+import { logInWords } from "./log-in-words.js";
 
 /** src/cli/demo and dist/cli/demo are both three levels below the package root. */
 const gatewayUrl = new URL("../../../examples/support-desk/gateway.ts", import.meta.url);
@@ -42,11 +42,11 @@ export async function runDemo(io: ICliIo, env: TEnv): Promise<number> {
   );
   const redis = await acquireDemoRedis(env);
   const prefix = `tollgate-demo-${randomUUID().slice(0, 8)}`;
-  // Warnings and errors of the services go to standard error, so the transcript stays readable.
+  // Warnings and errors of the services go to standard error in words, so the transcript stays readable.
   const logger = createLogger({
     level: env.LOG_LEVEL === "info" ? "warn" : env.LOG_LEVEL,
     pretty: false,
-    destination: pino.destination({ fd: 2, sync: true }),
+    destination: logInWords(io.printError),
     name: "tollgate-demo",
   });
   let cleanup = "";

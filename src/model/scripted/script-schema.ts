@@ -68,6 +68,14 @@ const statusEntrySchema = z
     message: "stall needs afterChunks: the chunks sent before the stream stalls",
   });
 
+/** Every field of an entry, by kind, and of a tool call (docs/SCRIPTED-MODEL.md documents each). */
+export const scriptFields = {
+  calls: Object.keys(callsEntrySchema.shape),
+  call: Object.keys(toolCallSchema.shape),
+  text: Object.keys(textEntrySchema.shape),
+  status: Object.keys(statusEntrySchema.shape),
+} as const;
+
 export type TScriptToolCall = z.infer<typeof toolCallSchema>;
 export type TScriptCallsEntry = z.infer<typeof callsEntrySchema>;
 export type TScriptTextEntry = z.infer<typeof textEntrySchema>;

@@ -9,6 +9,7 @@ import { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseHostPort } from "../../../src/store/index.js";
 import { ledger, testGateway } from "../../fixtures/test-gateway.js";
+import { gatedBy, redisClusterGate } from "../../helpers/environment-gates.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { testClusterNodes } from "../../helpers/redis-url.js";
 import { waitUntil } from "../../helpers/wait-until.js";
@@ -17,7 +18,7 @@ import { failoverWorkload } from "./failover-workload.js";
 
 const user = { userId: "u-failover" };
 
-describe.skipIf(!testClusterNodes)("Redis Cluster failover in the middle of runs and approvals", () => {
+describe("Redis Cluster failover in the middle of runs and approvals", gatedBy(redisClusterGate), () => {
   let harness: IHarness;
   let admin: Cluster;
   const { startWorkRuns, parkRuns, approveAll, everyRunFinished } = failoverWorkload(() => harness, user);

@@ -8,6 +8,7 @@ import { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSlotOf, layoutPartitions, parseHostPort } from "../../../src/store/index.js";
 import { testGateway } from "../../fixtures/test-gateway.js";
+import { gatedBy, redisClusterGate } from "../../helpers/environment-gates.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { testClusterNodes } from "../../helpers/redis-url.js";
 import { script } from "../../helpers/script.js";
@@ -23,7 +24,7 @@ interface IMaster {
   slots: Array<[number, number]>;
 }
 
-describe.skipIf(!testClusterNodes)("partitions on a Redis Cluster", () => {
+describe("partitions on a Redis Cluster", gatedBy(redisClusterGate), () => {
   let harness: IHarness;
   const { approveAll } = failoverWorkload(() => harness, user);
   let admin: Cluster;

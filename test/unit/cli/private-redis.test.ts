@@ -1,20 +1,11 @@
-import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { CliError } from "../../../src/cli/cli-errors.js";
 import { startPrivateRedis } from "../../../src/cli/demo/private-redis.js";
 import { redactRedisUrl, redisAnswers } from "../../../src/cli/redis/redis-ping.js";
-
-function hasRedisServer(): boolean {
-  try {
-    execFileSync("redis-server", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { gatedBy, redisServerGate } from "../../helpers/environment-gates.js";
 
 describe("the demo's Redis", () => {
-  it.runIf(hasRedisServer())("starts a private redis-server that answers, and stops it", async () => {
+  it("starts a private redis-server that answers, and stops it", gatedBy(redisServerGate), async () => {
     const redis = await startPrivateRedis();
     expect(redis.url).toMatch(/^redis:\/\/127\.0\.0\.1:\d+$/);
     expect(await redisAnswers(redis.url)).toBe(true);
