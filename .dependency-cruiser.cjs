@@ -34,9 +34,10 @@ module.exports = {
       from: { path: core },
       to: {
         dependencyTypes: ["npm", "npm-dev", "npm-optional", "npm-peer", "core"],
-        // Pure libraries: schemas and errors; ajv compiles and runs JSON Schemas in memory (no schema is fetched).
-        // node:module's createRequire loads ajv on first use; the next rule keeps it to that one file.
-        pathNot: "node_modules/(zod|ajv|ajv-formats)/|^module$",
+        // Pure libraries: schemas and errors; ajv compiles and runs JSON Schemas in memory (no schema is fetched),
+        // regexpp reads their patterns and re2js runs them. node:module's createRequire loads them on first use;
+        // the next rule keeps it to that one file.
+        pathNot: "node_modules/(zod|ajv|ajv-formats|re2js|@eslint-community/regexpp)/|^module$",
       },
     },
     {

@@ -14,6 +14,11 @@ export const errorCatalogue = {
   },
   TG_INVALID_CONFIG: { status: 500, summary: "A configuration value is invalid." },
   TG_INVALID_REQUEST: { status: 422, summary: "A request failed validation; details name the fields." },
+  TG_PATTERN_REFUSED: {
+    status: 422,
+    summary:
+      "A JSON Schema of the request has a pattern Tollgate does not run (it needs backtracking: a lookaround or backreference; RE2 cannot read it; or it is too large); `details.schemaPath` names where.",
+  },
   TG_BAD_REQUEST: {
     status: 400,
     summary:

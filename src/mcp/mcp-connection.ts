@@ -4,12 +4,14 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { isHttpMcpServer, type TMcpServerSettings } from "../gateway/index.js";
 import { type IMcpSdk, loadMcpSdk } from "./mcp-sdk.js";
+import { mcpOutputValidator } from "./mcp-tool-schemas.js";
 
-/** A tool as the server lists it: what a run pins. */
+/** A tool as the server lists it: what a run pins (its output schema is checked, never shown). */
 export interface IListedMcpTool {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
 }
 
 export type TMcpConnectionStatus = "connecting" | "up" | "down";
@@ -162,7 +164,10 @@ export class McpServerConnection {
     this.#sdk ??= await loadMcpSdk();
     const sdk = this.#sdk;
     if (this.#closed) return false;
-    const client = new sdk.Client({ name: "tollgate", version: "1" }, { capabilities: {} });
+    const client = new sdk.Client(
+      { name: "tollgate", version: "1" },
+      { capabilities: {}, jsonSchemaValidator: mcpOutputValidator },
+    );
     const transport = this.#transport(sdk);
     try {
       await client.connect(transport);
@@ -279,6 +284,9 @@ async function listAllTools(client: Client): Promise<IListedMcpTool[]> {
         name: tool.name,
         description: tool.description ?? "",
         inputSchema: tool.inputSchema as Record<string, unknown>,
+        ...(tool.outputSchema !== undefined
+          ? { outputSchema: tool.outputSchema as Record<string, unknown> }
+          : {}),
       });
     }
     cursor = page.nextCursor;

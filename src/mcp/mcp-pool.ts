@@ -9,6 +9,7 @@ import {
   type TMcpConnectionStatus,
 } from "./mcp-connection.js";
 import { outputOfMcpResult } from "./mcp-tool-result.js";
+import { mcpToolSchemaProblem } from "./mcp-tool-schemas.js";
 
 /** What the pool reports, for metrics. */
 export interface IMcpPoolMetrics {
@@ -123,7 +124,8 @@ export class McpPool {
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
   }
 
-  #toolsChanged(server: string, tools: readonly IListedMcpTool[]): void {
+  #toolsChanged(server: string, listed: readonly IListedMcpTool[]): void {
+    const tools = listed.filter((tool) => this.#checkable(server, tool));
     const names = mcpToolNamesOf(
       server,
       tools.map((tool) => tool.name),
@@ -145,5 +147,19 @@ export class McpPool {
     this.#entries.set(server, entries);
     this.#onToolsRead?.(server, entries);
     this.#logger.info({ mcpServer: server, tools: tools.length }, "MCP tool list read");
+  }
+
+  /**
+   * Whether Tollgate can check the tool's schemas; if not, the tool is not mounted (the model is never
+   * offered it, a call of it settles as unknown) and the operator is told which schema, where and why.
+   */
+  #checkable(server: string, tool: IListedMcpTool): boolean {
+    const problem = mcpToolSchemaProblem(tool);
+    if (problem === undefined) return true;
+    this.#logger.error(
+      { mcpServer: server, mcpTool: tool.name, ...problem },
+      "an MCP tool whose schema Tollgate cannot check is not mounted",
+    );
+    return false;
   }
 }

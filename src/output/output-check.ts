@@ -1,5 +1,5 @@
 import type { TOutputIssue, TOutputSpec } from "../contracts/index.js";
-import { compileOutputSchema, toOutputIssues } from "./compile-output-schema.js";
+import { compileOutputSchema } from "./compile-output-schema.js";
 
 export type TOutputCheck = { ok: true; value: unknown } | { ok: false; issues: TOutputIssue[] };
 
@@ -24,8 +24,8 @@ export function outputCheckerOf(spec: TOutputSpec): IOutputChecker {
         const reason = error instanceof Error ? error.message : String(error);
         return { ok: false, issues: [{ path: "", message: `is not JSON (${reason})` }] };
       }
-      if (compiled.validate(value)) return { ok: true, value };
-      return { ok: false, issues: toOutputIssues(compiled.validate.errors) };
+      const validation = compiled.check(value);
+      return validation.ok ? { ok: true, value } : validation;
     },
   };
 }

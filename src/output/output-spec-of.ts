@@ -1,4 +1,5 @@
 import type { IOutputRequest, TOutputSpec } from "../contracts/index.js";
+import type { IRefusedPattern } from "../tools/schema-pattern-path.js";
 import { compileOutputSchema } from "./compile-output-schema.js";
 import { defaultOutputName, maxOutputSchemaBytes, outputNamePattern } from "./output-limits.js";
 import { toOutputJsonSchema } from "./to-output-json-schema.js";
@@ -6,11 +7,15 @@ import { toOutputJsonSchema } from "./to-output-json-schema.js";
 /** The one JSON Schema dialect output schemas are compiled in. */
 const jsonSchemaDialect = "https://json-schema.org/draft/2020-12/schema";
 
-/** Why an output request cannot be used: where (`schema` or `name`), what, and whether it is only too large. */
+/**
+ * Why an output request cannot be used: where (`schema` or `name`), what, and whether it is only too large
+ * or has a pattern Tollgate will not run (which, and where in the schema).
+ */
 export interface IOutputSpecProblem {
   path: "schema" | "name";
   message: string;
   tooLarge?: true;
+  refusedPattern?: IRefusedPattern;
 }
 
 export type TOutputSpecResult = { ok: true; spec: TOutputSpec } | { ok: false; problem: IOutputSpecProblem };
@@ -41,7 +46,13 @@ export function outputSpecOf(request: IOutputRequest): TOutputSpecResult {
     return { ok: false, problem: { path: "schema", message } };
   }
   const compiled = compileOutputSchema(schema);
-  if (!compiled.ok)
-    return { ok: false, problem: { path: "schema", message: `does not compile: ${compiled.message}` } };
+  if (!compiled.ok) {
+    const message = `does not compile: ${compiled.message}`;
+    const refused = compiled.refusedPattern;
+    return {
+      ok: false,
+      problem: { path: "schema", message, ...(refused ? { refusedPattern: refused } : {}) },
+    };
+  }
   return { ok: true, spec: { schema, name } };
 }

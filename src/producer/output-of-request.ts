@@ -14,6 +14,20 @@ export function outputOfRequest(
   if (requested === undefined) return gatewayDefault;
   const result = outputSpecOf(requested);
   if (result.ok) return result.spec;
+  const refused = result.problem.refusedPattern;
+  if (refused !== undefined) {
+    const path = ["output.schema", ...refused.schemaPath.split("/").slice(1).map(unescapePointer)].join(".");
+    throw new TollgateError(
+      "TG_PATTERN_REFUSED",
+      `Invalid run request: output.schema${refused.schemaPath}: the pattern ${JSON.stringify(refused.pattern)} is refused: ${refused.reason}`,
+      {
+        issues: [{ path, message: refused.message }],
+        schemaPath: refused.schemaPath,
+        pattern: refused.pattern,
+        reason: refused.reason,
+      },
+    );
+  }
   const issues = [{ path: `output.${result.problem.path}`, message: result.problem.message }];
   if (result.problem.tooLarge) {
     throw new TollgateError("TG_PAYLOAD_TOO_LARGE", `The output schema has ${result.problem.message}.`, {
@@ -44,4 +58,8 @@ export function withJsonOutputSchema<TToolName extends string>(
     );
   }
   return { ...input, output: { ...output, schema: converted.schema } };
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replaceAll("~1", "/").replaceAll("~0", "~");
 }

@@ -2,6 +2,8 @@ import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { IJsonSchemaToolInput } from "../contracts/index.js";
 import type { IFieldIssue } from "../errors/index.js";
 import { loadAjv } from "./load-ajv.js";
+import { LinearPatternEngine, PatternWorkExceededError } from "./pattern-engine.js";
+import { type IRefusedPattern, refusedPatternOf } from "./schema-pattern-path.js";
 
 /** The most schema errors an invalid input reports (the model reads them all in one line). */
 export const maxInputIssues = 10;
@@ -17,29 +19,38 @@ export function jsonSchemaInput<TInput = unknown>(
   return Object.freeze({ kind: "json-schema" as const, jsonSchema: deepFrozenCopy(schema) });
 }
 
-let validator: Ajv2020 | undefined;
+let validator: { ajv: Ajv2020; patterns: LinearPatternEngine } | undefined;
 
 /**
  * One validator for the tool inputs of the process, 2020-12 dialect, made with the first schema compiled.
  * Tolerant of the schema (servers we do not write emit vendor keywords and formats we do not know: they
  * are ignored, not fatal), exact about the input: every error, formats checked, defaults filled in as
- * zod's `.default()` does. Nothing is fetched: a `$ref` outside the schema does not compile.
+ * zod's `.default()` does. Nothing is fetched: a `$ref` outside the schema does not compile. Patterns run
+ * on RE2 (LinearPatternEngine): an MCP server writes the schema, the model the input.
  */
-function toolInputValidator(): Ajv2020 {
+function toolInputValidator(): { ajv: Ajv2020; patterns: LinearPatternEngine } {
   if (validator) return validator;
-  const { Ajv2020, addFormats } = loadAjv();
-  validator = new Ajv2020({
+  const modules = loadAjv();
+  const patterns = new LinearPatternEngine(modules);
+  const ajv = new modules.Ajv2020({
     allErrors: true,
     strict: false,
     useDefaults: true,
     addUsedSchema: false,
     logger: false,
+    code: { regExp: patterns.regExp },
   });
-  addFormats(validator);
+  modules.addFormats(ajv);
+  validator = { ajv, patterns };
   return validator;
 }
 
-export type TCompiledToolInput = { ok: true; validate: ValidateFunction } | { ok: false; message: string };
+/** A value checked against a tool's schema: valid, or the issues the model reads. */
+export type TJsonSchemaValidation = { ok: true } | { ok: false; issues: IFieldIssue[] };
+
+export type TCompiledToolInput =
+  | { ok: true; check(value: unknown): TJsonSchemaValidation }
+  | { ok: false; message: string; refusedPattern?: IRefusedPattern };
 
 /** Compiled once per schema object; a schema that goes (a refreshed MCP tool list) takes its validator with it. */
 const compiledByInput = new WeakMap<IJsonSchemaToolInput, TCompiledToolInput>();
@@ -59,15 +70,32 @@ function compileOnce(jsonSchema: Readonly<Record<string, unknown>>): TCompiledTo
   if (schema.type !== undefined && schema.type !== "object") {
     return { ok: false, message: `the root must be "type": "object", not ${JSON.stringify(schema.type)}` };
   }
-  const ajv = toolInputValidator();
+  const { ajv, patterns } = toolInputValidator();
   try {
-    return { ok: true, validate: ajv.compile(schema) };
+    const validate = patterns.compiling(() => ajv.compile(schema));
+    return { ok: true, check: (value) => checkWith(validate, patterns, value) };
   } catch (error) {
+    const refusedPattern = refusedPatternOf(error, schema);
+    if (refusedPattern !== undefined) return { ok: false, message: refusedPattern.message, refusedPattern };
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   } finally {
     // Ajv keeps every schema object it compiled; ours are kept by the WeakMap above.
     ajv.removeSchema(schema);
   }
+}
+
+function checkWith(
+  validate: ValidateFunction,
+  patterns: LinearPatternEngine,
+  value: unknown,
+): TJsonSchemaValidation {
+  try {
+    if (patterns.validating(() => validate(value))) return { ok: true };
+  } catch (error) {
+    if (!(error instanceof PatternWorkExceededError)) throw error;
+    return { ok: false, issues: [{ path: "", message: error.message }] };
+  }
+  return { ok: false, issues: toInputIssues(validate.errors) };
 }
 
 /** The outcome of checking an input against a JSON Schema: as zod's parse, issues with dotted paths. */
@@ -87,8 +115,8 @@ export function validateJsonSchemaInput(
   const compiled = compileToolInput(input);
   if (!compiled.ok) return { ok: false, issues: [], error: new Error(compiled.message) };
   const copy = rawInput === undefined ? undefined : structuredClone(rawInput);
-  if (compiled.validate(copy)) return { ok: true, input: copy };
-  return { ok: false, issues: toInputIssues(compiled.validate.errors) };
+  const validation = compiled.check(copy);
+  return validation.ok ? { ok: true, input: copy } : validation;
 }
 
 /**

@@ -11,14 +11,17 @@ import { type ICliProcess, logFields, startCli } from "./cli-process.js";
 /**
  * What only some deployments use is loaded only when they use it (docs/BENCHMARKS.md, Worker RSS): a
  * `tollgate worker` process whose gateway mounts no MCP server, has no JSON Schema tool input nor output
- * schema, with tracing off, does a run with a tool call and never loads the MCP SDK, ajv or bullmq-otel;
- * nor does any worker load the scripted model server, nor the HTTP API's server (fastify) and JWT library
- * (jose), though its gateway imports the package's root as users' gateways do.
+ * schema, with tracing off, does a run with a tool call and never loads the MCP SDK, ajv (nor re2js and
+ * regexpp, which run its patterns) or bullmq-otel; nor does any worker load the scripted model server, nor
+ * the HTTP API's server (fastify) and JWT library (jose), though its gateway imports the package's root as
+ * users' gateways do.
  */
 const lazyPackages = [
   "@modelcontextprotocol/sdk",
   "ajv",
   "ajv-formats",
+  "re2js",
+  "@eslint-community/regexpp",
   "zod-to-json-schema",
   "bullmq-otel",
   "@opentelemetry/sdk-trace-base",
