@@ -24,24 +24,26 @@ export function decisionLines(call: IToolResultPart, width?: number): string[] {
   }
   if (approval.rejectOption !== undefined) details.push(`reject option: ${approval.rejectOption}`);
   if (approval.comment !== undefined) details.push(`comment: ${approval.comment}`);
-  const heading = `${call.toolName} (step ${call.step}): ${decisionText(approval.decision, edited)}${by}, ${time(approval.decidedAt)}`;
+  const heading = `${call.toolName} (step ${call.step}): ${decisionText(approval.decision, edited, by)}, ${time(approval.decidedAt)}`;
   return [indentedLine(heading, 1, width), ...details.map((line) => indentedLine(line, 2, width))].flat();
 }
 
+/** What was decided, with ` by <approver>` (`by`, empty on an expiry) where it reads. */
 function decisionText(
   decision: NonNullable<IToolResultPart["approval"]>["decision"],
   edited: boolean,
+  by: string,
 ): string {
   switch (decision) {
     case "approved":
-      return edited ? "edited and approved" : "approved";
+      return edited ? `edited and approved${by}` : `approved${by}`;
     case "refused":
       // Design decision D109: an edited input is decided again by the tool's policy, which refused it.
-      return "edit refused by the tool's policy, edited";
+      return `edited${by}, then refused by the tool's policy`;
     case "rejected":
-      return "rejected";
+      return `rejected${by}`;
     case "expired":
-      return "expired, nobody decided";
+      return "expired: nobody decided";
     case "cancelled":
       return "cancelled with the run";
   }

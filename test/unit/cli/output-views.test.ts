@@ -223,7 +223,24 @@ describe("runs views", () => {
     {
       name: "an expiry, nobody's",
       call: decidedCall({ approvalId: "apv_5", decision: "expired", decidedAt: at }),
-      lines: ["  refund (step 1): expired, nobody decided, 2026-03-14 09:26:53Z"],
+      lines: ["  refund (step 1): expired: nobody decided, 2026-03-14 09:26:53Z"],
+    },
+    {
+      name: "an edit the tool's policy refused (D109)",
+      call: decidedCall(
+        {
+          approvalId: "apv_6",
+          decision: "refused",
+          approver: "ops",
+          decidedAt: at,
+          editedInput: { orderId: "A-1002", amount: 900 },
+        },
+        { proposed: { orderId: "A-1002", amount: 180 } },
+      ),
+      lines: [
+        "  refund (step 1): edited by ops, then refused by the tool's policy, 2026-03-14 09:26:53Z",
+        "    amount: 180 → 900",
+      ],
     },
   ])("runs get: decisions: $name", ({ call, lines }) => {
     const run = {
