@@ -11,7 +11,14 @@ export interface ICliIo {
   cwd: string;
   /** Standard output is a terminal: results print as tables, else as JSON. Absent: not a terminal. */
   isTerminal?: boolean;
+  /** The terminal's width in columns, when standard output is one: tables are fitted to it. */
+  columns?: number;
+  /** The time, in epoch milliseconds, ages are counted from. @defaultValue Date.now */
+  now?: () => number;
 }
+
+/** A terminal that reports no width of its own (a pseudo-terminal nobody sized) counts as this wide. */
+const fallbackColumns = 80;
 
 export function processIo(): ICliIo {
   // Output piped into a reader that quit early (`tollgate demo | head`) must not crash the command
@@ -19,6 +26,7 @@ export function processIo(): ICliIo {
   for (const stream of [process.stdout, process.stderr]) {
     if (!stream.listeners("error").includes(ignoreBrokenPipe)) stream.on("error", ignoreBrokenPipe);
   }
+  const isTerminal = process.stdout.isTTY === true;
   return {
     printLine: (line) => process.stdout.write(`${line}\n`),
     printError: (line) => process.stderr.write(`${line}\n`),
@@ -29,8 +37,17 @@ export function processIo(): ICliIo {
     },
     env: process.env,
     cwd: process.cwd(),
-    isTerminal: process.stdout.isTTY === true,
+    isTerminal,
+    ...(isTerminal ? { columns: terminalColumns(process.stdout.columns, process.env.COLUMNS) } : {}),
+    now: Date.now,
   };
+}
+
+/** The terminal's own width, else COLUMNS as a shell exports it, else 80. */
+export function terminalColumns(reported: number | undefined, columnsVariable: string | undefined): number {
+  if (reported !== undefined && reported > 0) return reported;
+  const fromVariable = Number(columnsVariable);
+  return Number.isSafeInteger(fromVariable) && fromVariable > 0 ? fromVariable : fallbackColumns;
 }
 
 function ignoreBrokenPipe(error: NodeJS.ErrnoException): void {

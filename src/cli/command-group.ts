@@ -15,6 +15,7 @@ export function defineCommandGroup(
   const group: ICommand = {
     path,
     summary,
+    subcommands,
     help: `Usage: tollgate ${path} <command> [options]
 
 ${summary[0]?.toUpperCase()}${summary.slice(1)}.

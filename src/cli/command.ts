@@ -1,4 +1,5 @@
 import type { ICliIo } from "./cli-io.js";
+import type { TOutputFormat } from "./output/output-format.js";
 
 /** One command or sub-command of `tollgate`. */
 export interface ICommand {
@@ -10,4 +11,11 @@ export interface ICommand {
   help: string;
   /** Resolves with the exit code; long-running commands resolve once they have stopped. */
   run(args: readonly string[], io: ICliIo): Promise<number>;
+  /**
+   * A command made by `defineCommand`: checks a command line as `run` would (flags, arguments, the
+   * output format) without doing anything, and says how it would print. Throws a UsageError as `run` does.
+   */
+  check?(args: readonly string[], io: ICliIo): { format: TOutputFormat } | "help";
+  /** A group's commands (`runs` has `runs submit`, ...). */
+  subcommands?: readonly ICommand[];
 }

@@ -80,9 +80,10 @@ Options:
   -h, --help     show this help
   -v, --version  show the version
 
-Run "tollgate <command> --help" for a command's options. Results print as tables on a terminal and as
-JSON when piped or redirected (--json asks for JSON anywhere). Configuration comes from environment
-variables (REDIS_URL, TOLLGATE_PREFIX, OPENAI_API_KEY, ...): see docs/CONFIGURATION.md.
+Run "tollgate <command> --help" for a command's options. Every command takes --json and -o/--output
+table|json: results print as tables fitted to the terminal's width on a terminal, and as JSON when
+piped or redirected (--json asks for JSON anywhere, -o table for a table). Configuration comes from
+environment variables (REDIS_URL, TOLLGATE_PREFIX, OPENAI_API_KEY, ...): see docs/CONFIGURATION.md.
 `;
 
 /**

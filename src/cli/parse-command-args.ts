@@ -1,19 +1,27 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./cli-errors.js";
 import type { ICommand } from "./command.js";
+import { outputFlags } from "./output/output-format.js";
 
 /** A flag: `--name value` (string) or `--name` (boolean). Repeated flags are not used by any command. */
 export interface IFlagSpec {
   type: "string" | "boolean";
   short?: string;
+  /** How the value shows in the help, e.g. "<n>" (string flags). */
+  value?: string;
+  /** The flag's line in the help; more lines after a line break. */
+  help?: string;
 }
+
+/** What every command accepts besides its own flags: --json, -o/--output and -h/--help. */
+export type TUniversalFlags = typeof outputFlags;
 
 export type TFlagValues<TFlags extends Record<string, IFlagSpec>> = {
   [TName in keyof TFlags]?: TFlags[TName]["type"] extends "string" ? string : boolean;
 };
 
 export interface IParsedCommandArgs<TFlags extends Record<string, IFlagSpec>> {
-  values: TFlagValues<TFlags>;
+  values: TFlagValues<TFlags & TUniversalFlags>;
   positionals: string[];
 }
 
@@ -27,8 +35,9 @@ const helpFlag = { type: "boolean", short: "h" } as const;
 
 /**
  * Parses a command's arguments strictly (node:util parseArgs): an unknown flag, a missing value or an
- * extra argument is a UsageError that names it. Returns "help" when --help/-h was given, so the caller
- * prints its help and exits 0 whatever else is on the line.
+ * extra argument is a UsageError that names it. Every command's flags include --json and -o/--output
+ * (`outputFlags`): a command cannot leave them out. Returns "help" when --help/-h was given, so the
+ * caller prints its help and exits 0 whatever else is on the line.
  */
 export function parseCommandArgs<TFlags extends Record<string, IFlagSpec>>(
   command: Pick<ICommand, "path">,
@@ -37,16 +46,17 @@ export function parseCommandArgs<TFlags extends Record<string, IFlagSpec>>(
   positionals: IPositionalSpec = { names: [], required: 0 },
 ): IParsedCommandArgs<TFlags> | "help" {
   if (wantsHelp(args)) return "help";
+  const accepted = { ...flags, ...outputFlags, help: helpFlag };
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
       args: [...args],
-      options: { ...flags, help: helpFlag },
+      options: parseArgsOptions(accepted),
       strict: true,
       allowPositionals: true,
     });
   } catch (error) {
-    throw new UsageError(describeParseError(error, args, flags), command.path);
+    throw new UsageError(describeParseError(error, args, accepted), command.path);
   }
   const given = parsed.positionals;
   if (given.length < positionals.required) {
@@ -56,7 +66,19 @@ export function parseCommandArgs<TFlags extends Record<string, IFlagSpec>>(
   if (given.length > positionals.names.length) {
     throw new UsageError(`unexpected argument "${given[positionals.names.length]}"`, command.path);
   }
-  return { values: parsed.values as TFlagValues<TFlags>, positionals: given };
+  return { values: parsed.values as TFlagValues<TFlags & TUniversalFlags>, positionals: given };
+}
+
+/** parseArgs' own options: the type and short letter of each flag (not its help). */
+function parseArgsOptions(
+  flags: Record<string, IFlagSpec>,
+): Record<string, { type: "string" | "boolean"; short?: string }> {
+  return Object.fromEntries(
+    Object.entries(flags).map(([name, flag]) => [
+      name,
+      { type: flag.type, ...(flag.short !== undefined ? { short: flag.short } : {}) },
+    ]),
+  );
 }
 
 /** --help or -h before a `--` terminator (after it they are positional arguments). */

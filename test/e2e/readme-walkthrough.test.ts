@@ -137,11 +137,11 @@ describe("the walkthrough of docs/RUNNING.md (Running it), run as written, twice
     expect(csv).toContain(second.approvalId);
     expect(csv).toMatch(/approved/);
 
-    // On a terminal (a pseudo-terminal from script(1)) the same commands print tables.
+    // On a terminal (a pseudo-terminal from script(1), 160 columns wide) the same commands print tables.
     const { runId, approvalId, token } = second;
     const cli = `node bin/tollgate.js`;
     const onTerminal = async (command: string) => {
-      const result = await run("script", ["-qec", command, "/dev/null"], {
+      const result = await run("script", ["-qec", `stty cols 160 rows 50 && ${command}`, "/dev/null"], {
         cwd: repositoryRoot,
         env: childEnvironment({ TOLLGATE_URL: api, TOLLGATE_TOKEN: token }),
       }).catch((error: { stdout?: string }) => {
@@ -151,11 +151,14 @@ describe("the walkthrough of docs/RUNNING.md (Running it), run as written, twice
     };
     const decided = await onTerminal(`${cli} approvals list --status decided --approver ops`);
     expect(decided).toMatch(/APPROVAL\s+TOOL\s+STATUS\s+USER\s+REQUESTED/);
-    expect(decided).toMatch(new RegExp(`${approvalId}\\s+refund\\s+approved\\s+u-ada`));
-    expect(decided).toMatch(new RegExp(`${first.approvalId}\\s+refund\\s+approved\\s+u-ada`));
+    expect(decided).toMatch(new RegExp(`${approvalId}\\s+refund\\s+approved by ops\\s+u-ada`));
+    expect(decided).toMatch(new RegExp(`${first.approvalId}\\s+refund\\s+approved by ops\\s+u-ada`));
     const runTable = await onTerminal(`${cli} runs get ${runId}`);
     expect(runTable).toMatch(/Status:\s+completed/);
-    expect(runTable).toMatch(/STEP\s+TOOL\s+OUTCOME\s+INPUT/);
+    expect(runTable).toMatch(/STEP\s+TOOL\s+OUTCOME\s+TOOK\s+INPUT/);
+    // Who approved the refund, and what their edit changed.
+    expect(runTable).toMatch(/refund \(step \d+\): edited and approved by ops/);
+    expect(runTable).toMatch(/amount: \d+ → 120/);
     const events = await onTerminal(`${cli} runs events ${runId}`);
     expect(events).toMatch(/TIME\s+EVENT\s+DETAIL/);
     expect(events).toMatch(new RegExp(`refund waits for approval ${approvalId}`));

@@ -1,37 +1,38 @@
 import { parseEnv } from "../../config/env.js";
 import type { ICommand } from "../command.js";
-import { printHelp } from "../command-output.js";
+import { defineCommand } from "../define-command.js";
 import { integerFlag, requiredFlag } from "../flag-values.js";
-import { parseCommandArgs } from "../parse-command-args.js";
 
-const flags = {
-  gateway: { type: "string" },
-  port: { type: "string" },
-  host: { type: "string" },
-  insecure: { type: "boolean" },
-} as const;
-
-export const apiCommand: ICommand = {
+export const apiCommand: ICommand = defineCommand({
   path: "api",
   summary: "serve the HTTP API (runs, events, approvals, tools, /metrics)",
-  help: `Usage: tollgate api --gateway <module> [--port <n>] [--host <address>] [--insecure]
-
-Serves the HTTP API for the gateway's runs and approvals. Stops on SIGTERM/SIGINT: no new
-connections, open event streams end, requests in flight finish, then the process exits 0.
-
-Options:
-  --gateway <module>  a .js/.mjs or .ts module whose default export is defineGateway(...)
-  --port <n>          port to listen on (default: TOLLGATE_PORT or 3000; 0 picks a free one)
-  --host <address>    address to listen on (default: TOLLGATE_HOST or 127.0.0.1; 0.0.0.0 in containers)
-  --insecure          start without API tokens: every request acts as an admin (local use only)
-  -h, --help          show this help
-
-Tokens come from TOLLGATE_API_TOKENS or TOLLGATE_API_TOKENS_FILE (docs/CONFIGURATION.md).
-`,
-  async run(args, io) {
-    const parsed = parseCommandArgs(apiCommand, args, flags);
-    if (parsed === "help") return printHelp(io, apiCommand);
-    const { values } = parsed;
+  usage: "--gateway <module> [--port <n>] [--host <address>] [--insecure]",
+  description: `Serves the HTTP API for the gateway's runs and approvals. Stops on SIGTERM/SIGINT: no new
+connections, open event streams end, requests in flight finish, then the process exits 0.`,
+  flags: {
+    gateway: {
+      type: "string",
+      value: "<module>",
+      help: "a .js/.mjs or .ts module whose default export is defineGateway(...)",
+    },
+    port: {
+      type: "string",
+      value: "<n>",
+      help: "port to listen on (default: TOLLGATE_PORT or 3000; 0 picks a free one)",
+    },
+    host: {
+      type: "string",
+      value: "<address>",
+      help: "address to listen on (default: TOLLGATE_HOST or 127.0.0.1; 0.0.0.0 in containers)",
+    },
+    insecure: {
+      type: "boolean",
+      help: "start without API tokens: every request acts as an admin (local use only)",
+    },
+  },
+  formats: "log lines for people (with pino-pretty installed), or JSON lines",
+  notes: "Tokens come from TOLLGATE_API_TOKENS or TOLLGATE_API_TOKENS_FILE (docs/CONFIGURATION.md).",
+  async run({ io, values, output }) {
     const gatewayPath = requiredFlag(apiCommand, "gateway", values.gateway);
     const port =
       values.port !== undefined
@@ -45,6 +46,7 @@ Tokens come from TOLLGATE_API_TOKENS or TOLLGATE_API_TOKENS_FILE (docs/CONFIGURA
       port: port ?? env.TOLLGATE_PORT,
       host: values.host ?? env.TOLLGATE_HOST,
       insecure: values.insecure === true,
+      ...(output.asked !== undefined ? { prettyLogs: output.asked === "table" } : {}),
     });
   },
-};
+});

@@ -5,57 +5,54 @@ import { csvHeader, csvRow, parseInstant } from "../approval-export-format.js";
 import { UsageError } from "../cli-errors.js";
 import type { ICliIo } from "../cli-io.js";
 import type { ICommand } from "../command.js";
-import { printHelp } from "../command-output.js";
+import { defineCommand } from "../define-command.js";
 import { requiredFlag } from "../flag-values.js";
 import { apiClientFromEnv } from "../http/api-client.js";
 import { formatApprovalTable } from "../output/approval-views.js";
-import { parseCommandArgs } from "../parse-command-args.js";
-
-const flags = {
-  since: { type: "string" },
-  until: { type: "string" },
-  format: { type: "string" },
-  status: { type: "string" },
-  tool: { type: "string" },
-  user: { type: "string" },
-  approver: { type: "string" },
-  tenant: { type: "string" },
-  json: { type: "boolean" },
-} as const;
+import type { TOutputFormat } from "../output/output-format.js";
 
 /** The largest page the API gives: an export reads as few pages as it can. */
 const pageSize = 1000;
 
-export const approvalsExportCommand: ICommand = {
+type TExportFormat = "jsonl" | "csv" | "table";
+
+export const approvalsExportCommand: ICommand = defineCommand({
   path: "approvals export",
   summary: "export the decision history for auditors (JSON lines or CSV)",
-  help: `Usage: tollgate approvals export --since <when> [--until <when>] [--format jsonl|csv|table]
+  usage: `--since <when> [--until <when>] [--format jsonl|csv|table]
                                 [--status <status>] [--tool <name>] [--user <userId>]
-                                [--approver <subject>] [--tenant <name>]
-
-Prints every approval that matches, page after page of GET /v1/approvals (TOLLGATE_URL, TOLLGATE_TOKEN),
+                                [--approver <subject>] [--tenant <name>]`,
+  description: `Prints every approval that matches, page after page of GET /v1/approvals (TOLLGATE_URL, TOLLGATE_TOKEN),
 newest decision first: one JSON object per line, CSV with a header row (times in ISO 8601 UTC, the
 inputs and the diff as JSON), or a table. Without --format: a table on a terminal, JSON lines when
-piped or redirected. Decided approvals are kept for TOLLGATE_APPROVAL_RETENTION_MS (90 days).
-
-Options:
-  --since <when>       from this time (decidedAt; requestedAt for pending): ISO 8601, or ago: 90s 30m 12h 7d 2w
-  --until <when>       up to this time (same forms); default now
-  --format <format>    jsonl, csv or table (default: table on a terminal, jsonl otherwise)
-  --json               the same as --format jsonl
-  --status <status>    decided (default), approved, rejected, refused, expired, cancelled or pending
-  --tool <name>        only calls of this tool
-  --user <userId>      only calls made for this user
-  --approver <subject> only decisions of this approver
-  --tenant <name>      only this tenant's (a token of every tenant)
-  -h, --help           show this help
-`,
-  async run(args, io) {
-    const parsed = parseCommandArgs(approvalsExportCommand, args, flags);
-    if (parsed === "help") return printHelp(io, approvalsExportCommand);
-    const { values } = parsed;
+piped or redirected (--json and --output json ask for JSON lines, --output table for a table).
+Decided approvals are kept for TOLLGATE_APPROVAL_RETENTION_MS (90 days).`,
+  flags: {
+    since: {
+      type: "string",
+      value: "<when>",
+      help: "from this time (decidedAt; requestedAt for pending): ISO 8601, or ago: 90s 30m 12h 7d 2w",
+    },
+    until: { type: "string", value: "<when>", help: "up to this time (same forms); default now" },
+    format: {
+      type: "string",
+      value: "<format>",
+      help: "jsonl, csv or table (default: table on a terminal, jsonl otherwise)",
+    },
+    status: {
+      type: "string",
+      value: "<status>",
+      help: "decided (default), approved, rejected, refused, expired, cancelled or pending",
+    },
+    tool: { type: "string", value: "<name>", help: "only calls of this tool" },
+    user: { type: "string", value: "<userId>", help: "only calls made for this user" },
+    approver: { type: "string", value: "<subject>", help: "only decisions of this approver" },
+    tenant: { type: "string", value: "<name>", help: "only this tenant's (a token of every tenant)" },
+  },
+  formats: "a table, or JSON lines",
+  async run({ io, values, output }) {
     const now = Date.now();
-    const format = exportFormatOf(values, io);
+    const format = exportFormatOf(values.format, output.asked, io);
     const since = instantFlag("since", requiredFlag(approvalsExportCommand, "since", values.since), now);
     const until = values.until !== undefined ? instantFlag("until", values.until, now) : undefined;
     const status = (values.status ?? "decided") as TApprovalListStatus;
@@ -88,29 +85,32 @@ Options:
       }
       cursor = page.nextCursor;
     } while (cursor !== undefined);
-    if (format === "table") for (const line of formatApprovalTable(tableRows)) io.printLine(line);
+    if (format === "table") {
+      for (const line of formatApprovalTable(tableRows, output.view)) io.printLine(line);
+    }
     return 0;
   },
-};
+});
 
+/** --format when given (a --json or --output that says otherwise is refused), else the output format. */
 function exportFormatOf(
-  values: { format?: string | undefined; json?: boolean | undefined },
+  format: string | undefined,
+  asked: TOutputFormat | undefined,
   io: Pick<ICliIo, "isTerminal">,
-): "jsonl" | "csv" | "table" {
-  const { format } = values;
+): TExportFormat {
   if (format !== undefined && format !== "jsonl" && format !== "csv" && format !== "table") {
     throw new UsageError(
       `--format must be jsonl, csv or table, got "${format}"`,
       approvalsExportCommand.path,
     );
   }
-  if (values.json === true) {
-    if (format !== undefined && format !== "jsonl") {
-      throw new UsageError(`give --json or --format ${format}, not both`, approvalsExportCommand.path);
-    }
-    return "jsonl";
+  const fromOutput: TExportFormat | undefined =
+    asked === "json" ? "jsonl" : asked === "table" ? "table" : undefined;
+  if (format !== undefined && fromOutput !== undefined && format !== fromOutput) {
+    const flag = asked === "json" ? "--json" : "--output table";
+    throw new UsageError(`give ${flag} or --format ${format}, not both`, approvalsExportCommand.path);
   }
-  return format ?? (io.isTerminal === true ? "table" : "jsonl");
+  return format ?? fromOutput ?? (io.isTerminal === true ? "table" : "jsonl");
 }
 
 function instantFlag(flag: string, value: string, now: number): number {

@@ -3,23 +3,14 @@ import { resolve } from "node:path";
 import { parseEnv } from "../../config/env.js";
 import { CliError } from "../cli-errors.js";
 import type { ICommand } from "../command.js";
-import { printHelp } from "../command-output.js";
+import { defineCommand } from "../define-command.js";
 import { integerFlag } from "../flag-values.js";
-import { parseCommandArgs } from "../parse-command-args.js";
 
-const flags = {
-  port: { type: "string" },
-  host: { type: "string" },
-  scripts: { type: "string" },
-  "chunk-delay-ms": { type: "string" },
-} as const;
-
-export const modelServerCommand: ICommand = {
+export const modelServerCommand: ICommand = defineCommand({
   path: "model-server",
   summary: "serve the built-in scripted model (OpenAI-compatible) for keyless use and tests",
-  help: `Usage: tollgate model-server [--port <n>] [--host <address>] [--scripts <file>] [--chunk-delay-ms <n>]
-
-Serves the scripted model: an OpenAI-compatible /v1/chat/completions endpoint. Point workers at it
+  usage: "[--port <n>] [--host <address>] [--scripts <file>] [--chunk-delay-ms <n>]",
+  description: `Serves the scripted model: an OpenAI-compatible /v1/chat/completions endpoint. Point workers at it
 with OPENAI_BASE_URL=http://<host>:<port>/v1. A user message that is JSON with a "script" array,
 {"script":[{"calls":[{"name":"lookup_order","input":{"orderId":"A-1001"}}]},{"text":"done"}]},
 makes the model call those tools, then answer. With --scripts, a message without a script of its own
@@ -27,40 +18,48 @@ gets the script of the first rule whose "match" (a regular expression, case-inse
 [{"match":"where is my order A-1001","script":[...]}]. Any other message is echoed. Stops on
 SIGTERM/SIGINT. With "stream": true it streams the reply in chunks of about a token (tool-call
 arguments too), --chunk-delay-ms apart (a script entry's "chunkDelayMs" overrides it).
-It keeps the latest TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS request bodies (default 1000).
-
-Options:
-  --port <n>        port (default: TOLLGATE_MODEL_SERVER_PORT or 4010; 0 picks a free one)
-  --host <address>  address (default: TOLLGATE_HOST or 127.0.0.1)
-  --scripts <file>  scripts chosen by the message's text, e.g. examples/support-desk/model-scripts.json
-  --chunk-delay-ms <n>  pause between the chunks of a streamed reply (default 0)
-  -h, --help        show this help
-`,
-  async run(args, io) {
-    const parsed = parseCommandArgs(modelServerCommand, args, flags);
-    if (parsed === "help") return printHelp(io, modelServerCommand);
+It keeps the latest TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS request bodies (default 1000).`,
+  flags: {
+    port: {
+      type: "string",
+      value: "<n>",
+      help: "port (default: TOLLGATE_MODEL_SERVER_PORT or 4010; 0 picks a free one)",
+    },
+    host: { type: "string", value: "<address>", help: "address (default: TOLLGATE_HOST or 127.0.0.1)" },
+    scripts: {
+      type: "string",
+      value: "<file>",
+      help: "scripts chosen by the message's text, e.g. examples/support-desk/model-scripts.json",
+    },
+    "chunk-delay-ms": {
+      type: "string",
+      value: "<n>",
+      help: "pause between the chunks of a streamed reply (default 0)",
+    },
+  },
+  formats: "its lines as text, or a JSON object per line",
+  whenPiped: "table",
+  async run({ io, values, output }) {
     const port =
-      parsed.values.port !== undefined
-        ? integerFlag(modelServerCommand, "port", parsed.values.port, { min: 0, max: 65_535 })
+      values.port !== undefined
+        ? integerFlag(modelServerCommand, "port", values.port, { min: 0, max: 65_535 })
         : undefined;
     const chunkDelayMs =
-      parsed.values["chunk-delay-ms"] !== undefined
-        ? integerFlag(modelServerCommand, "chunk-delay-ms", parsed.values["chunk-delay-ms"], {
+      values["chunk-delay-ms"] !== undefined
+        ? integerFlag(modelServerCommand, "chunk-delay-ms", values["chunk-delay-ms"], {
             min: 0,
             max: 60_000,
           })
         : undefined;
     const env = parseEnv(io.env);
     const promptScripts =
-      parsed.values.scripts !== undefined
-        ? await readPromptScripts(resolve(io.cwd, parsed.values.scripts))
-        : undefined;
+      values.scripts !== undefined ? await readPromptScripts(resolve(io.cwd, values.scripts)) : undefined;
     // Loaded only now, like the other services: --help should not wait for the model SDK.
     const { runModelServer } = await import("../../model/scripted/index.js");
     const server = await runModelServer({
       port: port ?? env.TOLLGATE_MODEL_SERVER_PORT,
-      host: parsed.values.host ?? env.TOLLGATE_HOST,
-      log: io.printLine,
+      host: values.host ?? env.TOLLGATE_HOST,
+      log: output.format === "json" ? (line) => io.printLine(jsonLogLine(line)) : io.printLine,
       ...(promptScripts !== undefined ? { promptScripts } : {}),
       ...(chunkDelayMs !== undefined ? { streamChunkDelayMs: chunkDelayMs } : {}),
       ...(env.TOLLGATE_MODEL_SERVER_MAX_RECORDED_REQUESTS !== undefined
@@ -70,7 +69,12 @@ Options:
     await server.closed;
     return 0;
   },
-};
+});
+
+/** A line as JSON, with the fields a pino line of the API and the worker has. */
+function jsonLogLine(message: string): string {
+  return JSON.stringify({ time: new Date().toISOString(), name: "tollgate-model-server", msg: message });
+}
 
 /** The --scripts file's rules, checked now: a mistake in the file stops the command with its place. */
 async function readPromptScripts(path: string): Promise<Array<{ match: string; script: unknown[] }>> {

@@ -1,47 +1,33 @@
 import { parseEnv } from "../../config/env.js";
 import type { ICommand } from "../command.js";
-import { printHelp, printResult } from "../command-output.js";
+import { defineCommand } from "../define-command.js";
 import { jsonFlag, requiredFlag } from "../flag-values.js";
 import { apiClientFromEnv } from "../http/api-client.js";
-import { outputFlags, outputFormatOf, outputHelp, outputRule } from "../output/output-format.js";
 import { formatEnqueuedRun, type IEnqueuedRunView } from "../output/run-views.js";
-import { parseCommandArgs } from "../parse-command-args.js";
 
-const flags = {
-  "from-call": { type: "string" },
-  input: { type: "string" },
-  ...outputFlags,
-} as const;
-
-export const runsForkCommand: ICommand = {
+export const runsForkCommand: ICommand = defineCommand({
   path: "runs fork",
   summary: "run a run again from one of its tool calls, optionally with another input for it",
-  help: `Usage: tollgate runs fork <runId> --from-call <callId> [--input <json>]
-
-Queues a new run through POST /v1/runs/:runId/fork (TOLLGATE_URL, TOLLGATE_TOKEN) that starts from the
+  usage: "<runId> --from-call <callId> [--input <json>]",
+  description: `Queues a new run through POST /v1/runs/:runId/fork (TOLLGATE_URL, TOLLGATE_TOKEN) that starts from the
 run's state just before the call: the model replies and tool results before it are taken from the run,
 not asked or run again. The call runs with --input if given (checked by the tool's schema, decided by
 the policy and approved as any call), then the run goes on live. The fork names the original (forkOf)
-and the original lists it (forks). Call ids are the run's toolResults[].callId (tollgate runs get).
-
-${outputRule}
-
-Options:
-  --from-call <callId>      the run's tool call to start from (required)
-  --input <json>            the call's whole input in the fork, e.g. '{"amount":120}'
-${outputHelp}
-  -h, --help                show this help
-`,
-  async run(args, io) {
-    const parsed = parseCommandArgs(runsForkCommand, args, flags, { names: ["runId"], required: 1 });
-    if (parsed === "help") return printHelp(io, runsForkCommand);
-    const format = outputFormatOf(runsForkCommand, parsed.values, io);
-    const [runId = ""] = parsed.positionals;
+and the original lists it (forks). Call ids are the run's toolResults[].callId (tollgate runs get).`,
+  flags: {
+    "from-call": { type: "string", value: "<callId>", help: "the run's tool call to start from (required)" },
+    input: {
+      type: "string",
+      value: "<json>",
+      help: "the call's whole input in the fork, e.g. '{\"amount\":120}'",
+    },
+  },
+  positionals: { names: ["runId"], required: 1 },
+  async run({ io, values, positionals, output }) {
+    const [runId = ""] = positionals;
     const body = {
-      fromCallId: requiredFlag(runsForkCommand, "from-call", parsed.values["from-call"]),
-      ...(parsed.values.input !== undefined
-        ? { input: jsonFlag(runsForkCommand, "input", parsed.values.input) }
-        : {}),
+      fromCallId: requiredFlag(runsForkCommand, "from-call", values["from-call"]),
+      ...(values.input !== undefined ? { input: jsonFlag(runsForkCommand, "input", values.input) } : {}),
     };
     const fork = await apiClientFromEnv(parseEnv(io.env)).request<
       IEnqueuedRunView & { forkOf: { runId: string; callId: string } }
@@ -50,10 +36,10 @@ ${outputHelp}
       path: `/v1/runs/${encodeURIComponent(runId)}/fork`,
       body,
     });
-    printResult(io, format, fork, () => [
-      ...formatEnqueuedRun(fork),
-      `Fork of: ${fork.forkOf.runId} from call ${fork.forkOf.callId}`,
+    output.result(fork, (forked, view) => [
+      ...formatEnqueuedRun(forked, view),
+      `Fork of: ${forked.forkOf.runId} from call ${forked.forkOf.callId}`,
     ]);
     return 0;
   },
-};
+});

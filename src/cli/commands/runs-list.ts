@@ -1,27 +1,28 @@
 import { parseEnv } from "../../config/env.js";
 import type { TRunSummary } from "../../contracts/index.js";
 import type { ICommand } from "../command.js";
-import { printHelp, printResult } from "../command-output.js";
+import { defineCommand } from "../define-command.js";
 import { integerFlag } from "../flag-values.js";
 import { apiClientFromEnv } from "../http/api-client.js";
-import { outputFlags, outputFormatOf, outputHelp, outputRule } from "../output/output-format.js";
 import { formatRunTable } from "../output/run-views.js";
-import { parseCommandArgs } from "../parse-command-args.js";
 
 const flags = {
-  status: { type: "string" },
-  user: { type: "string" },
-  thread: { type: "string" },
-  tool: { type: "string" },
-  "created-by": { type: "string" },
-  schedule: { type: "string" },
-  since: { type: "string" },
-  until: { type: "string" },
-  tenant: { type: "string" },
-  limit: { type: "string" },
-  cursor: { type: "string" },
-  quiet: { type: "boolean", short: "q" },
-  ...outputFlags,
+  status: {
+    type: "string",
+    value: "<status>",
+    help: "queued, running, waiting, completed, failed, cancelled or timed_out",
+  },
+  user: { type: "string", value: "<userId>", help: "only runs for this user" },
+  thread: { type: "string", value: "<threadId>", help: "only runs of this thread" },
+  tool: { type: "string", value: "<name>", help: "only runs whose model called this tool" },
+  "created-by": { type: "string", value: "<subject>", help: "only runs this token subject created" },
+  schedule: { type: "string", value: "<scheduleId>", help: "only runs this schedule's ticks created" },
+  since: { type: "string", value: "<time>", help: "created at or after (ISO 8601 or epoch ms)" },
+  until: { type: "string", value: "<time>", help: "created at or before (ISO 8601 or epoch ms)" },
+  tenant: { type: "string", value: "<tenant>", help: "this tenant's runs (a token of every tenant)" },
+  limit: { type: "string", value: "<n>", help: "runs per page, 1 to 500 (default 50)" },
+  cursor: { type: "string", value: "<cursor>", help: "the page after the one that returned this nextCursor" },
+  quiet: { type: "boolean", short: "q", help: "print only the runIds, one a line" },
 } as const;
 
 interface IRunPage {
@@ -43,46 +44,25 @@ const queryNames: Record<string, string> = {
   cursor: "cursor",
 };
 
-export const runsListCommand: ICommand = {
+export const runsListCommand: ICommand = defineCommand({
   path: "runs list",
   summary: "list runs, newest first, by status, user, thread, tool called, creator or time",
-  help: `Usage: tollgate runs list [--status <status>] [--user <userId>] [--thread <threadId>] [--tool <name>]
+  usage: `[--status <status>] [--user <userId>] [--thread <threadId>] [--tool <name>]
                          [--created-by <subject>] [--schedule <scheduleId>] [--since <time>] [--until <time>] [--tenant <tenant>]
-                         [--limit <n>] [--cursor <cursor>] [-q]
-
-Prints one page of runs, newest first, and its nextCursor (GET /v1/runs; TOLLGATE_URL, TOLLGATE_TOKEN):
-status, user, thread, when, how long, model steps, tokens, approvals, tools called, the input's first
-line. Every filter is exact.
-
-${outputRule}
-
-Options:
-  --status <status>         queued, running, waiting, completed, failed, cancelled or timed_out
-  --user <userId>           only runs for this user
-  --thread <threadId>       only runs of this thread
-  --tool <name>             only runs whose model called this tool
-  --created-by <subject>    only runs this token subject created
-  --schedule <scheduleId>   only runs this schedule's ticks created
-  --since <time>            created at or after (ISO 8601 or epoch ms)
-  --until <time>            created at or before (ISO 8601 or epoch ms)
-  --tenant <tenant>         this tenant's runs (a token of every tenant)
-  --limit <n>               runs per page, 1 to 500 (default 50)
-  --cursor <cursor>         the page after the one that returned this nextCursor
-  -q, --quiet               print only the runIds, one a line
-${outputHelp}
-  -h, --help                show this help
-`,
-  async run(args, io) {
-    const parsed = parseCommandArgs(runsListCommand, args, flags);
-    if (parsed === "help") return printHelp(io, runsListCommand);
-    const format = outputFormatOf(runsListCommand, parsed.values, io);
+                         [--limit <n>] [--cursor <cursor>] [-q]`,
+  description: `Prints one page of runs, newest first, and its nextCursor (GET /v1/runs; TOLLGATE_URL, TOLLGATE_TOKEN):
+status, user, thread, how long ago it was created, how long it took, model steps, tokens, approvals,
+tools called, the input's first line. Every filter is exact. On a narrow terminal the input and the
+tools are cut, and the thread, tokens, steps and the other columns after them are left out.`,
+  flags,
+  async run({ io, values, output }) {
     const query = new URLSearchParams();
     for (const [flag, name] of Object.entries(queryNames)) {
-      const value = parsed.values[flag as keyof typeof parsed.values];
+      const value = values[flag as keyof typeof values];
       if (typeof value === "string") query.set(name, value);
     }
-    if (parsed.values.limit !== undefined) {
-      const limit = integerFlag(runsListCommand, "limit", parsed.values.limit, { min: 1, max: 500 });
+    if (values.limit !== undefined) {
+      const limit = integerFlag(runsListCommand, "limit", values.limit, { min: 1, max: 500 });
       query.set("limit", String(limit));
     }
     const search = query.size > 0 ? `?${query}` : "";
@@ -90,11 +70,11 @@ ${outputHelp}
       method: "GET",
       path: `/v1/runs${search}`,
     });
-    if (parsed.values.quiet === true) {
+    if (values.quiet === true) {
       for (const run of page.runs) io.printLine(run.runId);
     } else {
-      printResult(io, format, page, () => formatRunTable(page.runs, page.nextCursor));
+      output.result(page, (listed, view) => formatRunTable(listed.runs, view, listed.nextCursor));
     }
     return 0;
   },
-};
+});

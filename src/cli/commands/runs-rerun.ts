@@ -1,49 +1,36 @@
 import { parseEnv } from "../../config/env.js";
 import type { ICommand } from "../command.js";
-import { printHelp, printResult } from "../command-output.js";
+import { defineCommand } from "../define-command.js";
 import { apiClientFromEnv } from "../http/api-client.js";
-import { outputFlags, outputFormatOf, outputHelp, outputRule } from "../output/output-format.js";
 import { formatEnqueuedRun, type IEnqueuedRunView } from "../output/run-views.js";
-import { parseCommandArgs } from "../parse-command-args.js";
 
-const flags = {
-  input: { type: "string" },
-  user: { type: "string" },
-  ...outputFlags,
-} as const;
-
-export const runsRerunCommand: ICommand = {
+export const runsRerunCommand: ICommand = defineCommand({
   path: "runs rerun",
   summary: "run a run's request again, optionally with another input or user",
-  help: `Usage: tollgate runs rerun <runId> [--input <text>] [--user <userId>]
-
-Queues a new run with the run's request through POST /v1/runs/:runId/rerun (TOLLGATE_URL,
+  usage: "<runId> [--input <text>] [--user <userId>]",
+  description: `Queues a new run with the run's request through POST /v1/runs/:runId/rerun (TOLLGATE_URL,
 TOLLGATE_TOKEN): the same tools, budgets and instructions, on its thread when it named one. The new
-run names the original (rerunOf) and the original lists it (reruns).
-
-${outputRule}
-
-Options:
-  --input <text>            another user message
-  --user <userId>           run for another user
-${outputHelp}
-  -h, --help                show this help
-`,
-  async run(args, io) {
-    const parsed = parseCommandArgs(runsRerunCommand, args, flags, { names: ["runId"], required: 1 });
-    if (parsed === "help") return printHelp(io, runsRerunCommand);
-    const format = outputFormatOf(runsRerunCommand, parsed.values, io);
-    const [runId = ""] = parsed.positionals;
+run names the original (rerunOf) and the original lists it (reruns).`,
+  flags: {
+    input: { type: "string", value: "<text>", help: "another user message" },
+    user: { type: "string", value: "<userId>", help: "run for another user" },
+  },
+  positionals: { names: ["runId"], required: 1 },
+  async run({ io, values, positionals, output }) {
+    const [runId = ""] = positionals;
     const body = {
-      ...(parsed.values.input !== undefined ? { input: parsed.values.input } : {}),
-      ...(parsed.values.user !== undefined ? { userContext: { userId: parsed.values.user } } : {}),
+      ...(values.input !== undefined ? { input: values.input } : {}),
+      ...(values.user !== undefined ? { userContext: { userId: values.user } } : {}),
     };
     const rerun = await apiClientFromEnv(parseEnv(io.env)).request<IEnqueuedRunView & { rerunOf: string }>({
       method: "POST",
       path: `/v1/runs/${encodeURIComponent(runId)}/rerun`,
       body,
     });
-    printResult(io, format, rerun, () => [...formatEnqueuedRun(rerun), `Rerun of: ${rerun.rerunOf}`]);
+    output.result(rerun, (queued, view) => [
+      ...formatEnqueuedRun(queued, view),
+      `Rerun of: ${queued.rerunOf}`,
+    ]);
     return 0;
   },
-};
+});

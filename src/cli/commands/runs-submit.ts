@@ -2,75 +2,68 @@ import { parseEnv } from "../../config/env.js";
 import type { IGatewayResponse } from "../../contracts/index.js";
 import { UsageError } from "../cli-errors.js";
 import type { ICommand } from "../command.js";
-import { printHelp, printResult } from "../command-output.js";
+import { defineCommand } from "../define-command.js";
 import { integerFlag, jsonFlag, listFlag } from "../flag-values.js";
 import { apiClientFromEnv } from "../http/api-client.js";
-import { outputFlags, outputFormatOf, outputHelp, outputRule } from "../output/output-format.js";
 import { formatEnqueuedRun, formatResponse, type IEnqueuedRunView } from "../output/run-views.js";
-import { parseCommandArgs, type TFlagValues } from "../parse-command-args.js";
+import type { TFlagValues } from "../parse-command-args.js";
 
 const flags = {
-  user: { type: "string" },
-  "user-context": { type: "string" },
-  thread: { type: "string" },
-  tools: { type: "string" },
-  "additional-tools": { type: "string" },
-  "max-steps": { type: "string" },
-  "timeout-ms": { type: "string" },
-  metadata: { type: "string" },
-  "idempotency-key": { type: "string" },
-  wait: { type: "boolean" },
-  quiet: { type: "boolean", short: "q" },
-  ...outputFlags,
+  user: { type: "string", value: "<id>", help: 'the user\'s id (userContext.userId) (default: "cli")' },
+  "user-context": {
+    type: "string",
+    value: "<json>",
+    help: 'the whole userContext, e.g. \'{"userId":"u1","profile":"strict"}\'',
+  },
+  thread: { type: "string", value: "<id>", help: "continue this thread (default: a new thread)" },
+  tools: { type: "string", value: "<a,b>", help: "narrow the gateway's default tools to these" },
+  "additional-tools": {
+    type: "string",
+    value: "<a,b>",
+    help: "add tools from the gateway's extraTools catalogue",
+  },
+  "max-steps": { type: "string", value: "<n>", help: "model steps with tools before the last one" },
+  "timeout-ms": { type: "string", value: "<n>", help: "the run's deadline (with --wait: how long to wait)" },
+  metadata: { type: "string", value: "<json>", help: "free JSON kept with the run" },
+  "idempotency-key": {
+    type: "string",
+    value: "<key>",
+    help: "a retried submit with the same key returns the same run",
+  },
+  wait: { type: "boolean", help: "wait for the run and print its response (POST /v1/ask)" },
+  quiet: {
+    type: "boolean",
+    short: "q",
+    help: 'print only the runId, e.g. run=$(tollgate runs submit -q "...")',
+  },
 } as const;
 
-export const runsSubmitCommand: ICommand = {
+export const runsSubmitCommand: ICommand = defineCommand({
   path: "runs submit",
   summary: "enqueue a run (POST /v1/runs); with --wait, wait for its answer (POST /v1/ask)",
-  help: `Usage: tollgate runs submit [options] <input>
-
-Enqueues a run through the HTTP API (TOLLGATE_URL, TOLLGATE_TOKEN) and prints it: its runId, threadId
-and status. <input> is the user's message; "-" reads it from standard input.
-
-${outputRule}
-
-Options:
-  --user <id>               the user's id (userContext.userId) (default: "cli")
-  --user-context <json>     the whole userContext, e.g. '{"userId":"u1","profile":"strict"}'
-  --thread <id>             continue this thread (default: a new thread)
-  --tools <a,b>             narrow the gateway's default tools to these
-  --additional-tools <a,b>  add tools from the gateway's extraTools catalogue
-  --max-steps <n>           model steps with tools before the last one
-  --timeout-ms <n>          the run's deadline (with --wait: how long to wait)
-  --metadata <json>         free JSON kept with the run
-  --idempotency-key <key>   a retried submit with the same key returns the same run
-  --wait                    wait for the run and print its response (POST /v1/ask)
-  -q, --quiet               print only the runId, e.g. run=$(tollgate runs submit -q "...")
-${outputHelp}
-  -h, --help                show this help
-`,
-  async run(args, io) {
-    const parsed = parseCommandArgs(runsSubmitCommand, args, flags, { names: ["input"], required: 1 });
-    if (parsed === "help") return printHelp(io, runsSubmitCommand);
+  usage: "[options] <input>",
+  description: `Enqueues a run through the HTTP API (TOLLGATE_URL, TOLLGATE_TOKEN) and prints it: its runId, threadId
+and status. <input> is the user's message; "-" reads it from standard input.`,
+  flags,
+  positionals: { names: ["input"], required: 1 },
+  async run({ io, values, positionals, output }) {
     const env = parseEnv(io.env);
-    const [inputArgument = ""] = parsed.positionals;
+    const [inputArgument = ""] = positionals;
     const input = inputArgument === "-" ? (await io.readStandardInput()).trimEnd() : inputArgument;
-    const format = outputFormatOf(runsSubmitCommand, parsed.values, io);
-    const body = runRequestBody(input, parsed.values);
-    const idempotencyKey = parsed.values["idempotency-key"];
+    const body = runRequestBody(input, values);
+    const idempotencyKey = values["idempotency-key"];
     const response = await apiClientFromEnv(env).request<IEnqueuedRunView | IGatewayResponse>({
       method: "POST",
-      path: parsed.values.wait ? "/v1/ask" : "/v1/runs",
+      path: values.wait ? "/v1/ask" : "/v1/runs",
       body,
       ...(idempotencyKey !== undefined ? { headers: { "idempotency-key": idempotencyKey } } : {}),
     });
-    if (parsed.values.quiet === true) io.printLine(response.runId);
-    else if (parsed.values.wait === true)
-      printResult(io, format, response as IGatewayResponse, formatResponse);
-    else printResult(io, format, response, formatEnqueuedRun);
+    if (values.quiet === true) io.printLine(response.runId);
+    else if (values.wait === true) output.result(response as IGatewayResponse, formatResponse);
+    else output.result(response, formatEnqueuedRun);
     return 0;
   },
-};
+});
 
 function runRequestBody(input: string, values: TFlagValues<typeof flags>): Record<string, unknown> {
   const command = runsSubmitCommand;

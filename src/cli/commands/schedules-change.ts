@@ -1,13 +1,9 @@
 import { parseEnv } from "../../config/env.js";
 import type { TScheduleView } from "../../contracts/index.js";
 import type { ICommand } from "../command.js";
-import { printHelp, printResult } from "../command-output.js";
+import { defineCommand } from "../define-command.js";
 import { apiClientFromEnv } from "../http/api-client.js";
-import { outputFlags, outputFormatOf, outputHelp, outputRule } from "../output/output-format.js";
 import { formatSchedule } from "../output/schedule-views.js";
-import { parseCommandArgs } from "../parse-command-args.js";
-
-const flags = { ...outputFlags } as const;
 
 /** `schedules pause|resume|delete <scheduleId>`: one request each, the same shape. */
 function scheduleChangeCommand(
@@ -15,37 +11,27 @@ function scheduleChangeCommand(
   summary: string,
   detail: string,
 ): ICommand {
-  const command: ICommand = {
+  return defineCommand({
     path: `schedules ${action}`,
     summary,
-    help: `Usage: tollgate schedules ${action} <scheduleId>
-
-${detail} (TOLLGATE_URL, TOLLGATE_TOKEN).
-
-${outputRule}
-
-Options:
-${outputHelp}
-  -h, --help                show this help
-`,
-    async run(args, io) {
-      const parsed = parseCommandArgs(command, args, flags, { names: ["scheduleId"], required: 1 });
-      if (parsed === "help") return printHelp(io, command);
-      const format = outputFormatOf(command, parsed.values, io);
-      const [scheduleId = ""] = parsed.positionals;
+    usage: "<scheduleId>",
+    description: `${detail} (TOLLGATE_URL, TOLLGATE_TOKEN).`,
+    flags: {},
+    positionals: { names: ["scheduleId"], required: 1 },
+    async run({ io, positionals, output }) {
+      const [scheduleId = ""] = positionals;
       const path = `/v1/schedules/${encodeURIComponent(scheduleId)}`;
       const api = apiClientFromEnv(parseEnv(io.env));
       if (action === "delete") {
         const deleted = await api.request<{ scheduleId: string; deleted: true }>({ method: "DELETE", path });
-        printResult(io, format, deleted, () => [`Deleted schedule ${deleted.scheduleId}`]);
+        output.result(deleted, (gone) => [`Deleted schedule ${gone.scheduleId}`]);
         return 0;
       }
       const schedule = await api.request<TScheduleView>({ method: "POST", path: `${path}/${action}` });
-      printResult(io, format, schedule, formatSchedule);
+      output.result(schedule, formatSchedule);
       return 0;
     },
-  };
-  return command;
+  });
 }
 
 export const schedulesPauseCommand = scheduleChangeCommand(

@@ -2,45 +2,48 @@ import { parseEnv } from "../../config/env.js";
 import { allQueueNames, type TQueueName } from "../../queue/queue-names.js";
 import { UsageError } from "../cli-errors.js";
 import type { ICommand } from "../command.js";
-import { printHelp } from "../command-output.js";
+import { defineCommand } from "../define-command.js";
 import { integerFlag, listFlag, requiredFlag } from "../flag-values.js";
-import { parseCommandArgs } from "../parse-command-args.js";
 
-const flags = {
-  gateway: { type: "string" },
-  queues: { type: "string" },
-  partitions: { type: "string" },
-  concurrency: { type: "string" },
-  "metrics-port": { type: "string" },
-} as const;
-
-export const workerCommand: ICommand = {
+export const workerCommand: ICommand = defineCommand({
   path: "worker",
   summary: "process runs, tool calls and approvals from the queues",
-  help: `Usage: tollgate worker --gateway <module> [--queues runs,tools,approvals] [--partitions 0,2] [--concurrency <n>] [--metrics-port <n>]
-
-Runs BullMQ workers for the gateway: model steps (runs), tool calls (tools) and decided or expired
+  usage:
+    "--gateway <module> [--queues runs,tools,approvals] [--partitions 0,2] [--concurrency <n>] [--metrics-port <n>]",
+  description: `Runs BullMQ workers for the gateway: model steps (runs), tool calls (tools) and decided or expired
 approvals (approvals). Run as many as you need. On SIGTERM/SIGINT it takes no new jobs, waits for
-active ones up to TOLLGATE_SHUTDOWN_TIMEOUT_MS, hands the rest back, and exits 0.
-
-Options:
-  --gateway <module>    a .js/.mjs or .ts module whose default export is defineGateway(...)
-  --queues <list>       queues to serve, comma-separated (default: TOLLGATE_QUEUES or all three)
-  --partitions <list>   partitions to serve: base, an index of TOLLGATE_PARTITIONS, or <index>of<count>
-                        (default: TOLLGATE_SERVED_PARTITIONS or every partition of the current and
-                        previous layouts)
-  --concurrency <n>     jobs at once per queue and partition (default: TOLLGATE_CONCURRENCY or 8)
-  --metrics-port <n>    serve Prometheus /metrics on this port (default: TOLLGATE_METRICS_PORT or 9464;
-                        0 picks a free one); it listens on TOLLGATE_HOST (default 127.0.0.1)
-  -h, --help            show this help
-
-The model: OPENAI_API_KEY (with OPENAI_BASE_URL for another endpoint), or OPENAI_BASE_URL alone for a
-keyless local endpoint such as \`tollgate model-server\`; TOLLGATE_MODEL names the model.
-`,
-  async run(args, io) {
-    const parsed = parseCommandArgs(workerCommand, args, flags);
-    if (parsed === "help") return printHelp(io, workerCommand);
-    const { values } = parsed;
+active ones up to TOLLGATE_SHUTDOWN_TIMEOUT_MS, hands the rest back, and exits 0.`,
+  flags: {
+    gateway: {
+      type: "string",
+      value: "<module>",
+      help: "a .js/.mjs or .ts module whose default export is defineGateway(...)",
+    },
+    queues: {
+      type: "string",
+      value: "<list>",
+      help: "queues to serve, comma-separated (default: TOLLGATE_QUEUES or all three)",
+    },
+    partitions: {
+      type: "string",
+      value: "<list>",
+      help: "partitions to serve: base, an index of TOLLGATE_PARTITIONS, or <index>of<count>\n(default: TOLLGATE_SERVED_PARTITIONS or every partition of the current and\nprevious layouts)",
+    },
+    concurrency: {
+      type: "string",
+      value: "<n>",
+      help: "jobs at once per queue and partition (default: TOLLGATE_CONCURRENCY or 8)",
+    },
+    "metrics-port": {
+      type: "string",
+      value: "<n>",
+      help: "serve Prometheus /metrics on this port (default: TOLLGATE_METRICS_PORT or 9464;\n0 picks a free one); it listens on TOLLGATE_HOST (default 127.0.0.1)",
+    },
+  },
+  formats: "log lines for people (with pino-pretty installed), or JSON lines",
+  notes: `The model: OPENAI_API_KEY (with OPENAI_BASE_URL for another endpoint), or OPENAI_BASE_URL alone for a
+keyless local endpoint such as \`tollgate model-server\`; TOLLGATE_MODEL names the model.`,
+  async run({ io, values, output }) {
     const gatewayPath = requiredFlag(workerCommand, "gateway", values.gateway);
     const queues = values.queues !== undefined ? queuesFlag(values.queues) : undefined;
     const partitions = values.partitions !== undefined ? partitionsFlag(values.partitions) : undefined;
@@ -62,9 +65,10 @@ keyless local endpoint such as \`tollgate model-server\`; TOLLGATE_MODEL names t
       concurrency: concurrency ?? env.TOLLGATE_CONCURRENCY,
       metricsPort: metricsPort ?? env.TOLLGATE_METRICS_PORT,
       metricsHost: env.TOLLGATE_HOST,
+      ...(output.asked !== undefined ? { prettyLogs: output.asked === "table" } : {}),
     });
   },
-};
+});
 
 function partitionsFlag(value: string): string[] {
   const names = listFlag(value);

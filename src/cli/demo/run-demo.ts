@@ -6,6 +6,8 @@ import { createLogger } from "../../observability/index.js";
 import { CliError } from "../cli-errors.js";
 import type { ICliIo } from "../cli-io.js";
 import { TollgateApiClient } from "../http/api-client.js";
+import { formatDuration } from "../output/durations.js";
+import type { TOutputFormat } from "../output/output-format.js";
 import { onStopSignal } from "../stop-signal.js";
 import { deletePrefixKeys } from "./delete-prefix-keys.js";
 import { DEMO_MCP_SERVER, demoMcpServerDescription } from "./demo-mcp-mount.js";
@@ -28,7 +30,7 @@ const runTimeoutMs = 60_000;
  * conversations through the HTTP API, printed as a
  * transcript; then everything it started is stopped and its keys deleted, whatever happened.
  */
-export async function runDemo(io: ICliIo, env: TEnv): Promise<number> {
+export async function runDemo(io: ICliIo, env: TEnv, format: TOutputFormat = "table"): Promise<number> {
   const gatewayPath = fileURLToPath(gatewayUrl);
   if (!existsSync(gatewayPath)) {
     throw new CliError(
@@ -49,7 +51,7 @@ export async function runDemo(io: ICliIo, env: TEnv): Promise<number> {
     destination: logInWords(io.printError),
     name: "tollgate-demo",
   });
-  let cleanup = "";
+  let keysDeleted = 0;
   try {
     const stack = await startDemoStack({
       env,
@@ -60,15 +62,10 @@ export async function runDemo(io: ICliIo, env: TEnv): Promise<number> {
       logger,
     });
     try {
-      io.printLine("Tollgate demo: a support desk (examples/support-desk/gateway.ts)");
-      io.printLine(`   redis     ${redis.description}`);
-      io.printLine(`   model     ${stack.modelDescription}`);
-      io.printLine(
-        `   api       ${stack.apiUrl} (tokens generated for ${DEMO_REQUESTER}, who asks, and ${DEMO_APPROVER}, who reviews)`,
-      );
-      io.printLine(`   mcp       ${demoMcpServerDescription()}`);
-      io.printLine(`   queues    prefix ${prefix} (its keys are deleted at the end)`);
-      const failures = await runScenarios(io, stack, stopped.signal);
+      if (format === "json")
+        io.printLine(JSON.stringify({ demo: "support-desk", api: stack.apiUrl, prefix }));
+      else printHeader(io, { redis: redis.description, stack, prefix });
+      const failures = await runScenarios(io, stack, stopped.signal, format);
       if (failures.length > 0) throw new CliError(`demo failed: ${failures.join("; ")}`);
     } finally {
       await stack.close();
@@ -77,19 +74,43 @@ export async function runDemo(io: ICliIo, env: TEnv): Promise<number> {
     disposeSignal();
     const deleted = await deletePrefixKeys(redis.url, prefix).catch(() => 0);
     await redis.stop();
-    cleanup = `${deleted} keys deleted`;
+    keysDeleted = deleted;
+  }
+  const durationMs = Date.now() - startedAt;
+  if (format === "json") {
+    io.printLine(JSON.stringify({ done: true, runs: demoScenarios.length, durationMs, keysDeleted }));
+    return 0;
   }
   io.printLine("");
   io.printLine(
-    `Done: ${demoScenarios.length} runs in ${((Date.now() - startedAt) / 1000).toFixed(1)} s; ${cleanup}.`,
+    `Done: ${demoScenarios.length} runs in ${formatDuration(durationMs)}; ${keysDeleted} keys deleted.`,
   );
   return 0;
+}
+
+function printHeader(
+  io: ICliIo,
+  {
+    redis,
+    stack,
+    prefix,
+  }: { redis: string; stack: { modelDescription: string; apiUrl: string }; prefix: string },
+): void {
+  io.printLine("Tollgate demo: a support desk (examples/support-desk/gateway.ts)");
+  io.printLine(`   redis     ${redis}`);
+  io.printLine(`   model     ${stack.modelDescription}`);
+  io.printLine(
+    `   api       ${stack.apiUrl} (tokens generated for ${DEMO_REQUESTER}, who asks, and ${DEMO_APPROVER}, who reviews)`,
+  );
+  io.printLine(`   mcp       ${demoMcpServerDescription()}`);
+  io.printLine(`   queues    prefix ${prefix} (its keys are deleted at the end)`);
 }
 
 async function runScenarios(
   io: ICliIo,
   stack: { apiUrl: string; token: string; reviewerToken: string; modelKind: "scripted" | "real" },
   stopped: AbortSignal,
+  format: TOutputFormat,
 ): Promise<string[]> {
   const client = new TollgateApiClient({ baseUrl: stack.apiUrl, token: stack.token });
   const reviewer = new TollgateApiClient({ baseUrl: stack.apiUrl, token: stack.reviewerToken });
@@ -104,16 +125,19 @@ async function runScenarios(
       if (stopped.aborted) throw stopped.reason;
       throw error;
     });
-    io.printLine("");
-    for (const line of formatTranscript({
-      number: index + 1,
-      title: scenario.title,
-      prompt: scenario.prompt,
-      userId: scenario.userContext.userId,
-      mcpServers: [DEMO_MCP_SERVER],
-      ...followed,
-    })) {
-      io.printLine(line);
+    if (format === "json") {
+      io.printLine(JSON.stringify({ run: index + 1, title: scenario.title, ...followed }));
+    } else {
+      io.printLine("");
+      const transcript = formatTranscript({
+        number: index + 1,
+        title: scenario.title,
+        prompt: scenario.prompt,
+        userId: scenario.userContext.userId,
+        mcpServers: [DEMO_MCP_SERVER],
+        ...followed,
+      });
+      for (const line of transcript) io.printLine(line);
     }
     if (followed.response.status !== "completed") {
       failures.push(`run ${index + 1} ended ${followed.response.status}`);

@@ -28,12 +28,18 @@ export interface IServeApiOptions {
   port: number;
   host: string;
   insecure: boolean;
+  /** Log lines for people (true) or JSON lines (false), as --output asked; unset: createLogger's default. */
+  prettyLogs?: boolean;
 }
 
 /** `tollgate api`: serves until SIGTERM/SIGINT, then stops accepting, drains and resolves with 0. */
 export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions): Promise<number> {
   const tokens = await loadApiTokens(env);
-  const logger = createLogger({ level: env.LOG_LEVEL, name: "tollgate-api" });
+  const logger = createLogger({
+    level: env.LOG_LEVEL,
+    name: "tollgate-api",
+    ...(options.prettyLogs !== undefined ? { pretty: options.prettyLogs } : {}),
+  });
   const jwt = await jwtVerifierFromEnv(env, logger);
   if (tokens.length === 0 && !jwt && !options.insecure) {
     // Said before the gateway loads (seconds): the fix is in the environment, not the gateway.

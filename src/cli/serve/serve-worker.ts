@@ -20,6 +20,8 @@ export interface IServeWorkerOptions {
   metricsPort: number;
   /** The address /metrics listens on (TOLLGATE_HOST). */
   metricsHost: string;
+  /** Log lines for people (true) or JSON lines (false), as --output asked; unset: createLogger's default. */
+  prettyLogs?: boolean;
 }
 
 /**
@@ -29,7 +31,11 @@ export interface IServeWorkerOptions {
 export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOptions): Promise<number> {
   const gateway = await loadGateway(options.gatewayPath, io.cwd);
   const model = modelFromEnv(env, gateway.settings.models.default);
-  const logger = createLogger({ level: env.LOG_LEVEL, name: "tollgate-worker" });
+  const logger = createLogger({
+    level: env.LOG_LEVEL,
+    name: "tollgate-worker",
+    ...(options.prettyLogs !== undefined ? { pretty: options.prettyLogs } : {}),
+  });
   const registry = new Registry();
   const runtime = runtimeOptionsFromEnv(env);
   // Traces only when the standard OTEL_* variables ask for them; nothing of the SDK is loaded otherwise.

@@ -9,11 +9,14 @@ import {
   runEventsHeader,
 } from "../../../src/cli/output/run-views.js";
 import { cell, formatDetails, formatTable, time } from "../../../src/cli/output/text-table.js";
-import type { IGatewayResponse } from "../../../src/contracts/index.js";
+import type { IViewContext } from "../../../src/cli/output/view-context.js";
+import type { IGatewayResponse, IToolResultPart } from "../../../src/contracts/index.js";
 import type { IRunView } from "../../../src/producer/index.js";
 import type { IApproval } from "../../../src/store/index.js";
 
 const at = Date.UTC(2026, 2, 14, 9, 26, 53, 512);
+/** Off a terminal (nothing cut), ten minutes after `at`. */
+const piped: IViewContext = { now: at + 600_000 };
 
 const pendingRefund: IApproval = {
   schemaVersion: 2,
@@ -84,12 +87,12 @@ describe("text tables", () => {
   });
 
   it.each([
-    ["a string as it is", "refund", 60, "refund"],
-    ["JSON for the rest", { amount: 120 }, 60, '{"amount":120}'],
-    ["cut with an ellipsis", "abcdefghij", 5, "abcd…"],
-    ["nothing for undefined", undefined, 60, ""],
-  ])("cell: %s", (_name, value, maxLength, expected) => {
-    expect(cell(value, maxLength)).toBe(expected);
+    ["a string as it is", "refund", "refund"],
+    ["JSON for the rest", { amount: 120 }, '{"amount":120}'],
+    ["on one line", "a\n  b", "a b"],
+    ["nothing for undefined", undefined, ""],
+  ])("cell: %s", (_name, value, expected) => {
+    expect(cell(value)).toBe(expected);
   });
 
   it("times in UTC to the second; '-' when absent", () => {
@@ -141,14 +144,16 @@ describe("runs views", () => {
   });
 
   it("runs submit --wait: the response, its tool calls, the answer", () => {
-    const lines = formatResponse(response);
+    const lines = formatResponse(response, piped);
     expect(lines).toContain("Status:       completed");
-    expect(lines).toContain("  STEP  TOOL          OUTCOME  INPUT                 MODEL READ");
-    expect(lines).toContain('  0     lookup_order  ok       {"orderId":"A-1001"}  {"status":"shipped"}');
+    expect(lines).toContain("  STEP  TOOL          OUTCOME  TOOK  INPUT                 MODEL READ");
+    expect(lines).toContain(
+      '  0     lookup_order  ok       2 ms  {"orderId":"A-1001"}  {"status":"shipped"}',
+    );
     expect(lines.slice(-2)).toEqual(["Answer:", "  Your headphones are on their way."]);
   });
 
-  it("runs get: what waits for a human", () => {
+  it("runs get: who for, what was asked, what waits for a human, when it expires", () => {
     const run: IRunView = {
       runId: "run_1",
       threadId: "thread_1",
@@ -156,13 +161,124 @@ describe("runs views", () => {
       phase: "tools",
       steps: 1,
       createdAt: at,
+      userId: "u-ada",
+      input: "My headphones arrived broken:\nplease refund them.",
       pendingApprovals: [pendingRefund],
-    } as IRunView;
-    const lines = formatRunView(run);
-    expect(lines).toContain("Created:  2026-03-14 09:26:53Z");
+    };
+    const lines = formatRunView(run, piped);
+    expect(lines).toContain("User:     u-ada");
+    expect(lines).toContain("Input:    My headphones arrived broken: please refund them.");
+    expect(lines).toContain("Created:  2026-03-14 09:26:53Z (10 min ago)");
     expect(lines).toContain("Waiting for a human:");
-    expect(lines).toContain("  APPROVAL  TOOL    EXPIRES               REASON");
-    expect(lines).toContain("  apv_1     refund  2026-03-14 13:26:53Z  Refunds over 50 EUR need a team lead");
+    expect(lines).toContain("  APPROVAL  TOOL    EXPIRES        REASON");
+    expect(lines).toContain("  apv_1     refund  in 3 h 50 min  Refunds over 50 EUR need a team lead");
+  });
+
+  const decidedCall = (approval: IToolResultPart["approval"], inputs?: IToolResultPart["inputs"]) =>
+    ({
+      ...response.toolResults[0],
+      toolName: "refund",
+      step: 1,
+      input: { orderId: "A-1002", amount: 120 },
+      approval,
+      ...(inputs ? { inputs } : {}),
+    }) as IToolResultPart;
+
+  it.each([
+    {
+      name: "an edit, as what it changed from the model's proposal",
+      call: decidedCall(
+        {
+          approvalId: "apv_2",
+          decision: "approved",
+          approver: "ops",
+          decidedAt: at,
+          editedInput: { orderId: "A-1002", amount: 120 },
+          comment: "capped",
+        },
+        { proposed: { orderId: "A-1002", amount: 180 } },
+      ),
+      lines: [
+        "  refund (step 1): edited and approved by ops, 2026-03-14 09:26:53Z",
+        "    amount: 180 → 120",
+        "    comment: capped",
+      ],
+    },
+    {
+      name: "an approval as proposed, with the input approved",
+      call: decidedCall({ approvalId: "apv_3", decision: "approved", approver: "ops", decidedAt: at }),
+      lines: ["  refund (step 1): approved by ops, 2026-03-14 09:26:53Z", "    orderId: A-1002, amount: 120"],
+    },
+    {
+      name: "a rejection with its option",
+      call: decidedCall({
+        approvalId: "apv_4",
+        decision: "rejected",
+        approver: "lead",
+        decidedAt: at,
+        rejectOption: "too_much",
+      }),
+      lines: ["  refund (step 1): rejected by lead, 2026-03-14 09:26:53Z", "    reject option: too_much"],
+    },
+    {
+      name: "an expiry, nobody's",
+      call: decidedCall({ approvalId: "apv_5", decision: "expired", decidedAt: at }),
+      lines: ["  refund (step 1): expired: nobody decided, 2026-03-14 09:26:53Z"],
+    },
+    {
+      name: "an edit the tool's policy refused (D109)",
+      call: decidedCall(
+        {
+          approvalId: "apv_6",
+          decision: "refused",
+          approver: "ops",
+          decidedAt: at,
+          editedInput: { orderId: "A-1002", amount: 900 },
+        },
+        { proposed: { orderId: "A-1002", amount: 180 } },
+      ),
+      lines: [
+        "  refund (step 1): edited by ops, then refused by the tool's policy, 2026-03-14 09:26:53Z",
+        "    amount: 180 → 900",
+      ],
+    },
+  ])("runs get: decisions: $name", ({ call, lines }) => {
+    const run = {
+      runId: "run_1",
+      threadId: "thread_1",
+      status: "completed",
+      phase: "finished",
+      steps: 2,
+      createdAt: at,
+      finishedAt: at + 1_250,
+      userId: "u-ada",
+      input: "refund",
+      pendingApprovals: [],
+      response: { ...response, toolResults: [call] },
+    } satisfies IRunView;
+    const shown = formatRunView(run, piped);
+    expect(shown).toContain("Took:         1.2 s");
+    const heading = shown.indexOf("Decisions:");
+    expect(shown.slice(heading + 1, heading + 1 + lines.length)).toEqual(lines);
+  });
+
+  it("runs get at 60 columns: long values wrap under their label, tables fit", () => {
+    const run = {
+      runId: "run_1",
+      threadId: "thread_1",
+      status: "completed",
+      phase: "finished",
+      steps: 2,
+      createdAt: at,
+      userId: "u-ada",
+      input: "Please refund order A-1002: the headphones arrived broken and the box was open.",
+      pendingApprovals: [],
+      response,
+    } satisfies IRunView;
+    const lines = formatRunView(run, { now: at, width: 60 });
+    expect(lines.filter((line) => line.length > 60)).toEqual([]);
+    const input = lines.indexOf("Input:        Please refund order A-1002: the headphones");
+    expect(lines[input + 1]).toBe("              arrived broken and the box was open.");
   });
 
   it.each([
@@ -199,6 +315,11 @@ describe("runs views", () => {
       "apv_1 approved by ops",
     ],
     ["step-settled", { step: 1, phase: "model" }, "step 1 model"],
+    [
+      "tool-call-settled",
+      { callId: "r-s0-c0", toolName: "lookup_order", ok: true, durationMs: 1_520 },
+      "lookup_order (r-s0-c0) ok in 1.5 s",
+    ],
     ["run-finished", { status: "completed", response: { text: "Done." } }, "completed: Done."],
     ["something-new", { a: 1 }, '{"a":1}'],
   ])("runs events: %s", (type, data, detail) => {
@@ -209,34 +330,60 @@ describe("runs views", () => {
       data: { type, data, id: `${at}-0`, runId: "r" },
     });
     expect(line).toBe(`09:26:53Z  ${type.padEnd(20)}  ${detail}`);
+    // On a terminal, cut to its width.
+    const narrow = formatRunEvent({ id: `${at}-0`, event: type, data: { type, data } }, 40);
+    expect(narrow.length).toBeLessThanOrEqual(40);
     expect(runEventsHeader).toBe(`TIME       ${"EVENT".padEnd(20)}  DETAIL`);
   });
 });
 
 describe("approvals views", () => {
-  it("approvals list: a row each, the decision where there is one, and the next page", () => {
-    expect(formatApprovalTable([pendingRefund, approvedRefund], "c2")).toEqual([
-      "APPROVAL  TOOL    STATUS    USER   REQUESTED             EXPIRES / DECIDED            INPUT",
-      'apv_1     refund  pending   u-ada  2026-03-14 09:26:53Z  2026-03-14 13:26:53Z         {"orderId":"A-1002","amount":180}',
-      'apv_2     refund  approved  u-ada  2026-03-14 09:26:53Z  2026-03-14 09:27:53Z by ops  {"amount":120}',
+  it("approvals list: a row each, the input that would run as fields under it, and the next page", () => {
+    expect(formatApprovalTable([pendingRefund, approvedRefund], piped, "c2")).toEqual([
+      "APPROVAL  TOOL    STATUS           USER   REQUESTED   EXPIRES/DECIDED",
+      "apv_1     refund  pending          u-ada  10 min ago  in 3 h 50 min",
+      "  orderId: A-1002, amount: 180",
+      "apv_2     refund  approved by ops  u-ada  10 min ago  9 min ago",
+      "  amount: 120",
       "",
       "More: --cursor c2",
     ]);
   });
 
+  it("approvals list at 60 columns: columns left out, the input cut", () => {
+    const long = { ...pendingRefund, input: { orderId: "A-1002", amount: 180, note: "x".repeat(80) } };
+    const lines = formatApprovalTable([long], { ...piped, width: 60 });
+    expect(lines.filter((line) => line.length > 60)).toEqual([]);
+    expect(lines[0]).toBe("APPROVAL  TOOL    STATUS   USER   REQUESTED   EXPIRES");
+    expect(lines[2]).toMatch(/^ {2}orderId: A-1002, amount: 180, note: x+…$/);
+  });
+
   it("approvals list: nothing to show", () => {
-    expect(formatApprovalTable([])).toEqual(["No approvals."]);
+    expect(formatApprovalTable([], piped)).toEqual(["No approvals."]);
   });
 
   it.each([
-    [pendingRefund, ["Status:     pending", "Expires:    2026-03-14 13:26:53Z"], "Approver:"],
     [
-      approvedRefund,
-      ["Approver:      ops", 'Edited input:  {"amount":120}', "Outcome:       the call ran"],
+      pendingRefund,
+      [
+        "Status:     pending",
+        "Input:      orderId: A-1002, amount: 180",
+        "Expires:    2026-03-14 13:26:53Z (in 3 h 50 min)",
+      ],
+      "Approver:",
+    ],
+    [
+      { ...approvedRefund, diff: [{ op: "replace" as const, path: "/amount", from: 180, value: 120 }] },
+      [
+        "Approver:      ops",
+        "Edited input:  amount: 120",
+        "Edit:          amount: 180 → 120",
+        "Outcome:       the call ran",
+      ],
       "Expires:",
     ],
   ])("approvals get / approve / reject: %#", (approval, shown, absent) => {
-    const lines = formatApproval(approval);
+    const lines = formatApproval(approval, piped);
     for (const line of shown) expect(lines).toContain(line);
     expect(lines.some((line) => line.startsWith(absent))).toBe(false);
   });

@@ -3,15 +3,10 @@ import { freePort } from "../../../src/cli/demo/free-port.js";
 import { commands, runCli } from "../../../src/cli/main.js";
 import { captureIo } from "./capture-io.js";
 
-const subcommands: Record<string, string[]> = {
-  runs: ["submit", "get", "events", "cancel"],
-  approvals: ["list", "get", "approve", "reject", "export"],
-};
-
-/** Every command line that has a help text. */
+/** Every command line that has a help text: each command, each group and each of its commands. */
 const helpLines = commands.flatMap((command) => [
   [command.path],
-  ...(subcommands[command.path] ?? []).map((name) => [command.path, name]),
+  ...(command.subcommands ?? []).map((subcommand) => subcommand.path.split(" ")),
 ]);
 
 describe("tollgate", () => {
