@@ -1,3 +1,5 @@
+import { median } from "./percentiles.js";
+
 /** What one run of the long-run scenario cost (medians over the runs measured at the same point). */
 export interface ILongRunFigures {
   /** KB Redis received (INFO stats' total_net_input_bytes), the bench's own INFO taken out. */
@@ -69,4 +71,29 @@ export function threadGrowth(
 export function stepGrowthPairs(stepCounts: readonly number[]): Array<[number, number]> {
   const counted = stepCounts.filter((count) => count > 1);
   return counted.slice(1).map((longer, index) => [counted[index]!, longer]);
+}
+
+/** The median of each figure over `samples`. */
+export function medianFigures(samples: readonly ILongRunFigures[]): ILongRunFigures {
+  const of = (figure: TLongRunFigure) => median(samples.map((sample) => sample[figure]));
+  return {
+    redisInputKb: of("redisInputKb"),
+    serverCommands: of("serverCommands"),
+    processCpuMs: of("processCpuMs"),
+    redisCpuMs: of("redisCpuMs"),
+    latencyMs: of("latencyMs"),
+  };
+}
+
+/**
+ * The figures of a thread's `position`-th run (from 1), from the thread's runs in order: the median of
+ * that run and its neighbours, since one run's CPU is noisy. The thread's first run, which creates the
+ * thread and reads no history, is never one of them. Undefined past the thread's end.
+ */
+export function threadFiguresAt(
+  runs: readonly ILongRunFigures[],
+  position: number,
+): ILongRunFigures | undefined {
+  if (position < 2 || position > runs.length) return undefined;
+  return medianFigures(runs.slice(Math.max(1, position - 2), Math.min(runs.length, position + 1)));
 }

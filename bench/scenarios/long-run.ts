@@ -8,16 +8,18 @@ import { alternate, rotated } from "../lib/alternate.js";
 import type { IBenchEnvironment } from "../lib/environment.js";
 import {
   type ILongRunFigures,
+  medianFigures,
   perAddedStep,
   stepGrowth,
   stepGrowthPairs,
   type TFiguresBySteps,
   type TFiguresByThreadRun,
   type TLongRunFigure,
+  threadFiguresAt,
   threadGrowth,
 } from "../lib/long-run-growth.js";
 import { markdownTable, type TCell } from "../lib/markdown-table.js";
-import { median, round } from "../lib/percentiles.js";
+import { round } from "../lib/percentiles.js";
 import { infoBytes, redisInputBytes, waitForQuietRedis } from "../lib/redis-stats.js";
 import { measureRunCost } from "../lib/run-cost.js";
 import { type IScenarioResult, sized } from "../lib/scenario.js";
@@ -184,10 +186,8 @@ async function measureThread(
   for (const [name, figures] of byRun) {
     reported[name] = {};
     for (const position of threadPositions) {
-      if (position > runs) continue;
-      // The run and its neighbours (the thread's first run, which creates it, left out): one run's CPU is noisy.
-      const around = figures.slice(Math.max(1, position - 2), Math.min(runs, position + 1));
-      reported[name]![position] = medianFigures(around);
+      const figuresAt = threadFiguresAt(figures, position);
+      if (figuresAt !== undefined) reported[name]![position] = figuresAt;
     }
   }
   return reported;
@@ -220,17 +220,6 @@ async function measureRun(
     processCpuMs: cost.processCpuMs,
     redisCpuMs: cost.redisCpuMs,
     latencyMs,
-  };
-}
-
-function medianFigures(samples: readonly ILongRunFigures[]): ILongRunFigures {
-  const of = (figure: TLongRunFigure) => median(samples.map((sample) => sample[figure]));
-  return {
-    redisInputKb: of("redisInputKb"),
-    serverCommands: of("serverCommands"),
-    processCpuMs: of("processCpuMs"),
-    redisCpuMs: of("redisCpuMs"),
-    latencyMs: of("latencyMs"),
   };
 }
 
