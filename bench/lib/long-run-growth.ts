@@ -97,3 +97,29 @@ export function threadFiguresAt(
   if (position < 2 || position > runs.length) return undefined;
   return medianFigures(runs.slice(Math.max(1, position - 2), Math.min(runs.length, position + 1)));
 }
+
+/** The runs of a thread whose figures are reported (those the quick form reaches). */
+export const threadPositions = [2, 10, 30, 100] as const;
+
+/** The names the targets read the scenario's figures by. */
+export interface ILongRunNames {
+  tollgate: string;
+  floor: string;
+  floorRecords: string;
+  openAiLoop: string;
+}
+
+/** The long-run scenario's figures: its result's data, what the targets read. */
+export interface ILongRunData {
+  names: ILongRunNames;
+  outputBytes: number;
+  stepCounts: number[];
+  /** Per contender, by step count; a count it refused is in `refused`. */
+  steps: Record<string, TFiguresBySteps>;
+  refused: Record<string, Record<number, string>>;
+  /** Runs measured per step count. */
+  runsPerCount: Record<number, number>;
+  /** Per contender, by the run's position on its thread (each the median of it and its neighbours). */
+  thread: Record<string, TFiguresByThreadRun>;
+  threadRuns: number;
+}

@@ -1,5 +1,10 @@
-import type { ILongRunData } from "../scenarios/long-run.js";
-import { stepGrowth, stepGrowthPairs, type TLongRunFigure, threadGrowth } from "./long-run-growth.js";
+import {
+  type ILongRunData,
+  stepGrowth,
+  stepGrowthPairs,
+  type TLongRunFigure,
+  threadGrowth,
+} from "./long-run-growth.js";
 import type { IScenarioResult } from "./scenario.js";
 import type { TAddCheck } from "./targets.js";
 

@@ -7,19 +7,16 @@ import { tollgateLongRun } from "../contenders/tollgate-long-run.js";
 import { alternate, rotated } from "../lib/alternate.js";
 import type { IBenchEnvironment } from "../lib/environment.js";
 import {
+  type ILongRunData,
   type ILongRunFigures,
+  type ILongRunNames,
   medianFigures,
-  perAddedStep,
-  stepGrowth,
-  stepGrowthPairs,
   type TFiguresBySteps,
   type TFiguresByThreadRun,
-  type TLongRunFigure,
   threadFiguresAt,
-  threadGrowth,
+  threadPositions,
 } from "../lib/long-run-growth.js";
-import { markdownTable, type TCell } from "../lib/markdown-table.js";
-import { round } from "../lib/percentiles.js";
+import { longRunMarkdown } from "../lib/long-run-markdown.js";
 import { infoBytes, redisInputBytes, waitForQuietRedis } from "../lib/redis-stats.js";
 import { measureRunCost } from "../lib/run-cost.js";
 import { type IScenarioResult, sized } from "../lib/scenario.js";
@@ -28,32 +25,8 @@ import { stepsScript } from "../lib/scripts.js";
 /** What the tool returns at every step: 2 KB, as issue 39's measurement. */
 const outputBytes = 2_048;
 const defaultStepCounts = [1, 8, 32, 128];
-/** The runs of a thread whose figures are reported (those the quick form reaches). */
-const threadPositions = [2, 10, 30, 100] as const;
 /** The INFO reads around a measured run that Redis counts in its bytes: measureRunCost's four, then one. */
 const benchInfoBytes = 2 * infoBytes("cpu") + 2 * infoBytes("commandstats") + infoBytes("stats");
-
-/** The names the targets read the scenario's figures by. */
-export interface ILongRunNames {
-  tollgate: string;
-  floor: string;
-  floorRecords: string;
-  openAiLoop: string;
-}
-
-export interface ILongRunData {
-  names: ILongRunNames;
-  outputBytes: number;
-  stepCounts: number[];
-  /** Per contender, by step count; a count it refused is in `refused`. */
-  steps: Record<string, TFiguresBySteps>;
-  refused: Record<string, Record<number, string>>;
-  /** Runs measured per step count. */
-  runsPerCount: Record<number, number>;
-  /** Per contender, by the run's position on its thread (each the median of it and its neighbours). */
-  thread: Record<string, TFiguresByThreadRun>;
-  threadRuns: number;
-}
 
 /**
  * Issue 39's long runs and long threads, one run at a time after a warm-up run, on the bench's private
@@ -221,119 +194,4 @@ async function measureRun(
     redisCpuMs: cost.redisCpuMs,
     latencyMs,
   };
-}
-
-const figureColumns: ReadonlyArray<readonly [TLongRunFigure, string]> = [
-  ["redisInputKb", "KB Redis received"],
-  ["serverCommands", "Redis commands"],
-  ["processCpuMs", "process CPU ms"],
-  ["redisCpuMs", "Redis CPU ms"],
-  ["latencyMs", "latency ms"],
-];
-
-/** The figures shown per added step, and compared between step counts (the growth table). */
-const perStepColumns: ReadonlyArray<readonly [TLongRunFigure, string]> = [
-  ["redisInputKb", "KB"],
-  ["serverCommands", "commands"],
-  ["processCpuMs", "process CPU"],
-  ["latencyMs", "latency"],
-];
-
-function longRunMarkdown(data: ILongRunData): string {
-  const contenders = Object.keys(data.steps);
-  const pairs = stepGrowthPairs(data.stepCounts);
-  const stepRows: TCell[][] = [];
-  for (const name of contenders) {
-    for (const count of data.stepCounts) {
-      const figures = data.steps[name]![count];
-      const refusal = data.refused[name]![count];
-      if (figures === undefined) {
-        if (refusal !== undefined) stepRows.push([name, count, `refused: ${refusal}`]);
-        continue;
-      }
-      stepRows.push([
-        name,
-        count,
-        ...figureColumns.map(([figure]) => round(figures[figure], 2)),
-        ...perStepColumns.map(([figure]) => {
-          const added = perAddedStep(data.steps[name]!, figure, count);
-          return added === undefined ? undefined : round(added, 3);
-        }),
-      ]);
-    }
-  }
-  const growthRows = contenders.map((name) => [
-    name,
-    ...perStepColumns.flatMap(([figure]) =>
-      pairs.map(([shorter, longer]) => {
-        const ratio = stepGrowth(data.steps[name]!, figure, shorter, longer);
-        return ratio === undefined ? undefined : round(ratio, 2);
-      }),
-    ),
-  ]);
-  const positions = threadPositions.filter((position) => position <= data.threadRuns);
-  const threadRows = contenders.map((name) => [
-    name,
-    ...(["redisInputKb", "processCpuMs"] as const).flatMap((figure) => [
-      ...positions.map((position) => {
-        const value = data.thread[name]![position]?.[figure];
-        return value === undefined ? undefined : round(value, 2);
-      }),
-      ...[[2, 30] as const, [30, 100] as const].map(([earlier, later]) => {
-        const ratio = threadGrowth(data.thread[name]!, figure, earlier, later);
-        return ratio === undefined ? undefined : round(ratio, 2);
-      }),
-    ]),
-  ]);
-  return [
-    `One run at a time after a warm-up run at each step count, the contenders alternating run by run; each`,
-    `step is one model reply calling a tool that returns ${data.outputBytes} characters, then the answer "done".`,
-    `Runs measured per step count: ${data.stepCounts.map((count) => `${data.runsPerCount[count]} at ${count}`).join(", ")}; medians.`,
-    "Bytes: what Redis received from every client during the run (INFO stats' total_net_input_bytes, the",
-    "bench's own INFO taken out); commands: INFO commandstats (inside scripts included); process CPU: the",
-    "bench process (callers and in-process workers; the scripted model is a process of its own). Per added",
-    "step: (figure at n steps − figure at 1) ÷ (n − 1). The floor keeps each step once (its tool jobs' values)",
-    "and appends a run's messages to its thread once; the floor with records saves its whole state at each",
-    "step as today's records do; the openai loop keeps everything in memory (no Redis).",
-    "",
-    markdownTable(
-      [
-        "contender",
-        "steps",
-        ...figureColumns.map(([, label]) => `${label}/run`),
-        ...perStepColumns.map(([, label]) => `${label} per added step`),
-      ],
-      stepRows,
-    ),
-    "",
-    `Growth of a step's cost: per added step at ${pairs.map(([shorter, longer]) => `${longer} ÷ at ${shorter}`).join(", and at ")}`,
-    "steps (1 when a step costs the same wherever it comes; issue 39's limit for Tollgate's bytes and CPU: 1.2).",
-    "",
-    markdownTable(
-      [
-        "contender",
-        ...perStepColumns.flatMap(([, label]) =>
-          pairs.map(([shorter, longer]) => `${label} ${longer} ÷ ${shorter}`),
-        ),
-      ],
-      growthRows,
-    ),
-    "",
-    `A thread of ${data.threadRuns} runs of one step each, per contender, alternating run by run; each figure`,
-    "is the median of that run and its neighbours on the thread. Threads keep 200 messages (Tollgate's",
-    "default `maxHistoryMessages`; a run adds 4), so from about the 50th run the history stops growing.",
-    "",
-    markdownTable(
-      [
-        "contender",
-        ...positions.map((position) => `KB received, run ${position}`),
-        "KB 30th ÷ 2nd",
-        "KB 100th ÷ 30th",
-        ...positions.map((position) => `process CPU ms, run ${position}`),
-        "CPU 30th ÷ 2nd",
-        "CPU 100th ÷ 30th",
-      ],
-      threadRows,
-    ),
-  ].join("\n");
 }

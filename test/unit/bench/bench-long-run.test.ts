@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { IBenchEnvironment } from "../../../bench/lib/environment.js";
 import {
+  type ILongRunData,
   type ILongRunFigures,
   perAddedStep,
   stepGrowth,
@@ -9,7 +10,6 @@ import {
   threadGrowth,
 } from "../../../bench/lib/long-run-growth.js";
 import { checkTargets } from "../../../bench/lib/targets.js";
-import type { ILongRunData } from "../../../bench/scenarios/long-run.js";
 
 /** A run's figures with the bytes and CPU given (the rest follows the bytes, unused by the targets). */
 const run = (redisInputKb: number, processCpuMs: number): ILongRunFigures => ({
