@@ -1,8 +1,9 @@
 /**
  * Tollgate's benchmarks: `npm run bench` (all scenarios), `npm run bench -- --quick` (small counts, for
- * development and a smoke test), `npm run bench -- <scenario>...` for some. One private redis-server and
- * one scripted model process serve every scenario; each scenario alternates its contenders in this one
- * process run. Prints Markdown and writes bench/results/<date>.json.
+ * development and a smoke test), `npm run bench -- <scenario>...` for some (`--parked 10000,100000`: the
+ * parked-memory scenario's levels; `--steps 1,8,32,100`: the long-run scenario's step counts). One
+ * private redis-server and one scripted model process serve every scenario; each scenario alternates its
+ * contenders in this one process run. Prints Markdown and writes bench/results/<date>.json.
  */
 import { existsSync } from "node:fs";
 import { availableParallelism, cpus, totalmem } from "node:os";
@@ -19,6 +20,7 @@ import { crashRecovery } from "./scenarios/crash-recovery.js";
 import { fanOut } from "./scenarios/fan-out.js";
 import { isolation } from "./scenarios/isolation.js";
 import { latency } from "./scenarios/latency.js";
+import { longRun } from "./scenarios/long-run.js";
 import { parkedMemory } from "./scenarios/parked-memory.js";
 import { scale } from "./scenarios/scale.js";
 import { streaming } from "./scenarios/streaming.js";
@@ -36,6 +38,7 @@ const scenarios: Record<string, TScenario> = {
   scale,
   "approval-listing": approvalListing,
   streaming,
+  "long-run": longRun,
   "parked-memory": parkedMemory,
 };
 
@@ -45,15 +48,32 @@ const known = { ...scenarios, ...optionalScenarios };
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
-const parkedIndex = args.indexOf("--parked");
-const parkedLevels = parkedIndex >= 0 ? args[parkedIndex + 1]!.split(",").map(Number) : undefined;
-if (parkedLevels?.some((level) => !Number.isInteger(level) || level <= 0)) {
-  console.error("--parked takes a comma-separated list of counts, smallest first: --parked 10000,100000");
-  process.exit(2);
+/** A flag's comma-separated counts (`--parked 10000,100000`), smallest first; undefined when not given. */
+function countsFlag(
+  flag: string,
+  example: string,
+  valid: (counts: number[]) => boolean,
+): number[] | undefined {
+  const index = args.indexOf(flag);
+  if (index < 0) return undefined;
+  const counts = (args[index + 1] ?? "").split(",").map(Number);
+  const ascending = counts.every((count, at) => Number.isInteger(count) && count > (counts[at - 1] ?? 0));
+  if (!ascending || !valid(counts)) {
+    console.error(`${flag} takes a comma-separated list of counts, smallest first: ${flag} ${example}`);
+    process.exit(2);
+  }
+  return counts;
 }
-const chosen = args.filter(
-  (arg, index) => !arg.startsWith("-") && (parkedIndex < 0 || index !== parkedIndex + 1),
+const parkedLevels = countsFlag("--parked", "10000,100000", () => true);
+// The long-run scenario's step counts: per added step is measured from the run of 1 step.
+const stepCounts = countsFlag("--steps", "1,8,32,100", (counts) => counts[0] === 1 && counts.length >= 2);
+const flagValues = new Set(
+  ["--parked", "--steps"]
+    .map((flag) => args.indexOf(flag))
+    .filter((index) => index >= 0)
+    .map((index) => index + 1),
 );
+const chosen = args.filter((arg, index) => !arg.startsWith("-") && !flagValues.has(index));
 const unknown = chosen.filter((name) => !(name in known));
 if (unknown.length > 0) {
   console.error(`unknown scenario ${unknown.join(", ")}; known: ${Object.keys(known).join(", ")}`);
@@ -69,7 +89,7 @@ if (existsSync(fileURLToPath(new URL("../dist/cli/main.js", import.meta.url)))) 
     "dist/ exists: the CLI worker contenders run the compiled dist/, not src/; rebuild or delete it.",
   );
 }
-const environment = await startEnvironment(quick, parkedLevels);
+const environment = await startEnvironment({ quick, parkedLevels, stepCounts });
 const machine = {
   cores: availableParallelism(),
   cpu: cpus()[0]?.model ?? "unknown",

@@ -10,8 +10,8 @@ import {
 } from "./floor-records-store.js";
 
 /** A tool job's id: deterministic, so that adding it again is a no-op. */
-export function toolJobId(runId: string, index: number): string {
-  return `${runId}-s0-c${index}`;
+export function toolJobId(runId: string, step: number, index: number): string {
+  return `${runId}-s${step}-c${index}`;
 }
 
 /** The `model-replied` event's data. */
@@ -57,7 +57,7 @@ export async function checkpoint(
     ...reply.toolCalls.map((call, index) =>
       eventJson(
         "tool-call-dispatched",
-        { callId: toolJobId(runId, index), toolName: call.function.name },
+        { callId: toolJobId(runId, state.stepIndex, index), toolName: call.function.name },
         at,
       ),
     ),
@@ -78,7 +78,7 @@ export async function checkpoint(
   for (const [index, call] of reply.toolCalls.entries()) {
     const data = { runId, toolCallId: call.id, arguments: call.function.arguments };
     const opts = {
-      jobId: toolJobId(runId, index),
+      jobId: toolJobId(runId, state.stepIndex, index),
       parent: { id: job.id!, queue: job.queueQualifiedName },
       ignoreDependencyOnFailure: true,
     };

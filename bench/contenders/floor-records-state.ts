@@ -56,10 +56,17 @@ export interface IFloorRecordsState {
 
 export const benchUserId = "bench";
 
-export function newRunState(runId: string, threadId: string, input: string, now: number): IFloorRecordsState {
+/** A run's first state; `ownsThread`: false for a run on an existing thread, whose history it reads. */
+export function newRunState(
+  runId: string,
+  threadId: string,
+  input: string,
+  now: number,
+  ownsThread = true,
+): IFloorRecordsState {
   return {
     schemaVersion: 1,
-    ownsThread: true,
+    ownsThread,
     runId,
     threadId,
     status: "queued",

@@ -1,6 +1,7 @@
 import { type Job, Queue, type RedisQueueBackend, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { benchOpenAi } from "../lib/model-transport.js";
+import { toolOutputValue } from "../lib/scripts.js";
 import type {
   IFloorRecordsRunData,
   IFloorRecordsToolData,
@@ -51,7 +52,7 @@ export async function startFloorRecordsWorkers(
     "tools",
     async (job: Job<IFloorRecordsToolData>): Promise<IFloorRecordsToolResult> => {
       const started = performance.now();
-      const value = (JSON.parse(job.data.arguments) as { value: string }).value;
+      const value = toolOutputValue(job.data.arguments);
       const durationMs = Math.round(performance.now() - started);
       // Written before the job's completion, so a follower hears the call end before the run resumes.
       const settled = eventJson(

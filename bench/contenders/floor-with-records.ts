@@ -33,6 +33,10 @@ import { type IFloorRecordsOptions, startFloorRecordsWorkers } from "./floor-rec
  * connection without them), and nothing is auto-pipelined (27.7 socket writes per run at 1 in flight,
  * Tollgate 22.3, `bench/trace-writes.ts`).
  *
+ * A run of many steps (the long-run scenario) saves its whole state at each step, as for the one step
+ * here; a run on an existing thread reads the thread's history into its state at its first activation,
+ * as Tollgate's run does, and every run appends its own messages to its thread at the finish.
+ *
  * Left out, as a design with these records need not have them for this bench: cancellation (its flag's
  * checks at the start and the resume), the check that the stored state is the one the job carries (a
  * hash of it), the start's slimming of the job's payload, the compaction of a finished run's stream,
@@ -42,7 +46,7 @@ import { type IFloorRecordsOptions, startFloorRecordsWorkers } from "./floor-rec
  */
 export async function floorWithRecords(
   options: IFloorRecordsOptions & { workerProcess?: boolean },
-): Promise<IContender> {
+): Promise<IFloorWithRecords> {
   const connection = () => new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   const keys = recordKeys(options.prefix);
   const runs = new Queue<IFloorRecordsRunData>("runs", { prefix: options.prefix, connection: connection() });
@@ -52,36 +56,41 @@ export async function floorWithRecords(
   let process: IChildService | undefined;
   if (options.workerProcess) process = await startFloorRecordsWorkerProcess(options);
   else workers = await startFloorRecordsWorkers(options);
+  const ask = async (input: string, onThread?: string) => {
+    const runId = `run_${randomUUID()}`;
+    const threadId = onThread ?? `thread_${randomUUID()}`;
+    const now = Date.now();
+    const stateJson = JSON.stringify(newRunState(runId, threadId, input, now, onThread === undefined));
+    const finished = finishes.wait(runId);
+    const multi = transactions.multi();
+    const raw = multi as unknown as ChainableCommander;
+    multi.hset(keys.run(runId), { version: 1, state: stateJson });
+    const queued = eventJson("run-queued", { threadId, userId: benchUserId }, now);
+    raw.xadd(keys.events(runId), "MAXLEN", "~", eventsMaxLength, "*", "event", queued);
+    raw.rpush(keys.threadRuns(threadId), runId);
+    raw.pexpire(keys.threadRuns(threadId), threadRetentionMs);
+    raw.pexpire(keys.threadMessages(threadId), threadRetentionMs);
+    raw.zadd(keys.threadListing(threadId), now, runId);
+    raw.pexpire(keys.threadListing(threadId), threadRetentionMs);
+    raw.zadd(keys.activeRuns, now, runId);
+    for (const listing of [keys.tenantListing, keys.userListing(benchUserId)]) {
+      raw.zadd(listing, now, runId);
+      raw.zremrangebyscore(listing, "-inf", `(${now - listingWindowMs}`);
+      raw.pexpire(listing, listingWindowMs);
+    }
+    raw.zadd(keys.unfinishedListing, now, runId);
+    await new Job(runs, "run", { runId, threadId, stateJson }, { jobId: runId }, runId).addJob(multi);
+    const failed = ((await multi.exec()) ?? []).find(([error]) => error !== null);
+    if (failed) throw new Error(`floor with records: creating ${runId} failed: ${String(failed[0])}`);
+    const { response } = await finished;
+    return response;
+  };
   return {
     name: `floor with records${options.workerProcess ? ", worker process" : ""}`,
     childPids: process ? [process.pid] : [],
+    ask,
     async run(tag, calls = 1) {
-      const runId = `run_${randomUUID()}`;
-      const threadId = `thread_${randomUUID()}`;
-      const now = Date.now();
-      const stateJson = JSON.stringify(newRunState(runId, threadId, toolCallScript(tag, calls), now));
-      const finished = finishes.wait(runId);
-      const multi = transactions.multi();
-      const raw = multi as unknown as ChainableCommander;
-      multi.hset(keys.run(runId), { version: 1, state: stateJson });
-      const queued = eventJson("run-queued", { threadId, userId: benchUserId }, now);
-      raw.xadd(keys.events(runId), "MAXLEN", "~", eventsMaxLength, "*", "event", queued);
-      raw.rpush(keys.threadRuns(threadId), runId);
-      raw.pexpire(keys.threadRuns(threadId), threadRetentionMs);
-      raw.pexpire(keys.threadMessages(threadId), threadRetentionMs);
-      raw.zadd(keys.threadListing(threadId), now, runId);
-      raw.pexpire(keys.threadListing(threadId), threadRetentionMs);
-      raw.zadd(keys.activeRuns, now, runId);
-      for (const listing of [keys.tenantListing, keys.userListing(benchUserId)]) {
-        raw.zadd(listing, now, runId);
-        raw.zremrangebyscore(listing, "-inf", `(${now - listingWindowMs}`);
-        raw.pexpire(listing, listingWindowMs);
-      }
-      raw.zadd(keys.unfinishedListing, now, runId);
-      await new Job(runs, "run", { runId, threadId, stateJson }, { jobId: runId }, runId).addJob(multi);
-      const failed = ((await multi.exec()) ?? []).find(([error]) => error !== null);
-      if (failed) throw new Error(`floor with records: creating ${runId} failed: ${String(failed[0])}`);
-      const { response } = await finished;
+      const response = await ask(toolCallScript(tag, calls));
       if (response.text !== "done") throw new Error(`floor with records: unexpected answer ${response.text}`);
     },
     async close() {
@@ -91,6 +100,11 @@ export async function floorWithRecords(
       finishes.close();
     },
   };
+}
+
+/** The contender, and its runs of any input, on a thread of their own or on `threadId`'s. */
+export interface IFloorWithRecords extends IContender {
+  ask(input: string, threadId?: string): Promise<IFinishedMessage["response"]>;
 }
 
 /** One subscription to the finishes' channel; each run waits for its own id. */

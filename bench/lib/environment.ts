@@ -36,6 +36,8 @@ export interface IBenchEnvironment {
   quick: boolean;
   /** `--parked 10000,100000`: the parked-memory scenario's levels. */
   parkedLevels: number[] | undefined;
+  /** `--steps 1,8,32,100`: the long-run scenario's step counts (1 first). */
+  stepCounts: number[] | undefined;
   redis: IPrivateRedis;
   model: IChildService & { url: string };
   clientCommands: ReturnType<typeof countClientCommands>;
@@ -47,10 +49,11 @@ export interface IBenchEnvironment {
   close(): Promise<void>;
 }
 
-export async function startEnvironment(
-  quick: boolean,
-  parkedLevels: number[] | undefined,
-): Promise<IBenchEnvironment> {
+export async function startEnvironment(options: {
+  quick: boolean;
+  parkedLevels: number[] | undefined;
+  stepCounts: number[] | undefined;
+}): Promise<IBenchEnvironment> {
   const clientCommands = countClientCommands();
   const redis = await startPrivateRedis();
   const roundTrips = countRedisRoundTrips(Number(new URL(redis.url).port));
@@ -70,8 +73,7 @@ export async function startEnvironment(
     (contender) => () => contender.close(),
   );
   return {
-    quick,
-    parkedLevels,
+    ...options,
     redis,
     model,
     clientCommands,

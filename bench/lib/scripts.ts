@@ -34,3 +34,30 @@ export const echoToolDefinition = {
     },
   },
 };
+
+/** The long-run scenario's tool: its output is its input's `value` padded to `bytes` characters. */
+export const paddedToolName = "pad";
+
+/**
+ * A long run's conversation: `steps` model replies, each with one call of the `pad` tool returning
+ * `outputBytes` characters, then the answer "done".
+ */
+export function stepsScript(tag: string, steps: number, outputBytes: number): string {
+  return JSON.stringify({
+    script: [
+      ...Array.from({ length: steps }, (_, index) => ({
+        calls: [{ name: paddedToolName, input: { value: `${tag}-${index}`, bytes: outputBytes } }],
+      })),
+      { text: "done" },
+    ],
+  });
+}
+
+/**
+ * What the floors' tool workers return for a call's arguments: the `echo` tool's `value`, padded to
+ * `bytes` characters when the call asks for it (the `pad` tool of the long-run scenario).
+ */
+export function toolOutputValue(argumentsJson: string): string {
+  const input = JSON.parse(argumentsJson) as { value: string; bytes?: number };
+  return input.bytes === undefined ? input.value : input.value.padEnd(input.bytes, "~");
+}

@@ -2,6 +2,7 @@ import { clientInternals } from "../../src/producer/client-internals.js";
 import type { GatewayClient } from "../../src/producer/index.js";
 import { toolStarts } from "../bench-gateway.js";
 import { bullmqPromote } from "../contenders/bullmq-promote.js";
+import { floorRecordsApproval } from "../contenders/floor-records-approval.js";
 import { alternate } from "../lib/alternate.js";
 import type { IBenchEnvironment } from "../lib/environment.js";
 import { markdownTable } from "../lib/markdown-table.js";
@@ -11,20 +12,31 @@ import { type IScenarioResult, sized } from "../lib/scenario.js";
 /**
  * Scenario 5, latency: approve → tool start. Tollgate: a run parks on `approve_me`; the clock starts when
  * `approvals.approve` is called and stops when the tool's execute begins (in-process worker). Floor: a
- * delayed BullMQ job promoted → its processor starts. Alternating turn by turn; parking is not timed.
+ * delayed BullMQ job promoted → its processor starts. The approval floor with records: the same, with the
+ * records an approval keeps decided in the promotion's transaction (floor-records-approval.ts).
+ * Alternating turn by turn; parking is not timed.
  */
 export async function approvals(environment: IBenchEnvironment): Promise<IScenarioResult> {
   const tollgate = environment.contenders.tollgateInProcess;
   const floor = await bullmqPromote({ redisUrl: environment.redis.url, prefix: "floor-approvals" });
   environment.onClose(() => floor.close());
+  const records = await floorRecordsApproval({
+    redisUrl: environment.redis.url,
+    prefix: "floor-records-approvals",
+  });
+  environment.onClose(() => records.close());
   const tollgateContender = {
     name: "Tollgate: approvals.approve → tool start (in-process worker)",
     measure: (turn: number) => approveToToolStart(tollgate.client, turn),
   };
   const floorContender = { name: floor.name, measure: (turn: number) => floor.promoteToStart(String(turn)) };
+  const recordsContender = {
+    name: records.name,
+    measure: (turn: number) => records.approveToStart(String(turn)),
+  };
   const turns = sized(environment, 200, 10);
   const samples = await alternate(
-    [floorContender, tollgateContender],
+    [floorContender, recordsContender, tollgateContender],
     { warmupTurns: sized(environment, 10, 2), turns },
     (contender, turn) => contender.measure(turn),
   );
@@ -40,7 +52,13 @@ export async function approvals(environment: IBenchEnvironment): Promise<IScenar
         Object.entries(summaries).map(([name, summary]) => [name, summary.p50, summary.p99, summary.mean]),
       ),
     ].join("\n"),
-    data: { turns, summaries, floorName: floor.name, tollgateName: tollgateContender.name },
+    data: {
+      turns,
+      summaries,
+      floorName: floor.name,
+      floorRecordsName: records.name,
+      tollgateName: tollgateContender.name,
+    },
   };
 }
 

@@ -2,13 +2,13 @@ import { alternate } from "../lib/alternate.js";
 import type { IBenchEnvironment } from "../lib/environment.js";
 import { markdownTable } from "../lib/markdown-table.js";
 import { type ILatencySummary, round, summarize } from "../lib/percentiles.js";
-import { roundTripsAtOneInFlight } from "../lib/round-trips-at-one.js";
+import { runsAtOneInFlight } from "../lib/runs-at-one.js";
 import { type IScenarioResult, sized } from "../lib/scenario.js";
 
 /**
  * Scenarios 1–3 at 1 in flight: the one-tool-call run on every contender, alternating run by run with
  * the order rotated. "Added" is over the plain openai loop, the least any design can take. Then each
- * contender's client round trips per run, its runs back to back.
+ * contender's client round trips and the bytes Redis received per run, its runs back to back.
  */
 export async function latency(environment: IBenchEnvironment): Promise<IScenarioResult> {
   const { openAiLoop, aiSdk, floor, floorProcess, floorRecords, hop, tollgateInProcess, tollgateCli } =
@@ -36,12 +36,11 @@ export async function latency(environment: IBenchEnvironment): Promise<IScenario
   const summaries: Record<string, ILatencySummary> = {};
   for (const [name, values] of samples) summaries[name] = summarize(values);
   const roundTrips: Record<string, number> = {};
+  const redisInputKb: Record<string, number> = {};
   for (const contender of [floor, floorProcess, floorRecords, tollgateInProcess, tollgateCli]) {
-    roundTrips[contender.name] = await roundTripsAtOneInFlight(
-      environment,
-      contender,
-      sized(environment, 100, 20),
-    );
+    const figures = await runsAtOneInFlight(environment, contender, sized(environment, 100, 20));
+    roundTrips[contender.name] = figures.roundTrips;
+    redisInputKb[contender.name] = figures.redisInputKb;
   }
   const loop = summaries[openAiLoop.name]!;
   const rows = contenders.map((contender) => {
@@ -51,7 +50,16 @@ export async function latency(environment: IBenchEnvironment): Promise<IScenario
     const trips = roundTrips[contender.name];
     const tripsCell =
       trips === undefined ? undefined : contender.childPids.length > 0 ? `${trips} (caller only)` : trips;
-    return [contender.name, summary.p50, summary.p99, summary.mean, addedP50, addedP99, tripsCell];
+    return [
+      contender.name,
+      summary.p50,
+      summary.p99,
+      summary.mean,
+      addedP50,
+      addedP99,
+      tripsCell,
+      redisInputKb[contender.name],
+    ];
   });
   return {
     title: "Latency at 1 in flight (floor, baseline, Tollgate)",
@@ -60,13 +68,23 @@ export async function latency(environment: IBenchEnvironment): Promise<IScenario
       "model call → one `echo` tool call → model call → answer, against the scripted model (a process of its",
       "own). Milliseconds, caller's view; added = over the openai loop's same percentile. Round trips: this",
       "process's socket writes to Redis per run (a pipeline or MULTI … EXEC is one), each contender's runs",
-      "back to back after the alternation; a contender with a worker process shows its caller's only.",
+      "back to back after the alternation; a contender with a worker process shows its caller's only. KB",
+      "received: what Redis received per run in those runs, from every client (INFO stats' total_net_input_bytes).",
       "",
       markdownTable(
-        ["contender", "p50", "p99", "mean", "added p50", "added p99", "Redis round trips/run"],
+        [
+          "contender",
+          "p50",
+          "p99",
+          "mean",
+          "added p50",
+          "added p99",
+          "Redis round trips/run",
+          "KB Redis received/run",
+        ],
         rows,
       ),
     ].join("\n"),
-    data: { turns, summaries, roundTrips },
+    data: { turns, summaries, roundTrips, redisInputKb },
   };
 }

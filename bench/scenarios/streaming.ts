@@ -4,6 +4,7 @@ import { startScriptedModel } from "../../src/model/scripted/index.js";
 import { GatewayClient } from "../../src/producer/index.js";
 import { startWorker } from "../../src/workers/index.js";
 import { benchGateway } from "../bench-gateway.js";
+import { floorWithRecords } from "../contenders/floor-with-records.js";
 import { tollgateCli } from "../contenders/tollgate-cli.js";
 import { alternate, withInFlight } from "../lib/alternate.js";
 import { readStreamBare } from "../lib/bare-stream-readers.js";
@@ -50,6 +51,9 @@ const bareReaderNames = {
   bytes: "bare reader (fetch, no SDK): bytes counted",
   parse: "bare reader (fetch, no SDK): lines split, JSON.parse per chunk",
 } as const;
+
+/** The floor with records reading the same stream with the openai SDK, its text written to its events. */
+const floorRecordsName = "floor with records, streaming";
 
 export interface IStreamingCost extends IRunCost {
   /** Of one run's event stream, from a few runs of the batch (medians). */
@@ -233,6 +237,8 @@ export async function streaming(environment: IBenchEnvironment): Promise<IScenar
   const sdkOff = cost["openai SDK alone (in process), no stream"]!;
   const bareBytes = cost[bareReaderNames.bytes]!;
   const bareParse = cost[bareReaderNames.parse]!;
+  const recordsOn = cost[floorRecordsName]!;
+  const sdkParsing = sdkOn.processCpuMs - sdkOff.processCpuMs;
   const firstDeltaRows = (["1", "50"] as const).flatMap((inFlight) =>
     contenders.map((contender) => {
       const summary = firstDelta[inFlight]![contender.name]!;
@@ -274,6 +280,11 @@ export async function streaming(environment: IBenchEnvironment): Promise<IScenar
       (on.processCpuMs - (sdkOn.processCpuMs - sdkOff.processCpuMs)) / off.processCpuMs,
       2,
     ),
+    /**
+     * Tollgate's streamed run ÷ the floor with records' run reading the same stream (its text written to
+     * its events), the SDK's chunk parsing taken out of both: issue 39's streaming target.
+     */
+    ownPartOverRecords: round((on.processCpuMs - sdkParsing) / (recordsOn.processCpuMs - sdkParsing), 2),
     /** Process CPU streaming adds per run, Tollgate's and the SDK's alone. */
     addedProcessCpuMs: round(on.processCpuMs - off.processCpuMs, 2),
     sdkAddedProcessCpuMs: round(sdkOn.processCpuMs - sdkOff.processCpuMs, 2),
@@ -309,7 +320,8 @@ export async function streaming(environment: IBenchEnvironment): Promise<IScenar
       markdownTable(["in flight", "reader", "p50", "p99", "runs", "added p50"], firstDeltaRows),
       "",
       `Cost of a ~2,000-token answer (${longAnswerChars} characters, chunks ${chunkDelayMs} ms apart, the`,
-      "model a process of its own): the same run with streaming on and with `streaming: false`, and the openai SDK alone",
+      "model a process of its own): the same run with streaming on and with `streaming: false`, the floor with records",
+      "streaming it (its text written to its events), and the openai SDK alone",
       "asking for the same answer with and without `stream: true`; 50 in flight, alternating batch by batch, medians over batches. Process CPU: this process (workers, other",
       "contenders idle); Redis: INFO deltas; event stream: MEMORY USAGE and entries of a run's event stream",
       "key after the run.",
@@ -330,6 +342,7 @@ export async function streaming(environment: IBenchEnvironment): Promise<IScenar
       `Streaming adds ${added.serverCommands} Redis commands and ${added.eventStreamBytes} bytes kept per`,
       `answer; process CPU per run ×${added.processCpuRatio} (+${added.addedProcessCpuMs} ms; target ≤ ×1.1), the openai`,
       `SDK alone ×${added.sdkProcessCpuRatio} (+${added.sdkAddedProcessCpuMs} ms); without the SDK's own part ×${added.processCpuRatioOverSdk};`,
+      `against the floor with records reading the same stream, the SDK's part out of both, ×${added.ownPartOverRecords} (target ≤ ×1.1);`,
       `first delta +${added.firstDeltaP50Ms} ms p50 over the in-process stream at 1 in flight (target ≤ 5 ms).`,
       "",
       "The floor under any streaming Node client, from the bare readers' rows (Node's fetch, no SDK) less the",
@@ -400,6 +413,13 @@ async function measureCost(
     }),
   );
   const openai = benchOpenAi(modelUrl);
+  const records = await floorWithRecords({
+    redisUrl: environment.redis.url,
+    modelUrl,
+    prefix: "floor-records-stream",
+    concurrency: sharedConcurrency,
+    streaming: true,
+  });
   const contenders: ICostContender[] = [
     ...workers.map(({ client, streamingOn }) => ({
       name: `Tollgate, streaming ${streamingOn ? "on" : "off"}`,
@@ -422,6 +442,16 @@ async function measureCost(
         return undefined;
       },
     })),
+    {
+      name: floorRecordsName,
+      async run(input: string) {
+        const response = await records.ask(input);
+        if (response.text.length !== longAnswerChars) {
+          throw new Error(`${floorRecordsName}: answered ${response.text.length} chars`);
+        }
+        return undefined;
+      },
+    },
     // The floor under any streaming Node client: the same stream over HTTP with no SDK.
     ...(["bytes", "parse"] as const).map((mode) => ({
       name: bareReaderNames[mode],
@@ -481,6 +511,7 @@ async function measureCost(
       await worker.close();
       await client.close();
     }
+    await records.close();
     await model.stop();
   }
 }

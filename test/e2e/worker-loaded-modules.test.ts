@@ -9,7 +9,7 @@ import { script } from "../helpers/script.js";
 import { type ICliProcess, logFields, startCli } from "./cli-process.js";
 
 /**
- * What only some deployments use is loaded only when they use it (docs/BENCHMARKS.md, Worker RSS): a
+ * What only some deployments use is loaded only when they use it (docs/BENCHMARKS.md, "Worker memory"): a
  * `tollgate worker` process whose gateway mounts no MCP server, has no JSON Schema tool input nor output
  * schema, with tracing off, does a run with a tool call and never loads the MCP SDK, ajv (nor re2js and
  * regexpp, which run its patterns) or bullmq-otel; nor does any worker load the scripted model server, nor

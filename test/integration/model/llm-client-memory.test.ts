@@ -65,7 +65,7 @@ describe("LLMClient memory", () => {
 
   it("a finished call's objects die young: a call over the default HTTP client promotes under 24 KB", async () => {
     // The worker's peak RSS with 100 runs in flight is set by what young collections promote to the old
-    // generation between two full ones (docs/BENCHMARKS.md, Worker RSS). Over Node 20's global fetch each
+    // generation between two full ones (docs/BENCHMARKS.md, "Worker memory"). Over Node 20's global fetch each
     // call's request, response, streams and signals outlived young collections (undici registers every
     // response with a FinalizationRegistry): 32-36 KB a call here, the scripted model's own share (it runs
     // in this process) included. Over the node:http client: 15-17 KB, most of it the model's.
