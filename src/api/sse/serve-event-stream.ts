@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { principalOf } from "../auth/authenticate.js";
-import type { EventStreams } from "./event-streams.js";
+import type { EventStreams, IEventStreamPlace } from "./event-streams.js";
 import { eventStreamHeaders, heartbeatComment, writeChunk } from "./sse-writer.js";
 
 export interface IServeEventStream<TEvent> {
@@ -16,6 +16,20 @@ export interface IServeEventStream<TEvent> {
   logContext: Record<string, unknown>;
   /** Headers beside the event stream's own (the UI message stream's protocol header). */
   headers?: Record<string, string>;
+  /**
+   * A place taken before (admitEventStream), by a route that must know the stream is admitted before it
+   * does anything else (`POST /v1/ask` creates its run only then). Absent: taken here.
+   */
+  place?: IEventStreamPlace;
+}
+
+/**
+ * Takes a place for a stream of the request's principal under the per-token and per-server caps, or
+ * throws 429 TG_RATE_LIMITED. Capped per principal: the same subject name in two tenants is two principals.
+ */
+export function admitEventStream(request: FastifyRequest, eventStreams: EventStreams): IEventStreamPlace {
+  const principal = principalOf(request);
+  return eventStreams.admit(`${principal.tenant}/${principal.subject}`);
 }
 
 /**
@@ -25,9 +39,7 @@ export interface IServeEventStream<TEvent> {
  */
 export async function serveEventStream<TEvent>(stream: IServeEventStream<TEvent>): Promise<void> {
   const { request, reply, eventStreams } = stream;
-  // Capped per principal: the same subject name in two tenants is two principals.
-  const principal = principalOf(request);
-  const place = eventStreams.admit(`${principal.tenant}/${principal.subject}`);
+  const place = stream.place ?? admitEventStream(request, eventStreams);
   const stop = new AbortController();
   let events: AsyncGenerator<TEvent>;
   try {
