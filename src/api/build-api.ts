@@ -26,6 +26,7 @@ import { registerConsole } from "./console/console-routes.js";
 import { createClientErrorHandler } from "./errors/client-error-handler.js";
 import { createErrorHandler, handleNotFound } from "./errors/error-handler.js";
 import { drainOversizedBody } from "./http/drain-oversized-body.js";
+import { EarlyAnswers } from "./http/early-answers.js";
 import type { IRouteContext } from "./http/route-context.js";
 import type { IApiRoute, IRouteSpec } from "./http/route-definition.js";
 import { tracedHandler } from "./http/traced-handler.js";
@@ -50,6 +51,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   const logger = options.logger ?? createLogger({ name: "tollgate-api" });
   const authenticator = createAuthenticator(options, logger);
   const errorHandler = createErrorHandler(() => options.client.isConnected());
+  const earlyAnswers = new EarlyAnswers();
   const app: FastifyInstance = Fastify<Server, IncomingMessage, ServerResponse, FastifyBaseLogger>({
     loggerInstance: logger,
     bodyLimit: settings.bodyLimitBytes,
@@ -64,7 +66,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
     },
     // What Node's parser refuses (a timeout, headers over 16 KiB, bytes that are not HTTP) is answered
     // in the error envelope too, not in fastify's own shape.
-    clientErrorHandler: createClientErrorHandler(logger),
+    clientErrorHandler: createClientErrorHandler(logger, (socket) => earlyAnswers.has(socket)),
     // The router's limit is the schemas' (256), so an id is refused by one rule, in the error envelope.
     routerOptions: { maxParamLength: maxIdLength },
     // A bad percent-encoding or an over-long path id is refused before any route: in the envelope too.
@@ -108,6 +110,9 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
     drainOversizedBody(request, reply, Math.max(maxDrainFloorBytes, 16 * settings.bodyLimitBytes));
+  });
+  app.addHook("onResponse", async (request) => {
+    earlyAnswers.answered(request.raw);
   });
   // Before the server stops accepting: an open stream would otherwise keep close() waiting forever.
   app.addHook("preClose", async () => {
