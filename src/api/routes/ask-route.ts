@@ -71,6 +71,7 @@ export const askRoute = defineRoute(
         eventStreams,
         place,
         heartbeatMs: settings.sseHeartbeatMs,
+        stallTimeoutMs: settings.sseStallTimeoutMs,
         open: (signal) => client.openEvents(runId, { signal }),
         format: formatRunEvent,
         logContext: { runId },
