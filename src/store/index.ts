@@ -104,6 +104,12 @@ export {
   RunStore,
 } from "./run-store.js";
 export {
+  type ICountedSchedule,
+  type IScheduleLimits,
+  ScheduleAllowance,
+  type TScheduleCount,
+} from "./schedule-allowance.js";
+export {
   type ISchedulePosition,
   type IStoredSchedule,
   ScheduleStore,
