@@ -22,6 +22,13 @@ export const API_DEFAULTS = Object.freeze({
   /** Event streams one token subject may hold open at once. */
   sseMaxStreamsPerToken: 20,
   /**
+   * An event stream whose client has not taken what was written for this long is closed (its connection
+   * destroyed): the server stops reading events for a client that does not read as soon as its socket's
+   * buffer is full, and this frees the socket, its place under the caps and what it holds. A client on a
+   * slow link still takes a large event within a minute; one that reconnects resumes with Last-Event-ID.
+   */
+  sseStallTimeoutMs: 60_000,
+  /**
    * A request's headers and body must have arrived within this, or it is answered 408 and its
    * connection closed: a client that never finishes its body would otherwise hold a connection (and a
    * place among the sockets) for as long as it likes. 30 s carries the largest body (1 MiB) over a
@@ -67,6 +74,11 @@ export interface IApiOptions {
   /** Event streams one token subject may hold open; more answer 429 TG_RATE_LIMITED. @defaultValue 20 */
   sseMaxStreamsPerToken?: number;
   /**
+   * A stream whose client has not read what was written (the socket's buffer stays full) for this long
+   * is closed; so is a finished stream whose last bytes it has not taken. @defaultValue 60000
+   */
+  sseStallTimeoutMs?: number;
+  /**
    * How long a request's headers and body may take to arrive; past it the request is answered 408
    * TG_REQUEST_TIMEOUT and its connection closed, whether or not it is authenticated. @defaultValue 30000
    */
@@ -82,6 +94,7 @@ export interface IApiSettings {
   readonly readyTimeoutMs: number;
   readonly sseMaxStreams: number;
   readonly sseMaxStreamsPerToken: number;
+  readonly sseStallTimeoutMs: number;
   readonly requestTimeoutMs: number;
 }
 
@@ -103,6 +116,12 @@ const apiSettingsSchema = z.object({
   readyTimeoutMs: positiveMilliseconds.default(API_DEFAULTS.readyTimeoutMs),
   sseMaxStreams: z.number().int().min(1).max(1_000_000).default(API_DEFAULTS.sseMaxStreams),
   sseMaxStreamsPerToken: z.number().int().min(1).max(1_000_000).default(API_DEFAULTS.sseMaxStreamsPerToken),
+  sseStallTimeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(60 * 60 * 1000)
+    .default(API_DEFAULTS.sseStallTimeoutMs),
   // Below 100 ms a request on a loaded machine could not arrive in time; Node checks it about every 1 s.
   requestTimeoutMs: z
     .number()
@@ -147,6 +166,7 @@ export function resolveApiSettings(options: IApiOptions): IApiSettings {
     readyTimeoutMs: options.readyTimeoutMs,
     sseMaxStreams: options.sseMaxStreams,
     sseMaxStreamsPerToken: options.sseMaxStreamsPerToken,
+    sseStallTimeoutMs: options.sseStallTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs,
   });
   if (!parsed.success) {

@@ -10,6 +10,7 @@ import Fastify, {
 import { validatorCompiler } from "fastify-type-provider-zod";
 import { Registry } from "prom-client";
 import { z } from "zod";
+import { TollgateError } from "../errors/index.js";
 import { assertLinkSecretFor } from "../links/index.js";
 import {
   auditLog,
@@ -26,6 +27,8 @@ import { registerConsole } from "./console/console-routes.js";
 import { createClientErrorHandler } from "./errors/client-error-handler.js";
 import { createErrorHandler, handleNotFound } from "./errors/error-handler.js";
 import { drainOversizedBody } from "./http/drain-oversized-body.js";
+import { EarlyAnswers } from "./http/early-answers.js";
+import { forbiddenJsonKey } from "./http/forbidden-json-key.js";
 import type { IRouteContext } from "./http/route-context.js";
 import type { IApiRoute, IRouteSpec } from "./http/route-definition.js";
 import { tracedHandler } from "./http/traced-handler.js";
@@ -50,6 +53,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   const logger = options.logger ?? createLogger({ name: "tollgate-api" });
   const authenticator = createAuthenticator(options, logger);
   const errorHandler = createErrorHandler(() => options.client.isConnected());
+  const earlyAnswers = new EarlyAnswers();
   const app: FastifyInstance = Fastify<Server, IncomingMessage, ServerResponse, FastifyBaseLogger>({
     loggerInstance: logger,
     bodyLimit: settings.bodyLimitBytes,
@@ -64,7 +68,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
     },
     // What Node's parser refuses (a timeout, headers over 16 KiB, bytes that are not HTTP) is answered
     // in the error envelope too, not in fastify's own shape.
-    clientErrorHandler: createClientErrorHandler(logger),
+    clientErrorHandler: createClientErrorHandler(logger, (socket) => earlyAnswers.has(socket)),
     // The router's limit is the schemas' (256), so an id is refused by one rule, in the error envelope.
     routerOptions: { maxParamLength: maxIdLength },
     // A bad percent-encoding or an over-long path id is refused before any route: in the envelope too.
@@ -109,6 +113,9 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
     drainOversizedBody(request, reply, Math.max(maxDrainFloorBytes, 16 * settings.bodyLimitBytes));
+  });
+  app.addHook("onResponse", async (request) => {
+    earlyAnswers.answered(request.raw);
   });
   // Before the server stops accepting: an open stream would otherwise keep close() waiting forever.
   app.addHook("preClose", async () => {
@@ -215,7 +222,8 @@ function defaultMetrics(port: IGatewayClientPort): ITollgateMetrics {
  * a schema as a string. `content-type: application/json` with an empty body (common from clients that
  * set the header on every request) reads as no body, so a route whose body is optional accepts it and
  * one that needs a body answers 422 naming it. The rest goes to fastify's JSON parser, with its
- * prototype-poisoning protection.
+ * prototype-poisoning protection: a `__proto__` key (or `constructor.prototype`) is refused 400, the
+ * answer naming the key and where it is (fastify's own says only that the body is not valid JSON).
  */
 function readJsonBodiesOnly(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -226,6 +234,26 @@ function readJsonBodiesOnly(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, text, done);
+    parseJson(request, text, (error, parsed) => {
+      done(error ? (forbiddenKeyRefusal(text) ?? error) : null, parsed);
+    });
   });
+}
+
+/** The refusal of a body that is valid JSON but holds a forbidden key; undefined for malformed JSON. */
+function forbiddenKeyRefusal(text: string): TollgateError | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const forbidden = forbiddenJsonKey(value);
+  if (forbidden === undefined) return undefined;
+  return new TollgateError(
+    "TG_BAD_REQUEST",
+    `The body holds a "${forbidden.key}" key (at ${forbidden.path}), which this API refuses: an object ` +
+      "copied with it could change its prototype. Rename the key.",
+    { ...forbidden },
+  );
 }

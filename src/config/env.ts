@@ -172,6 +172,8 @@ export const envSchema = z
     TOLLGATE_SSE_MAX_STREAMS: integerText.pipe(z.number().int().min(1).max(1_000_000)).optional(),
     /** Event streams one token subject may keep open at once. Unset: the API's default (20). */
     TOLLGATE_SSE_MAX_STREAMS_PER_TOKEN: integerText.pipe(z.number().int().min(1).max(1_000_000)).optional(),
+    /** An event stream whose client has not read what was written for this long is closed. Unset: the API's default (60000). */
+    TOLLGATE_SSE_STALL_TIMEOUT_MS: integerText.pipe(z.number().int().min(100).max(3_600_000)).optional(),
     /** Port a worker serves /metrics on. @defaultValue 9464 */
     TOLLGATE_METRICS_PORT: port.default(DEFAULT_WORKER_METRICS_PORT),
     /** Jobs a worker processes at once, per queue. @defaultValue 8 */

@@ -13,12 +13,26 @@ const hostPort = z
   .trim()
   .regex(/^(\[[^\]]+\]|[^:\s[\]]+):\d{1,5}$/, "must be host:port");
 
-/** One tenant's limits; a limit left out is no limit. */
+/**
+ * What a tenant's schedules may be when no limit says otherwise: one token could create thousands, and
+ * each schedule ticks on its own. 600 ticks a minute is what one schedule at the shortest `everyMs`
+ * (100 ms) makes.
+ */
+export const defaultScheduleLimits = Object.freeze({ maxSchedules: 100, scheduleTicksPerMinute: 600 });
+
+/** One tenant's limits; a run limit left out is no limit, a schedule limit left out is its default. */
 export const tenantLimitSchema = z.strictObject({
   /** Runs of the tenant running at once (started, not finished); more wait in the queue. */
   maxRunning: z.number().int().min(1).optional(),
   /** Runs the tenant may create per minute (a sliding minute); more are refused with 429. */
   runsPerMinute: z.number().int().min(1).optional(),
+  /** Schedules the tenant may have, paused ones included (defaultScheduleLimits: 100). */
+  maxSchedules: z.number().int().min(0).max(1_000_000).optional(),
+  /**
+   * Ticks a minute the tenant's schedules may make together (and never more than its runsPerMinute);
+   * a schedule that would pass it is refused when created (defaultScheduleLimits: 600).
+   */
+  scheduleTicksPerMinute: z.number().positive().max(1_000_000).optional(),
 });
 
 /**
@@ -179,7 +193,7 @@ export const runtimeOptionsSchema = z
      * one pass. One pass at a time per partition across every worker.
      */
     scheduleRepairIntervalMs: z.number().int().min(100).default(30_000),
-    /** Limits per tenant (runs at once, runs created per minute). */
+    /** Limits per tenant (runs at once, runs created per minute, schedules and their ticks). */
     tenantLimits: tenantLimitsSchema.default({}),
     /**
      * How long a running run's slot lasts without an activation of the run. Each activation renews it; a

@@ -52,6 +52,11 @@ export const errorCatalogue = {
     summary: "A fork's edited input fails the tool's schema (or nests too deep); nothing was created.",
   },
   TG_SCHEDULE_NOT_FOUND: { status: 404, summary: "No schedule has this id (in the caller's tenant)." },
+  TG_SCHEDULE_LIMIT_REACHED: {
+    status: 422,
+    summary:
+      "The tenant has as many schedules as it may, or this one would make them tick more often than it may; `details.limit` names the limit.",
+  },
   TG_RUN_FINISHED: { status: 409, summary: "The run has already finished." },
   TG_IDEMPOTENCY_CONFLICT: {
     status: 409,

@@ -23,11 +23,30 @@ const ipv4Ranges: ReadonlyArray<readonly [string, number]> = [
   ["240.0.0.0", 4],
 ];
 
+/**
+ * IPv6 ranges that are not the public internet (IANA's special-purpose registry). Whole ranges that carry
+ * an IPv4 address whose reach cannot be told from here are refused whole: IPv4-translated (SIIT), the
+ * local-use NAT64 prefix (its translator is the operator's own, and may reach private networks) and
+ * Teredo (the relay decides where it goes).
+ */
 const ipv6Ranges: ReadonlyArray<readonly [string, number]> = [
   // Unspecified, loopback and the deprecated IPv4-compatible addresses.
   ["::", 96],
+  // IPv4-translated (RFC 2765): ::ffff:0:a.b.c.d.
+  ["::ffff:0:0:0", 96],
+  // Local-use NAT64 (RFC 8215).
+  ["64:ff9b:1::", 48],
   ["100::", 64],
+  // Teredo.
+  ["2001::", 32],
+  // Benchmarking, ORCHID.
+  ["2001:2::", 48],
+  ["2001:10::", 28],
+  // Documentation (RFC 3849, RFC 9637).
   ["2001:db8::", 32],
+  ["3fff::", 20],
+  // Segment routing SIDs (RFC 9602).
+  ["5f00::", 16],
   ["fc00::", 7],
   ["fe80::", 10],
   ["fec0::", 10],

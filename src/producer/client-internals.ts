@@ -1,3 +1,4 @@
+import type { EventFollowers } from "../runtime/event-followers.js";
 import type { IPartitionSet } from "../runtime/partition-set.js";
 import type { IRunEndingObserver } from "../runtime/run-ending.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
@@ -19,6 +20,8 @@ export interface IGatewayClientInternals {
   runtimeOfThread(thread: IThreadRef): Promise<ITollgateRuntime>;
   /** Where the runs the client ends itself are counted (set by an API through its port). */
   readonly runEndings: IRunEndingObserver;
+  /** The followers of live streams the client made so far, one per partition it followed. */
+  eventFollowers(): readonly EventFollowers[];
 }
 
 /** Keyed by the client object; a WeakMap so a closed, dropped client is collected with its entry. */

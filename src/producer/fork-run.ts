@@ -1,6 +1,9 @@
 import type { TRunState } from "../engine/index.js";
+import { TollgateError } from "../errors/index.js";
 import type { IPartitionSet } from "../runtime/partition-set.js";
+import { maxArgumentsDepth } from "../tools/index.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
+import { pathBeyondDepth } from "./json-depth.js";
 import { loadRun, requestAgain } from "./rerun-run.js";
 import { partitionForRun } from "./run-partition.js";
 
@@ -34,6 +37,7 @@ export async function forkRun(
   runId: string,
   from: IForkFrom,
 ): Promise<IForkResult> {
+  assertInputDepth(from.input);
   const { runtime, state } = await loadRun(partitions, runId);
   // The fork keeps no link to the original's outputs key: the results it takes over carry their outputs.
   const original: TRunState = {
@@ -64,4 +68,20 @@ export async function forkRun(
   });
   await runtime.runs.linkFork(runId, enqueued.runId, from.fromCallId);
   return { ...enqueued, forkOf: { runId, callId: from.fromCallId } };
+}
+
+/**
+ * An edited input nested deeper than the model's arguments may be is refused before anything serialises
+ * it: `JSON.stringify` of 10,000 levels overflows the stack (a 500), and every later reader (a Lua JSON
+ * decoder stops at 1,000 levels) would fail on it in its own way.
+ */
+function assertInputDepth(input: unknown): void {
+  const path = input === undefined ? undefined : pathBeyondDepth(input, maxArgumentsDepth);
+  if (path === undefined) return;
+  const fieldPath = ["input", ...path].join(".");
+  throw new TollgateError(
+    "TG_FORK_INVALID_INPUT",
+    `The input nests deeper than ${maxArgumentsDepth} levels (at ${fieldPath}).`,
+    { issues: [{ path: fieldPath, message: `nested deeper than ${maxArgumentsDepth} levels` }] },
+  );
 }

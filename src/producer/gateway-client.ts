@@ -231,6 +231,7 @@ export class GatewayClient<TToolName extends string = string> {
       runtimeOf: (runId) => this.#runtimeOf(runId),
       runtimeOfThread: (thread) => partitions.forThread(thread),
       runEndings: this.#runEndings,
+      eventFollowers: () => [...this.followers.values()],
     });
     this.followersPerConnection = options.eventFollowersPerConnection;
     this.#finishedRuns = new FinishedRuns(

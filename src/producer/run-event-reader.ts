@@ -4,8 +4,15 @@ import type { EventFollowers } from "../runtime/event-followers.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { compareStreamIds, type IRunEvent, parseStreamId } from "../store/index.js";
 
-/** A page of a finished run's stream at once: enough for most runs, and bounded. */
-const replayPageSize = 500;
+/**
+ * A finished run's stream is read a page at a time, each page about this many bytes: the page is what a
+ * replay holds while its reader (an SSE client) is slow, so it is bounded in bytes, not only in events
+ * (500 events of a few KB each were megabytes per stream). Each page's count follows the sizes of the
+ * events read so far.
+ */
+const replayPageBytes = 64 * 1024;
+const replayPageMaxEvents = 500;
+const replayFirstPageEvents = 100;
 
 export interface IRunEventsOptions {
   /** Only events after this stream id; "0" (the default) for all. */
@@ -54,13 +61,20 @@ async function* replayFinished(
   signal: AbortSignal,
 ): AsyncGenerator<IRunEvent> {
   let lastId = afterId;
+  let count = replayFirstPageEvents;
   while (!signal.aborted) {
-    const page = await runtime.events.readAfter(runId, lastId, replayPageSize);
-    for (const event of page) {
+    const { events, bytes } = await runtime.events.readPage(runId, lastId, count);
+    const full = events.length === count;
+    if (events.length > 0) {
+      const perEvent = Math.max(1, bytes / events.length);
+      count = Math.min(replayPageMaxEvents, Math.max(1, Math.floor(replayPageBytes / perEvent)));
+    }
+    // Taken out as they go, so that a reader stalled mid-page holds only what it has not had yet.
+    for (let event = events.shift(); event !== undefined; event = events.shift()) {
       yield event;
       if (event.type === "run-finished") return;
       lastId = event.id;
     }
-    if (page.length < replayPageSize) return;
+    if (!full) return;
   }
 }

@@ -13,6 +13,7 @@ import { tickIntervalOf } from "../runtime/schedule-timing.js";
 import { type ISchedulePosition, type IStoredSchedule, schedulePrecedes } from "../store/index.js";
 import { validateRunRequest } from "./enqueue-run.js";
 import { randomId } from "./random-id.js";
+import { countSchedule } from "./schedule-count.js";
 import { scheduleInputSchema } from "./schedule-input-schema.js";
 
 export interface IScheduleQuery {
@@ -58,9 +59,13 @@ export async function createSchedule(partitions: IPartitionSet, rawInput: unknow
   const intervalMs = tickIntervalOf(timing, runtime.now());
   await withRequestPaths(() => validateRunRequest(runtime, request));
   assertWithinRunRate(runtime, tenant, intervalMs);
+  const scheduleId = `${runtime.partition.scheduleIdPrefix}${randomId()}`;
+  // Counted before it is stored: a refusal stores nothing, and two creations at once cannot both take
+  // the tenant's last place.
+  await countSchedule(partitions, runtime, tenant, scheduleId, intervalMs);
   const record: TScheduleRecord = {
     schemaVersion: scheduleRecordVersion,
-    scheduleId: `${runtime.partition.scheduleIdPrefix}${randomId()}`,
+    scheduleId,
     tenant,
     ...(request.createdBy !== undefined ? { createdBy: request.createdBy } : {}),
     ...(timing.name !== undefined ? { name: timing.name } : {}),
@@ -71,11 +76,12 @@ export async function createSchedule(partitions: IPartitionSet, rawInput: unknow
     request,
     createdAt: runtime.now(),
   };
-  await runtime.schedules.create(record);
   try {
+    await runtime.schedules.create(record);
     await upsertScheduler(runtime, record);
   } catch (error) {
     await runtime.schedules.delete(record.scheduleId, tenant).catch(() => undefined);
+    await runtime.scheduleAllowance.release(tenant, [scheduleId]).catch(() => undefined);
     throw error;
   }
   return viewOf(runtime, (await runtime.schedules.get(record.scheduleId)) ?? storedNew(record));
@@ -121,6 +127,8 @@ export async function deleteSchedule(
   // The record first: a tick that runs meanwhile finds it gone and starts nothing.
   await runtime.schedules.delete(scheduleId, stored.record.tenant);
   await removeScheduler(runtime, scheduleId);
+  // Its place last: should this process die before, the place is found lost at the tenant's limit.
+  await runtime.scheduleAllowance.release(stored.record.tenant, [scheduleId]);
   return { scheduleId, deleted: true };
 }
 

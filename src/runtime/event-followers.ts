@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { IRunEvent, ITollgateRedis } from "../store/index.js";
-import { compareStreamIds, type TStreamEntry, toRunEvent } from "../store/index.js";
+import { compareStreamIds, streamEntriesBytes, type TStreamEntry, toRunEvent } from "../store/index.js";
 
 /** How a follower reads the entries of its stream. */
 export interface IStreamReading<TEvent extends { id: string }> {
@@ -17,8 +17,14 @@ export interface IEventFollowersOptions {
   followersPerConnection?: number;
   /** Longest one XREAD blocks; joining followers interrupt it, so this only bounds a missed wake-up. */
   blockMs?: number;
-  /** Events a follower may have waiting unread before its stream is left out of the reads. */
+  /** Events a follower may have waiting unread before its stream is left out of the reads. @defaultValue 1000 */
   maxBufferedEvents?: number;
+  /**
+   * Bytes (of the entries as they came) a follower may have waiting unread before it is left out of the
+   * reads: an SSE client that stops reading stops its follower here, not at a thousand large events.
+   * One entry may cross it. @defaultValue 65536
+   */
+  maxBufferedBytes?: number;
 }
 
 /** The name operators see in CLIENT LIST for the connections that follow live runs under `prefix`. */
@@ -30,10 +36,14 @@ export function followerConnectionName(prefix: string): string {
 /** One reader of one stream (a run's events, the approval events). */
 class Follower<TEvent extends { id: string } = { id: string }> {
   readonly buffered: TEvent[] = [];
+  /** The size of each buffered event's stream entry, in the order of `buffered`. */
+  private readonly sizes: number[] = [];
+  /** What the buffered events took on the wire (their entries' ids and fields), in bytes. */
+  bufferedBytes = 0;
   error: unknown;
   /** Set at its last event (a run's `run-finished`), or when the followers close. */
   ended = false;
-  /** Left out of the reads because its reader is behind by `maxBufferedEvents`. */
+  /** Left out of the reads because its reader is behind by `maxBufferedEvents` or `maxBufferedBytes`. */
   paused = false;
   private wake: (() => void) | undefined;
 
@@ -44,10 +54,19 @@ class Follower<TEvent extends { id: string } = { id: string }> {
     public lastId: string,
   ) {}
 
-  push(event: TEvent): void {
+  push(event: TEvent, bytes: number): void {
     this.buffered.push(event);
+    this.sizes.push(bytes);
+    this.bufferedBytes += bytes;
     this.lastId = event.id;
     this.notify();
+  }
+
+  /** The oldest buffered event, taken out. */
+  shift(): TEvent | undefined {
+    const event = this.buffered.shift();
+    if (event !== undefined) this.bufferedBytes -= this.sizes.shift() ?? 0;
+    return event;
   }
 
   fail(error: unknown): void {
@@ -186,10 +205,8 @@ class FollowerGroup {
     const streams = new Map<string, string>();
     for (const follower of this.followers) {
       if (follower.ended) continue;
-      if (follower.buffered.length >= this.settings.maxBufferedEvents) {
-        follower.paused = true;
-        continue;
-      }
+      if (this.isFull(follower)) follower.paused = true;
+      if (follower.paused) continue;
       const known = streams.get(follower.key);
       if (known === undefined || compareStreamIds(follower.lastId, known) < 0) {
         streams.set(follower.key, follower.lastId);
@@ -198,22 +215,38 @@ class FollowerGroup {
     return streams;
   }
 
+  private isFull(follower: Follower): boolean {
+    return (
+      follower.buffered.length >= this.settings.maxBufferedEvents ||
+      follower.bufferedBytes >= this.settings.maxBufferedBytes
+    );
+  }
+
+  /**
+   * Hands each follower of `key` the entries after its position, until it is full: it is then paused and
+   * left out (its position stays at the last entry it took, so the read after it resumes starts there).
+   * A paused follower takes nothing from the reads of the others of its stream.
+   */
   private deliver(key: string, entries: TStreamEntry[]): void {
     const readFrom = this.readFrom.get(key);
     for (const follower of this.followers) {
-      if (follower.key !== key || follower.ended) continue;
+      if (follower.key !== key || follower.ended || follower.paused) continue;
       // This read started after the follower's position (it joined, or was paused, while a read from
       // another follower's later position was in progress): handing it these entries would skip the ones
       // between. The next read starts from its position.
       if (readFrom !== undefined && compareStreamIds(follower.lastId, readFrom) < 0) continue;
       for (const entry of entries) {
         if (compareStreamIds(entry[0], follower.lastId) <= 0) continue;
+        if (this.isFull(follower)) {
+          follower.paused = true;
+          break;
+        }
         const event = follower.reading.toEvent(entry);
         if (event === undefined) {
           follower.lastId = entry[0];
           continue;
         }
-        follower.push(event);
+        follower.push(event, streamEntriesBytes([entry]));
         if (follower.reading.isLast(event)) {
           follower.ended = true;
           break;
@@ -241,6 +274,7 @@ export class EventFollowers {
       followersPerConnection: options.followersPerConnection ?? 100,
       blockMs: options.blockMs ?? 5_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 1_000,
+      maxBufferedBytes: options.maxBufferedBytes ?? 64 * 1024,
     };
   }
 
@@ -266,7 +300,7 @@ export class EventFollowers {
     group.add(follower);
     try {
       for (;;) {
-        const event = follower.buffered.shift();
+        const event = follower.shift();
         if (event) {
           if (follower.paused && follower.buffered.length === 0) {
             follower.paused = false;
@@ -288,6 +322,20 @@ export class EventFollowers {
   /** The connections currently open for followers. */
   get connectionCount(): number {
     return this.groups.size;
+  }
+
+  /** Followers left out of the reads until their reader takes what they hold. */
+  get pausedCount(): number {
+    let paused = 0;
+    for (const group of this.groups) for (const follower of group.followers) if (follower.paused) paused += 1;
+    return paused;
+  }
+
+  /** What every follower holds read but not yet taken by its reader, in bytes (as the entries came). */
+  get bufferedBytes(): number {
+    let bytes = 0;
+    for (const group of this.groups) for (const follower of group.followers) bytes += follower.bufferedBytes;
+    return bytes;
   }
 
   close(): void {

@@ -26,6 +26,7 @@ import {
   RedisContact,
   RunStore,
   redisTargetFrom,
+  ScheduleAllowance,
   ScheduleStore,
   type TConnectionRole,
   TenantLimits,
@@ -82,6 +83,8 @@ export interface ITollgateRuntime {
   readonly tracing: ITracing | undefined;
   /** Schedules whose ids name this partition; their ticks come from job schedulers on its runs queue. */
   readonly schedules: ScheduleStore;
+  /** A tenant's schedules as its limits count them, across partitions (deployment-wide). */
+  readonly scheduleAllowance: ScheduleAllowance;
   /** The MCP tool lists runs pinned, by hash. */
   readonly toolLists: ToolListStore;
   /** The MCP tools the workers mounted, per server, as they published them (deployment-wide). */
@@ -237,6 +240,7 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     usage: new UsageStore(redis, deploymentKeys),
     tracing: init.tracing,
     schedules: new ScheduleStore(redis, keys),
+    scheduleAllowance: new ScheduleAllowance(redis, deploymentKeys),
     toolLists: new ToolListStore(redis, keys),
     mcpTools: new McpToolDirectory(redis, deploymentKeys, now),
     now,

@@ -13,6 +13,15 @@ export class EventStore {
 
   /** Events after `afterId` (exclusive; "0" for all), oldest first. */
   async readAfter(runId: string, afterId = "0", count = 500): Promise<IRunEvent[]> {
+    return (await this.readPage(runId, afterId, count)).events;
+  }
+
+  /** As readAfter, with the size of the entries read (ids and fields, as they came). */
+  async readPage(
+    runId: string,
+    afterId: string,
+    count: number,
+  ): Promise<{ events: IRunEvent[]; bytes: number }> {
     const entries = (await this.redis.xrange(
       this.keys.runEvents(runId),
       afterId === "0" ? "-" : `(${afterId}`,
@@ -20,7 +29,7 @@ export class EventStore {
       "COUNT",
       count,
     )) as TStreamEntry[];
-    return entries.map((entry) => toRunEvent(runId, entry));
+    return { events: entries.map((entry) => toRunEvent(runId, entry)), bytes: streamEntriesBytes(entries) };
   }
 
   /** The id of the run's latest event; undefined when its stream is empty or gone. */
@@ -37,4 +46,14 @@ export function toRunEvent(runId: string, [id, fields]: TStreamEntry): IRunEvent
   const index = fields.indexOf("event");
   const parsed = JSON.parse(fields[index + 1] ?? "{}") as IRunEventInput & { at?: number };
   return { id, runId, type: parsed.type, data: { ...parsed.data, at: parsed.at } } as IRunEvent;
+}
+
+/** The size of stream entries as they came: their ids and fields' text (characters, near enough bytes). */
+export function streamEntriesBytes(entries: readonly TStreamEntry[]): number {
+  let bytes = 0;
+  for (const [id, fields] of entries) {
+    bytes += id.length;
+    for (const field of fields) bytes += field.length;
+  }
+  return bytes;
 }

@@ -35,7 +35,7 @@ export {
   type TDecideResult,
 } from "./approval-store.js";
 export { ApprovalVotes, type TVoteRequest, type TVoteResult } from "./approval-votes.js";
-export { EventStore, type TStreamEntry, toRunEvent } from "./event-store.js";
+export { EventStore, streamEntriesBytes, type TStreamEntry, toRunEvent } from "./event-store.js";
 export { clusterSlotCount, hashSlotOf } from "./hash-slot.js";
 export { inputHashOf } from "./input-hash.js";
 export {
@@ -104,6 +104,12 @@ export {
   isCarriedConflict,
   RunStore,
 } from "./run-store.js";
+export {
+  type ICountedSchedule,
+  type IScheduleLimits,
+  ScheduleAllowance,
+  type TScheduleCount,
+} from "./schedule-allowance.js";
 export {
   type ISchedulePosition,
   type IStoredSchedule,

@@ -103,6 +103,11 @@ export interface IKeys {
   tenantWaiting(tenant: string): string;
   /** A tenant's runs created in the last minute (sorted set: a unique member → created at). */
   tenantRunRate(tenant: string): string;
+  /**
+   * A tenant's schedules as its limits count them, every partition's (hash: schedule id →
+   * `<tick interval ms>:<counted at>`, and `seeded` once the schedules stored before it were counted).
+   */
+  tenantSchedules(tenant: string): string;
   /** Set while the model endpoint asked to slow down for this model (a 429 with retry-after). */
   modelPause(model: string): string;
   /** The pub/sub channel on which a model's pause is announced to every worker. */
@@ -187,6 +192,7 @@ export function keysFor(prefix: string): IKeys {
     tenantRunning: (tenant) => `${prefix}:tenant:${tenant}:running`,
     tenantWaiting: (tenant) => `${prefix}:tenant:${tenant}:waiting`,
     tenantRunRate: (tenant) => `${prefix}:tenant:${tenant}:run-rate`,
+    tenantSchedules: (tenant) => `${prefix}:tenant:${tenant}:schedules`,
     modelPause: (model) => `${prefix}:model-pause:${model}`,
     modelPauseChannel: () => `${prefix}:model-pauses`,
     usageDay: (day) => `${prefix}:usage:${day}`,

@@ -206,6 +206,11 @@ export class ScheduleStore {
     return { ids, total };
   }
 
+  /** Every schedule id of a tenant in this partition (the schedules a tenant's limits count). */
+  async idsOfTenant(tenant: string): Promise<string[]> {
+    return this.redis.zrange(this.keys.scheduleIndex(tenant), "0", "-1");
+  }
+
   /**
    * Up to `limit` schedule ids after `after` (newest first), of a tenant or of every tenant. Ties of
    * creation time are read whole, then cut at the position, so a cursor never skips one.

@@ -26,11 +26,20 @@ export function parserErrorReply(error: { code?: unknown }): IErrorReply {
 
 /**
  * fastify's `clientErrorHandler`: writes the envelope on the raw socket and closes it. Nothing is written
- * once a response has started on that socket (bytes of ours would corrupt it), nor after a reset.
+ * once a response has started on that socket (bytes of ours would corrupt it), nor after a reset, nor
+ * when the request was already answered (`answered`: a 401 before its body arrived): one answer per
+ * request, the connection closed all the same.
  */
-export function createClientErrorHandler(logger: FastifyBaseLogger) {
+export function createClientErrorHandler(
+  logger: FastifyBaseLogger,
+  answered: (socket: Socket) => boolean = () => false,
+) {
   return (error: Error & { code?: unknown }, socket: Socket): void => {
     if (error.code === "ECONNRESET" || socket.destroyed) return;
+    if (answered(socket)) {
+      socket.destroy();
+      return;
+    }
     const { status, body } = parserErrorReply(error);
     // Scanners and broken clients send these all day: not an error of ours.
     logger.info({ code: error.code, status }, "the HTTP parser refused a request");

@@ -41,6 +41,7 @@ export const approvalEventsRoute = defineRoute(
       reply,
       eventStreams,
       heartbeatMs: settings.sseHeartbeatMs,
+      stallTimeoutMs: settings.sseStallTimeoutMs,
       open: (signal) =>
         client.approvals.openEvents({ ...scope, ...(afterId !== undefined ? { afterId } : {}), signal }),
       format: formatApprovalEvent,

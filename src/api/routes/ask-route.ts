@@ -3,7 +3,7 @@ import { runOwnershipOf } from "../auth/run-ownership.js";
 import { defineRoute } from "../http/route-definition.js";
 import { askBodySchema, idempotencyHeadersSchema } from "../schemas/request-schemas.js";
 import { gatewayResponseSchema } from "../schemas/response-schemas.js";
-import { serveEventStream } from "../sse/serve-event-stream.js";
+import { admitEventStream, serveEventStream } from "../sse/serve-event-stream.js";
 import { formatRunEvent } from "../sse/sse-writer.js";
 
 export const askRoute = defineRoute(
@@ -18,7 +18,8 @@ export const askRoute = defineRoute(
       "request waits and the run's deadline: a run not finished by then ends as timed_out, and the " +
       "response says so. With `Accept: text/event-stream` the request does not wait: it answers the " +
       "run's events as `GET /v1/runs/:runId/events` does (header `x-run-id`), text as it is written, " +
-      "ending after `run-finished`. A client that disconnects, waiting or streaming, never stops the run " +
+      "ending after `run-finished`; over the stream caps it answers 429 TG_RATE_LIMITED having created no run. " +
+      "A client that disconnects, waiting or streaming, never stops the run " +
       "(`POST /v1/runs/:runId/cancel` does); its response stays readable at `GET /v1/runs/:runId`.",
     tag: "runs",
     // Waits for the run or the events as long as it takes: no whole-request Redis budget.
@@ -38,6 +39,7 @@ export const askRoute = defineRoute(
       "TG_IDEMPOTENCY_CONFLICT",
       "TG_THREAD_NOT_FOUND",
       "TG_WAIT_TIMEOUT",
+      "TG_RATE_LIMITED",
       "TG_REDIS_UNAVAILABLE",
     ],
   },
@@ -48,17 +50,28 @@ export const askRoute = defineRoute(
     const ownership = runOwnershipOf(request, { tenant, userContext });
     const idempotencyKey = request.headers["idempotency-key"];
     if (acceptsEventStream(request.headers.accept)) {
-      const { runId } = await client.run({
-        ...body,
-        ...ownership,
-        timeoutMs,
-        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-      });
+      // The stream's place first: a caller refused 429 comes back after Retry-After, and a run created
+      // for the refused request would be a second run doing the same work (issue 38).
+      const place = admitEventStream(request, eventStreams);
+      let runId: string;
+      try {
+        ({ runId } = await client.run({
+          ...body,
+          ...ownership,
+          timeoutMs,
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+        }));
+      } catch (error) {
+        place.release();
+        throw error;
+      }
       await serveEventStream({
         request,
         reply,
         eventStreams,
+        place,
         heartbeatMs: settings.sseHeartbeatMs,
+        stallTimeoutMs: settings.sseStallTimeoutMs,
         open: (signal) => client.openEvents(runId, { signal }),
         format: formatRunEvent,
         logContext: { runId },

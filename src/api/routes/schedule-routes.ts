@@ -27,12 +27,21 @@ export const createScheduleRoute = defineRoute(
       "GET /v1/runs?scheduleId=). The request is checked now as POST /v1/runs checks it, and the cron " +
       "pattern and time zone by BullMQ's parser: 422 here rather than a failed run later. A tick while the " +
       "schedule's previous run has not finished is skipped (`overlap: skip`, the default) or waits for it " +
-      "(`queue`). An `everyMs` schedule ticks once at creation.",
+      "(`queue`). An `everyMs` schedule ticks once at creation. A tenant has at most `maxSchedules` " +
+      "schedules (100 unless TOLLGATE_TENANT_LIMITS says otherwise; paused ones count) ticking together at " +
+      "most `scheduleTicksPerMinute` times a minute (600) and never past its `runsPerMinute`: past either, " +
+      "422 TG_SCHEDULE_LIMIT_REACHED naming the limit.",
     tag: "schedules",
     access: "runs:write",
     schemas: { body: scheduleBodySchema },
     responses: { 201: scheduleResponse },
-    errors: ["TG_UNKNOWN_TOOL", "TG_TOOL_NAME_CLASH", "TG_THREAD_NOT_FOUND", "TG_REDIS_UNAVAILABLE"],
+    errors: [
+      "TG_UNKNOWN_TOOL",
+      "TG_TOOL_NAME_CLASH",
+      "TG_THREAD_NOT_FOUND",
+      "TG_SCHEDULE_LIMIT_REACHED",
+      "TG_REDIS_UNAVAILABLE",
+    ],
   },
   async (request, reply, { client }) => {
     const { request: runBody, ...timing } = request.body;

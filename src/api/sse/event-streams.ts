@@ -7,6 +7,12 @@ import { TollgateError } from "../../errors/index.js";
  */
 export const EVENT_STREAM_RETRY_AFTER_MS = 5_000;
 
+/** A stream's place under the caps, held until `release`. */
+export interface IEventStreamPlace {
+  /** Gives the place back; a second call does nothing. */
+  release(): void;
+}
+
 export interface IEventStreamLimits {
   /** Streams open at once on this server. */
   maxStreams: number;
@@ -32,7 +38,7 @@ export class EventStreams {
    * Taken before the response starts, so a refused caller gets the error envelope; `release` gives the
    * place back (track() calls it when the stream ends).
    */
-  admit(subject: string): { release(): void } {
+  admit(subject: string): IEventStreamPlace {
     const ofSubject = this.countBySubject.get(subject) ?? 0;
     if (this.reserved >= this.limits.maxStreams) {
       throw new TollgateError(

@@ -1,13 +1,21 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { principalOf } from "../auth/authenticate.js";
-import type { EventStreams } from "./event-streams.js";
-import { eventStreamHeaders, heartbeatComment, writeChunk } from "./sse-writer.js";
+import type { EventStreams, IEventStreamPlace } from "./event-streams.js";
+import {
+  endStream,
+  eventStreamHeaders,
+  heartbeatComment,
+  type TWriteOutcome,
+  writeChunk,
+} from "./sse-writer.js";
 
 export interface IServeEventStream<TEvent> {
   request: FastifyRequest;
   reply: FastifyReply;
   eventStreams: EventStreams;
   heartbeatMs: number;
+  /** A client that has not taken what was written for this long has its stream closed (sseStallTimeoutMs). */
+  stallTimeoutMs: number;
   /** Opens the events before the response starts, so that a refusal (404, 400) is a plain error. */
   open(signal: AbortSignal): Promise<AsyncGenerator<TEvent>>;
   /** One event in the SSE wire format. */
@@ -16,6 +24,20 @@ export interface IServeEventStream<TEvent> {
   logContext: Record<string, unknown>;
   /** Headers beside the event stream's own (the UI message stream's protocol header). */
   headers?: Record<string, string>;
+  /**
+   * A place taken before (admitEventStream), by a route that must know the stream is admitted before it
+   * does anything else (`POST /v1/ask` creates its run only then). Absent: taken here.
+   */
+  place?: IEventStreamPlace;
+}
+
+/**
+ * Takes a place for a stream of the request's principal under the per-token and per-server caps, or
+ * throws 429 TG_RATE_LIMITED. Capped per principal: the same subject name in two tenants is two principals.
+ */
+export function admitEventStream(request: FastifyRequest, eventStreams: EventStreams): IEventStreamPlace {
+  const principal = principalOf(request);
+  return eventStreams.admit(`${principal.tenant}/${principal.subject}`);
 }
 
 /**
@@ -25,9 +47,7 @@ export interface IServeEventStream<TEvent> {
  */
 export async function serveEventStream<TEvent>(stream: IServeEventStream<TEvent>): Promise<void> {
   const { request, reply, eventStreams } = stream;
-  // Capped per principal: the same subject name in two tenants is two principals.
-  const principal = principalOf(request);
-  const place = eventStreams.admit(`${principal.tenant}/${principal.subject}`);
+  const place = stream.place ?? admitEventStream(request, eventStreams);
   const stop = new AbortController();
   let events: AsyncGenerator<TEvent>;
   try {
@@ -47,14 +67,23 @@ export async function serveEventStream<TEvent>(stream: IServeEventStream<TEvent>
   });
   await eventStreams.track(async (closing) => {
     linkAbort(stop, closing, reply);
+    const response = reply.raw;
+    // A heartbeat only while the client takes what is written: one that does not gets nothing more.
     const heartbeat = setInterval(() => {
-      void writeChunk(reply.raw, heartbeatComment, stop.signal);
+      if (stop.signal.aborted || response.destroyed || response.writableNeedDrain) return;
+      response.write(heartbeatComment);
     }, stream.heartbeatMs);
+    let outcome = "written" as TWriteOutcome;
+    const write = async (chunk: string) => {
+      outcome = await writeChunk(response, chunk, stop.signal, stream.stallTimeoutMs);
+      return outcome === "written";
+    };
     try {
       // A first line flushes the headers, so the client sees the stream open before any event.
-      await writeChunk(reply.raw, ": connected\n\n", stop.signal);
-      for await (const event of events) {
-        if (!(await writeChunk(reply.raw, stream.format(event), stop.signal))) break;
+      if (await write(": connected\n\n")) {
+        for await (const event of events) {
+          if (!(await write(stream.format(event)))) break;
+        }
       }
     } catch (error) {
       // Headers are out: all that is left is to log and end; the client reconnects with Last-Event-ID.
@@ -64,8 +93,17 @@ export async function serveEventStream<TEvent>(stream: IServeEventStream<TEvent>
       stop.abort();
       // Ends a generator that never started (the client left before the first event).
       await events.return(undefined);
+      // The place is held until the client has the last bytes (or is cut off): a stream that ended but
+      // whose client never reads still holds a socket and its buffer.
+      if (outcome === "stalled") response.destroy();
+      else outcome = await endStream(response, closing, stream.stallTimeoutMs);
+      if (outcome === "stalled") {
+        request.log.info(
+          { ...stream.logContext, stallTimeoutMs: stream.stallTimeoutMs },
+          "event stream closed: its client stopped reading",
+        );
+      }
       place.release();
-      if (!reply.raw.writableEnded) reply.raw.end();
     }
   });
 }

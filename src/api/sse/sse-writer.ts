@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import type { TRunEvent, TStoredApprovalEvent } from "../../contracts/index.js";
 
@@ -25,21 +24,64 @@ export function formatApprovalEvent(event: TStoredApprovalEvent): string {
 /** A comment line: ignored by EventSource, but it keeps proxies from closing an idle connection. */
 export const heartbeatComment = ": heartbeat\n\n";
 
+/** How a write ended: taken (at once, or once the client read), the stream over, or the client stalled. */
+export type TWriteOutcome = "written" | "closed" | "stalled";
+
 /**
  * Writes to the response, waiting for it to drain when the client reads slowly, so a stalled reader
- * cannot make the server buffer a run's events without bound. Returns false once the stream is over.
+ * cannot make the server buffer a run's events without bound. A client that has not taken what was
+ * written within `stallTimeoutMs` is "stalled": the caller closes its stream.
  */
 export async function writeChunk(
   response: ServerResponse,
   chunk: string,
   signal: AbortSignal,
-): Promise<boolean> {
-  if (signal.aborted || response.writableEnded || response.destroyed) return false;
-  if (response.write(chunk)) return true;
-  try {
-    await once(response, "drain", { signal });
-    return true;
-  } catch {
-    return false;
-  }
+  stallTimeoutMs: number,
+): Promise<TWriteOutcome> {
+  if (signal.aborted || response.writableEnded || response.destroyed) return "closed";
+  if (response.write(chunk)) return "written";
+  const outcome = await waitForClient(response, "drain", signal, stallTimeoutMs);
+  return outcome === "done" ? "written" : outcome;
+}
+
+/**
+ * Ends the response and waits until the client has taken its last bytes; a client that has not within
+ * `stallTimeoutMs` (or an abort of `signal`, the app closing) has its connection destroyed: a finished
+ * stream whose client never reads would otherwise hold its socket and buffer for good.
+ */
+export async function endStream(
+  response: ServerResponse,
+  signal: AbortSignal,
+  stallTimeoutMs: number,
+): Promise<"closed" | "stalled"> {
+  if (!response.writableEnded) response.end();
+  if (response.writableFinished || response.destroyed) return "closed";
+  const outcome = await waitForClient(response, "finish", signal, stallTimeoutMs);
+  if (outcome !== "done" && !response.destroyed) response.destroy();
+  return outcome === "stalled" ? "stalled" : "closed";
+}
+
+/** Waits for `event` (the client read what was buffered), the response closing, an abort, or the stall. */
+function waitForClient(
+  response: ServerResponse,
+  event: "drain" | "finish",
+  signal: AbortSignal,
+  stallTimeoutMs: number,
+): Promise<"done" | "closed" | "stalled"> {
+  return new Promise((resolve) => {
+    const settle = (outcome: "done" | "closed" | "stalled") => {
+      clearTimeout(timer);
+      response.off(event, onDone);
+      response.off("close", onClosed);
+      signal.removeEventListener("abort", onClosed);
+      resolve(outcome);
+    };
+    const onDone = () => settle("done");
+    const onClosed = () => settle("closed");
+    const timer = setTimeout(() => settle("stalled"), stallTimeoutMs);
+    response.once(event, onDone);
+    response.once("close", onClosed);
+    signal.addEventListener("abort", onClosed, { once: true });
+    if (signal.aborted || response.destroyed) onClosed();
+  });
 }

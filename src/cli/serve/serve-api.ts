@@ -84,6 +84,9 @@ export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions)
       ...(env.TOLLGATE_SSE_MAX_STREAMS_PER_TOKEN !== undefined
         ? { sseMaxStreamsPerToken: env.TOLLGATE_SSE_MAX_STREAMS_PER_TOKEN }
         : {}),
+      ...(env.TOLLGATE_SSE_STALL_TIMEOUT_MS !== undefined
+        ? { sseStallTimeoutMs: env.TOLLGATE_SSE_STALL_TIMEOUT_MS }
+        : {}),
     });
     logger.info({ url: api.url, gateway: gateway.settings.name }, "tollgate api listening");
     const signal = await waitForStopSignal();

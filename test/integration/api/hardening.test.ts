@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientInternals } from "../../helpers/internals.js";
+import { script } from "../../helpers/script.js";
+import { waitUntil } from "../../helpers/wait-until.js";
 import { bearer, createApiFixture, type IApiFixture, userContext } from "./api-fixture.js";
 
 const admin = bearer("admin");
@@ -69,6 +71,57 @@ describe("API hardening: defaults, limits and envelopes", () => {
     }
     // 32 levels are fine.
     expect((await postRaw("/v1/runs", body(nestedJson(30)))).statusCode).toBe(202);
+  });
+
+  it("answers 422, never 500, to free JSON nested 10,000 deep in any route that takes it, and stores nothing", async () => {
+    const finished = await fixture.harness.client.ask({
+      input: script({ calls: [{ name: "add", input: { a: 1, b: 2 } }] }, { text: "3" }),
+      userContext,
+    });
+    const { runId } = finished;
+    const callId = finished.toolResults[0]!.callId;
+    const parked = await fixture.harness.client.run({
+      input: script(
+        { calls: [{ name: "send_email", input: { to: "deep@example.com", subject: "Hi" } }] },
+        { text: "sent" },
+      ),
+      userContext,
+    });
+    const approvalId = await waitUntil(
+      async () => (await fixture.harness.client.getRun(parked.runId)).pendingApprovals[0]?.approvalId,
+    );
+    const runsBefore = (await fixture.harness.client.listRuns({ limit: 500 })).runs.length;
+    const deep = nestedJson(10_000);
+    const cases: Array<[string, string, string]> = [
+      [`/v1/runs/${runId}/fork`, `{"fromCallId":"${callId}","input":{"a":${deep}}}`, "TG_FORK_INVALID_INPUT"],
+      [`/v1/approvals/${approvalId}/approve`, `{"input":{"a":${deep}}}`, "TG_APPROVAL_INVALID_EDIT"],
+      [
+        "/v1/runs",
+        `{"input":"x","userContext":{"userId":"u"},"output":{"schema":{"type":"object","d":${deep}}}}`,
+        "TG_INVALID_REQUEST",
+      ],
+      [
+        `/v1/runs/${runId}/rerun`,
+        `{"userContext":{"userId":"u","attributes":{"d":${deep}}}}`,
+        "TG_INVALID_REQUEST",
+      ],
+      [
+        "/v1/schedules",
+        `{"everyMs":60000,"request":{"input":"x","userContext":{"userId":"u"},"metadata":{"d":${deep}}}}`,
+        "TG_INVALID_REQUEST",
+      ],
+    ];
+    for (const [url, body, code] of cases) {
+      const response = await postRaw(url, body);
+      expect({ url, status: response.statusCode, code: response.json().error?.code }).toEqual({
+        url,
+        status: 422,
+        code,
+      });
+    }
+    expect((await fixture.harness.client.listRuns({ limit: 500 })).runs.length).toBe(runsBefore);
+    expect((await fixture.harness.client.schedules.list({})).schedules).toEqual([]);
+    expect((await fixture.harness.client.getRun(parked.runId)).pendingApprovals).toHaveLength(1);
   });
 
   it("answers over-long path ids and bad percent-encoding in the error envelope", async () => {

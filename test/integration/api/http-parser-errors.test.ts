@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { once } from "node:events";
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { type IRunningApi, startApi } from "../../../src/api/index.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
+import { waitUntil } from "../../helpers/wait-until.js";
 import { apiTestGateway, apiTestTokens, silentLogger } from "./api-fixture.js";
 import { parseRawAnswer, rawExchange } from "./raw-http.js";
 import { SseReader } from "./sse-reader.js";
@@ -52,11 +55,41 @@ describe("API: what the HTTP parser refuses, and bodies that never end", () => {
     expect(body).toEqual(envelope("TG_REQUEST_TIMEOUT"));
   });
 
-  it("closes an unauthenticated request whose body never finishes as well", async () => {
+  it("closes an unauthenticated request whose body never finishes as well, with one answer: its 401", async () => {
     const answer = await rawExchange(api.port, partialPost(""), requestTimeoutMs + answerMarginMs + 5_000);
     expect(answer.closed).toBe(true);
     expect(answer.elapsedMs).toBeLessThan(requestTimeoutMs + answerMarginMs);
     expect(parseRawAnswer(answer.text).status).toBe(401);
+    // One request, one answer: no 408 after the 401 on the same connection.
+    expect(answer.text.match(/HTTP\/1\.1 \d{3}/g)).toEqual(["HTTP/1.1 401"]);
+  });
+
+  it("keeps serving a connection whose refused request's body ended after its 401", async () => {
+    // The default request timeout: the rest of the body is sent after the 401 is read, whatever the load.
+    const patient = await startApi({
+      client: harness.client,
+      tokens: Object.values(apiTestTokens),
+      logger: silentLogger(),
+      port: 0,
+      host: "127.0.0.1",
+    });
+    onTestFinished(() => patient.close());
+    const socket = connect(patient.port, "127.0.0.1");
+    let received = "";
+    socket.on("data", (chunk) => {
+      received += chunk.toString("utf8");
+    });
+    await once(socket, "connect");
+    socket.write(partialPost(""));
+    await waitUntil(() => received.includes("\r\n\r\n{"), { message: "the 401" });
+    // The rest of the body (100 bytes in all), then a second request on the same connection.
+    socket.write(`"x"${" ".repeat(100 - '{"input":"x"}'.length)}}`);
+    socket.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    await waitUntil(() => (received.match(/HTTP\/1\.1 \d{3}/g) ?? []).length === 2, {
+      message: "the second answer",
+    });
+    expect(received.match(/HTTP\/1\.1 \d{3}/g)).toEqual(["HTTP/1.1 401", "HTTP/1.1 200"]);
+    socket.destroy();
   });
 
   it("does not cut a request that has arrived, however long its answer takes (an event stream)", async () => {

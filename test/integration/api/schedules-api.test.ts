@@ -11,9 +11,10 @@ const tokens = [
   { token: "globex-admin-token-schedules-01", subject: "globex-svc", roles: ["admin"], tenant: "globex" },
   { token: "acme-reader-token-schedules-012", subject: "acme-reader", roles: ["runs:read"], tenant: "acme" },
   { token: "acme-writer-token-schedules-012", subject: "acme-writer", roles: ["runs:write"], tenant: "acme" },
+  { token: "initech-admin-token-schedules-0", subject: "initech-svc", roles: ["admin"], tenant: "initech" },
 ] satisfies IApiToken[];
 const as = (index: number) => ({ authorization: `Bearer ${tokens[index]?.token}` });
-const [acme, globex, acmeReader, acmeWriter] = [as(0), as(1), as(2), as(3)];
+const [acme, globex, acmeReader, acmeWriter, initech] = [as(0), as(1), as(2), as(3), as(4)];
 
 describe("/v1/schedules", () => {
   let fixture: IApiFixture;
@@ -106,6 +107,28 @@ describe("/v1/schedules", () => {
       }
     }
     expect((await get(acme, "/v1/schedules")).json().schedules).toEqual([]);
+  });
+
+  it("answers 422 TG_SCHEDULE_LIMIT_REACHED past the tenant's schedules (100 by default), storing nothing", async () => {
+    for (let index = 0; index < 100; index++) {
+      expect((await post(initech, "/v1/schedules", yearly)).statusCode).toBe(201);
+    }
+    const refused = await post(initech, "/v1/schedules", yearly);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error).toEqual({
+      code: "TG_SCHEDULE_LIMIT_REACHED",
+      message: expect.stringContaining("maxSchedules"),
+      details: { limit: "maxSchedules", allowed: 100, current: 100 },
+    });
+    expect((await get(initech, "/v1/schedules?limit=500")).json().schedules).toHaveLength(100);
+    // Another tenant creates its own.
+    const other = await post(globex, "/v1/schedules", yearly);
+    expect(other.statusCode).toBe(201);
+    await fixture.app.inject({
+      method: "DELETE",
+      url: `/v1/schedules/${other.json().scheduleId}`,
+      headers: globex,
+    });
   });
 
   it("keeps tenants apart and follows the role table", async () => {

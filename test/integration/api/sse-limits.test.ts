@@ -102,6 +102,41 @@ describe("API event streams: limits and odd resume ids", () => {
     expect(replay.events.at(-1)?.event).toBe("run-finished");
   });
 
+  it("refuses an ask stream over the cap before creating its run: a retry after Retry-After does the work once", async () => {
+    const askStream = (input: string) =>
+      fetch(`${api.url}/v1/ask`, {
+        method: "POST",
+        headers: { ...bearer("writer"), "content-type": "application/json", accept: "text/event-stream" },
+        body: JSON.stringify({
+          input: script(
+            { calls: [{ name: "send_email", input: { to: "ask-cap@example.com", subject: input } }] },
+            { text: "sent" },
+          ),
+          userContext,
+        }),
+      });
+    const runsCreatedBy = async () =>
+      (await harness.client.listRuns({ createdBy: apiTestTokens.writer.subject, limit: 100 })).runs.length;
+    const open = [await askStream("first"), await askStream("second")];
+    const streams = open.map((response) => new SseReader(response.body!));
+    for (const stream of streams) await stream.readComment("connected");
+    expect(await runsCreatedBy()).toBe(2);
+
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const refused = await askStream(`refused ${attempt}`);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("5");
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("TG_RATE_LIMITED");
+    }
+    expect(await runsCreatedBy()).toBe(2);
+
+    for (const stream of streams) await stream.cancel();
+    const retried = await waitForStatus(() => askStream("retried"), 200);
+    expect(retried.headers.get("x-run-id")).toEqual(expect.any(String));
+    await retried.body?.cancel();
+    expect(await runsCreatedBy()).toBe(3);
+  });
+
   it("a Last-Event-ID past the run's last event still ends the stream when the live run finishes", async () => {
     const runId = await enqueueParkedRun();
     const watcher = new SseReader((await openEvents(runId, "admin")).body!);

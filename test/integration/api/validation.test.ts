@@ -100,15 +100,58 @@ describe("API validation and errors", () => {
     expect(response.json().error.code).toBe("TG_BAD_REQUEST");
   });
 
-  it("answers 400 to a JSON body with __proto__", async () => {
+  it.each([
+    ['{"input":"x","userContext":{"userId":"u"},"__proto__":{"admin":true}}', "__proto__", "__proto__"],
+    [
+      '{"input":"x","userContext":{"userId":"u"},"metadata":{"tags":[{"__proto__":{"admin":true}}]}}',
+      "__proto__",
+      "metadata.tags.0.__proto__",
+    ],
+    [
+      '{"input":"x","userContext":{"userId":"u"},"metadata":{"constructor":{"prototype":{"admin":true}}}}',
+      "constructor.prototype",
+      "metadata.constructor.prototype",
+    ],
+  ])(
+    "answers 400 naming the key and where it is to a JSON body with %s, storing nothing",
+    async (payload, key, path) => {
+      const runsBefore = (await fixture.harness.client.listRuns({ limit: 500 })).runs.length;
+      const response = await fixture.app.inject({
+        method: "POST",
+        url: "/v1/runs",
+        headers: { ...admin, "content-type": "application/json" },
+        payload,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toEqual({
+        code: "TG_BAD_REQUEST",
+        message: expect.stringContaining(`"${key}" key (at ${path})`),
+        details: { key, path },
+      });
+      expect((await fixture.harness.client.listRuns({ limit: 500 })).runs.length).toBe(runsBefore);
+      // A key that only contains the word is an ordinary key.
+      const plain = await fixture.app.inject({
+        method: "POST",
+        url: "/v1/runs",
+        headers: { ...admin, "content-type": "application/json" },
+        payload: '{"input":"x","userContext":{"userId":"u"},"metadata":{"my__proto__":1,"constructor":"c"}}',
+      });
+      expect(plain.statusCode).toBe(202);
+    },
+  );
+
+  it("still answers malformed JSON as such", async () => {
     const response = await fixture.app.inject({
       method: "POST",
       url: "/v1/runs",
       headers: { ...admin, "content-type": "application/json" },
-      payload: '{"input":"x","userContext":{"userId":"u"},"__proto__":{"admin":true}}',
+      payload: '{"input":"x",',
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.code).toBe("TG_BAD_REQUEST");
+    expect(response.json().error).toMatchObject({
+      code: "TG_BAD_REQUEST",
+      details: { fastifyCode: "FST_ERR_CTP_INVALID_JSON_BODY" },
+    });
   });
 
   it("answers 422 naming the body when a required body is empty", async () => {

@@ -29,6 +29,23 @@ describe("isRestrictedAddress", () => {
     "64:ff9b::7f00:1",
     "64:ff9b::10.0.0.1",
     "2002:7f00:1::1",
+    // IPv4-translated (SIIT), whatever IPv4 address it carries.
+    "::ffff:0:7f00:1",
+    "::ffff:0:127.0.0.1",
+    "::ffff:0:808:808",
+    "0:0:0:0:ffff:0:a00:1",
+    // Local-use NAT64: the operator's own translator, wherever it leads.
+    "64:ff9b:1::7f00:1",
+    "64:ff9b:1::808:808",
+    "64:ff9b:1:ffff::1",
+    // Teredo, its server and client addresses carried inside.
+    "2001::1",
+    "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+    "[2001:0:53aa:64c:0:7f00:1:1]",
+    "2001:2::1",
+    "2001:10::1",
+    "3fff::1",
+    "5f00::1",
     "not-an-address",
   ])("refuses %s", (address) => {
     expect(isRestrictedAddress(address)).toBe(true);
@@ -41,6 +58,9 @@ describe("isRestrictedAddress", () => {
     "2606:4700::1111",
     "::ffff:8.8.8.8",
     "64:ff9b::808:808",
+    "64:ff9b:2::1",
+    "2001:4860:4860::8888",
+    "2001:1:0::1",
   ])("lets %s through", (address) => {
     expect(isRestrictedAddress(address)).toBe(false);
   });
