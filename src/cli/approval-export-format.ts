@@ -1,6 +1,9 @@
 import type { IApproval } from "../store/index.js";
 
-/** The columns of `approvals export --format csv`, in order: one row per approval. */
+/**
+ * The columns of `approvals export --format csv`, in order: one row per approval. `rejectOption` is the
+ * name of the named reject option a rejection chose.
+ */
 export const approvalCsvColumns = [
   "approvalId",
   "runId",
@@ -17,6 +20,7 @@ export const approvalCsvColumns = [
   "decidedAt",
   "approver",
   "comment",
+  "rejectOption",
   "input",
   "editedInput",
   "diff",
@@ -46,7 +50,9 @@ function cellsOf(approval: IApproval): Record<(typeof approvalCsvColumns)[number
     expiresAt: isoOf(approval.expiresAt),
     decidedAt: isoOf(decision?.decidedAt),
     approver: decision?.approver,
+    // An approval's note, or a reject's reason (the model read it after the option's text, if any).
     comment: decision?.comment,
+    rejectOption: decision?.rejectOption?.name,
     input: JSON.stringify(approval.input),
     editedInput: decision?.editedInput !== undefined ? JSON.stringify(decision.editedInput) : undefined,
     diff: approval.diff !== undefined ? JSON.stringify(approval.diff) : undefined,

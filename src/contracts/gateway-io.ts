@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { TModelFallbackReason } from "./model-fallback.js";
 import type { IToolResultPart } from "./result.js";
 import type { IUserContext } from "./user-context.js";
 
@@ -110,6 +111,20 @@ export interface ITokenUsage {
 }
 
 /**
+ * One model call of a run: its step, the named model that answered, its tokens, how long it took (absent
+ * for runs recorded before), the switches to fallbacks it made first (absent when the chosen model
+ * answered) and, in a fork, the run it was taken over from.
+ */
+export interface IModelReplyRecord {
+  step: number;
+  model: string;
+  usage: ITokenUsage;
+  durationMs?: number;
+  fallbacks?: Array<{ from: string; to: string; reason: TModelFallbackReason }>;
+  takenFrom?: { runId: string };
+}
+
+/**
  * A run's response. `TOutput`: the structured answer's type, when the request's schema gives one (`output`
  * in the library); `TToolName`: the gateway's tool names, which type `toolResults` and `endedByTool`.
  */
@@ -132,7 +147,7 @@ export interface IGatewayResponse<TOutput = unknown, TToolName extends string = 
   steps: number;
   usage: ITokenUsage;
   /** Which named model answered each model call, with its tokens (absent for runs before named models). */
-  modelReplies?: Array<{ step: number; model: string; usage: ITokenUsage; durationMs?: number }>;
+  modelReplies?: IModelReplyRecord[];
   /** Why the run failed; `details` as the code's documentation says (TG_OUTPUT_INVALID: the schema's errors). */
   error?: { code: string; message: string; details?: Record<string, unknown> };
 }

@@ -101,4 +101,11 @@ export interface IToolResultFields {
   durationMs: number;
   /** Whether this call ended the run (endsRun). */
   endedRun?: boolean;
+  /** A fork's result taken over from the run it forked (that run's call), not run again. */
+  takenFrom?: { runId: string; callId: string };
+  /**
+   * A fork's call whose input the fork request gave (by the fork's creator), not the model:
+   * `originalInput` is the input the call had in the run forked.
+   */
+  forkEdit?: { originalInput: unknown };
 }

@@ -19,6 +19,8 @@ export const openCallSchema = z.object({
   approvalId: z.string().optional(),
   /** A human's decision, once made (the approved call then runs). */
   approval: plannedCallSchema.shape.approval,
+  /** A fork's call whose input the fork request gave, not the model. */
+  forkEdit: plannedCallSchema.shape.forkEdit,
 });
 
 /**
@@ -51,6 +53,7 @@ export function runProgressOf(state: TRunState): TRunProgress {
     };
     if (call.approvalId !== undefined) open.approvalId = call.approvalId;
     if (call.approval !== undefined) open.approval = call.approval;
+    if (call.forkEdit !== undefined) open.forkEdit = call.forkEdit;
     return [open];
   });
   return {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { approvalOnResultSchema } from "./approval-decision.js";
 import { approvalInputsSchema } from "./approval-inputs.js";
+import { modelFallbackReasons } from "./model-fallback.js";
 import { outputSpecSchema } from "./output-spec.js";
 import { toolCallOutcomes } from "./result.js";
 import { EToolCallVerdict } from "./verdict.js";
@@ -43,6 +44,12 @@ export const chatMessageSchema = z.discriminatedUnion("role", [
 
 const outcomeSchema = z.enum(toolCallOutcomes);
 
+/**
+ * A fork's call whose input the fork request gave (by the fork's creator, its `createdBy`), not the
+ * model: `originalInput` is the input the call had in the run forked.
+ */
+export const forkEditSchema = z.object({ originalInput: z.unknown() });
+
 export const toolResultPartSchema = z.object({
   toolCallId: z.string(),
   callId: z.string(),
@@ -64,6 +71,10 @@ export const toolResultPartSchema = z.object({
   inputs: approvalInputsSchema.optional(),
   durationMs: z.number().min(0),
   endedRun: z.boolean().optional(),
+  /** A fork's result taken over from the run it forked (that run's call), not run again. */
+  takenFrom: z.object({ runId: z.string(), callId: z.string() }).optional(),
+  /** The fork's call whose input the fork request gave, not the model. */
+  forkEdit: forkEditSchema.optional(),
 });
 
 /** One model call: its step, the named model that answered it, its tokens and how long it took. */
@@ -76,6 +87,15 @@ export const modelReplySchema = z.object({
    * saved before it was recorded).
    */
   durationMs: z.number().min(0).optional(),
+  /**
+   * The switches from one named model to the next the call made before this one answered (the chosen
+   * model first), in order; absent when the chosen model answered.
+   */
+  fallbacks: z
+    .array(z.object({ from: z.string(), to: z.string(), reason: z.enum(modelFallbackReasons) }))
+    .optional(),
+  /** A fork's reply taken over from the run it forked (not asked again). */
+  takenFrom: z.object({ runId: z.string() }).optional(),
 });
 
 /** The run request after validation, as the engine uses it. */
@@ -136,6 +156,8 @@ export const plannedCallSchema = z.object({
   result: toolResultPartSchema.optional(),
   /** Whether this call's successful result ends the run. */
   endsRun: z.boolean().optional(),
+  /** The fork's call whose input the fork request gave, not the model. */
+  forkEdit: forkEditSchema.optional(),
 });
 
 export const stepStateSchema = z.object({
@@ -220,4 +242,14 @@ export const terminalStatuses = new Set(["completed", "failed", "cancelled", "ti
 
 export function isTerminal(state: Pick<TRunState, "status">): boolean {
   return terminalStatuses.has(state.status);
+}
+
+/**
+ * The status a reader is shown: `waiting` while a call of the unfinished run waits for a person (parked
+ * for an approval), else the stored one. Read from the record, which takes a decision up when the run
+ * next moves (an approved call once its tool has run).
+ */
+export function reportedStatusOf(state: Pick<TRunState, "status" | "step">): TRunState["status"] {
+  if (isTerminal(state)) return state.status;
+  return state.step?.calls.some((call) => call.state === "parked") ? "waiting" : state.status;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { runStatusSchema, type TRunState } from "./run-state.js";
+import { reportedStatusOf, runStatusSchema, type TRunState } from "./run-state.js";
 
 /** The first line of a run's input is cut at this many characters in a listing. */
 export const inputLineMaxChars = 200;
@@ -13,7 +13,8 @@ export const runSummarySchema = z.object({
   threadId: z.string(),
   /** Absent: the default tenant. */
   tenant: z.string().optional(),
-  status: runStatusSchema,
+  /** `waiting` while a call of the run waits for a person (an approval); see reportedStatusOf. */
+  status: runStatusSchema.describe("`waiting` while a call of the run waits for a person (an approval)."),
   userId: z.string(),
   createdBy: z.string().optional(),
   /** The input's first non-empty line, cut at `inputLineMaxChars` characters. */
@@ -63,7 +64,7 @@ export function runSummaryOf(state: TRunState): TRunSummary {
   const summary: TRunSummary = {
     runId: state.runId,
     threadId: state.threadId,
-    status: state.status,
+    status: reportedStatusOf(state),
     userId: request.userContext.userId,
     inputFirstLine: firstLineOf(request.input),
     toolsCalled: toolsCalledBy(state),

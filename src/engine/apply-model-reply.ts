@@ -1,6 +1,7 @@
 import {
   callIdOf,
   type IChatToolCall,
+  type IModelFallback,
   type ITokenUsage,
   type TPlannedCall,
   type TRunState,
@@ -36,7 +37,8 @@ export function isFinalReply(state: TRunState, reply: IModelReplyEvent): boolean
  * D72: a tool not offered at a step cannot be called), or arguments that are not JSON or fail the schema are
  * settled at once as errors the model reads; the others wait for their verdict. Calls past the run's
  * tool-call budget are refused at once, unrun. A run that asked for a structured answer ends as
- * `outputDecision` says (output-decision.ts).
+ * `outputDecision` says (output-decision.ts). `fallbacks`: the switches the call made before this reply,
+ * recorded with it.
  */
 export async function applyModelReply(
   state: TRunState,
@@ -44,6 +46,7 @@ export async function applyModelReply(
   tools: IRunTools,
   now: number,
   outputDecision?: TOutputDecision,
+  fallbacks: readonly IModelFallback[] = [],
 ): Promise<TRunState> {
   const counted = withFields(state, {
     modelCalls: state.modelCalls + 1,
@@ -57,6 +60,10 @@ export async function applyModelReply(
               model: reply.model,
               usage: reply.usage,
               ...(reply.durationMs !== undefined ? { durationMs: reply.durationMs } : {}),
+              // Which models failed it first, for the run's readers (each also a model-fallback event).
+              ...(fallbacks.length > 0
+                ? { fallbacks: fallbacks.map(({ from, to, reason }) => ({ from, to, reason })) }
+                : {}),
             },
           ],
         }

@@ -11,6 +11,7 @@ import {
 import { planCall } from "./apply-model-reply.js";
 import { createRunState } from "./create-run.js";
 import { type IRunTools, visibleToolsOf } from "./model-request.js";
+import { argumentsValueOf } from "./raw-input.js";
 import { toolCallsLeft } from "./run-budget.js";
 
 /** The new run a fork is, as `createRunState` takes it, and where in the original it starts. */
@@ -98,13 +99,15 @@ export async function forkRunState(
   for (const [at, call] of calls.entries()) {
     const callId = callIdOf(fork.runId, stepIndex, at);
     if (at < index) {
-      planned.push(takenOver(call, at, callId));
+      planned.push(takenOver(call, at, callId, original.runId));
       continue;
     }
-    const argumentsJson =
-      at === index && fork.edit !== undefined ? JSON.stringify(fork.edit.input) : call.argumentsJson;
+    const edited = at === index && fork.edit !== undefined;
+    const argumentsJson = edited ? JSON.stringify(fork.edit!.input) : call.argumentsJson;
     const toolCall: IChatToolCall = { id: call.toolCallId, name: call.toolName, argumentsJson };
-    planned.push(await planCall(base, toolCall, at, visibleNames, tools, at >= callsLeft));
+    const plannedCall = await planCall(base, toolCall, at, visibleNames, tools, at >= callsLeft);
+    // The input is the fork's creator's, not the model's: its readers are told so (forkEdit).
+    planned.push(edited ? withForkEdit(plannedCall, call.argumentsJson) : plannedCall);
   }
   const target = planned[index]!;
   if (fork.edit !== undefined && target.state === "settled") {
@@ -144,7 +147,7 @@ function baseState(original: TRunState, fork: IForkStart, located: ILocatedCall)
   const created = createRunState({ ...fork, ownsThread: true });
   const earlier = original.toolResults.filter((part) => part.step < stepIndex);
   const toolResults = earlier.map((part, at) =>
-    withCallId(part, callIdOf(fork.runId, part.step, indexInStep(earlier, at))),
+    takenOverResult(part, callIdOf(fork.runId, part.step, indexInStep(earlier, at)), original.runId),
   );
   const state: TRunState = {
     ...created,
@@ -154,7 +157,9 @@ function baseState(original: TRunState, fork: IForkStart, located: ILocatedCall)
     executed: toolResults.filter((part) => part.outcome === "ok").map((part) => part.toolName),
     toolResults,
   };
-  const replies = original.modelReplies?.filter((reply) => reply.step <= stepIndex);
+  const replies = original.modelReplies
+    ?.filter((reply) => reply.step <= stepIndex)
+    .map((reply) => ({ ...reply, takenFrom: { runId: original.runId } }));
   if (replies === undefined) {
     // A state saved before named models: one model call per step so far; its tokens are not known per step.
     return { ...state, modelCalls: stepIndex + 1 };
@@ -177,8 +182,8 @@ function indexInStep(results: readonly IToolResultPart[], at: number): number {
 }
 
 /** A call of the fork's step that comes before the forked one: settled, with the original's result. */
-function takenOver(call: IOriginalCall, index: number, callId: string): TPlannedCall {
-  const result = withCallId(call.result!, callId);
+function takenOver(call: IOriginalCall, index: number, callId: string, originalRunId: string): TPlannedCall {
+  const result = takenOverResult(call.result!, callId, originalRunId);
   const planned: TPlannedCall = {
     index,
     toolCallId: call.toolCallId,
@@ -194,8 +199,18 @@ function takenOver(call: IOriginalCall, index: number, callId: string): TPlanned
   return planned;
 }
 
-function withCallId(part: IToolResultPart, callId: string): IToolResultPart {
-  return { ...part, callId };
+/** An original's result as the fork keeps it: under the fork's call id, naming where it came from. */
+function takenOverResult(part: IToolResultPart, callId: string, originalRunId: string): IToolResultPart {
+  return { ...part, callId, takenFrom: { runId: originalRunId, callId: part.callId } };
+}
+
+/**
+ * The forked call with the input its fork request gave: marked as such, with the input it had in the
+ * original (its result carries the mark: result-part.ts). An edit the call settles on at once is refused
+ * before this (forkRunState), so the call is not settled yet.
+ */
+function withForkEdit(call: TPlannedCall, originalArgumentsJson: string): TPlannedCall {
+  return { ...call, forkEdit: { originalInput: argumentsValueOf(originalArgumentsJson) } };
 }
 
 /** The call in the original's current step, or among its settled steps' results. */

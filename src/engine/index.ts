@@ -12,6 +12,7 @@ export {
   type IThreadRelease,
   isTerminal,
   readRunState,
+  reportedStatusOf,
   responseOf,
   runRequestSchema,
   runStateSchema,

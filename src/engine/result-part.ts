@@ -40,6 +40,7 @@ export function resultPartOf(
   if (extra.approval) part.approval = extra.approval;
   const approval = extra.approval ?? call.approval;
   if (approval) part.inputs = inputsOf(call, approval, execution);
+  if (call.forkEdit) part.forkEdit = call.forkEdit;
   return part;
 }
 

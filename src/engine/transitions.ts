@@ -52,7 +52,7 @@ export async function modelReplyTransition(
     extra.outputChecker && state.request.output && isFinalReply(state, reply)
       ? decideOutput(reply, extra.outputChecker, state.outputRetries ?? 0)
       : undefined;
-  const next = await applyModelReply(state, reply, tools, now, outputDecision);
+  const next = await applyModelReply(state, reply, tools, now, outputDecision, extra.fallbacks);
   const events: TRunEventInput[] = [
     ...fallbackEvents(state, extra.fallbacks ?? []),
     {
@@ -76,11 +76,22 @@ export async function modelReplyTransition(
 /** The model endpoint kept failing after the client's retries: the run fails with the error it gave. */
 export function modelFailedTransition(
   state: TRunState,
-  error: { code: string; message: string },
+  error: { code: string; message: string; details?: Record<string, unknown> },
   now: number,
   fallbacks: readonly IModelFallback[] = [],
 ): ITransition {
-  const failed = finishRun(withFields(state, { stopReason: "failed" }), "failed", now, error);
+  // The models tried on the way go with the error, so a reader of the run sees which failed it.
+  const tried =
+    fallbacks.length > 0
+      ? {
+          ...error,
+          details: {
+            ...error.details,
+            fallbacks: fallbacks.map(({ from, to, reason }) => ({ from, to, reason })),
+          },
+        }
+      : error;
+  const failed = finishRun(withFields(state, { stopReason: "failed" }), "failed", now, tried);
   return ending(state, failed, fallbackEvents(state, fallbacks), []);
 }
 

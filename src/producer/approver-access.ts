@@ -4,6 +4,32 @@ import { ruleToolOfApproval } from "../runtime/approval-rule-tool.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import type { IApproval } from "../store/index.js";
 
+/** Who would decide: the subject recorded as the approver, and every role it holds. */
+export interface IApproverIdentity {
+  approver: string;
+  approverRoles?: readonly string[] | undefined;
+}
+
+/** Whether an approver may decide an approval; a refusal names the rule (or the requester check) and why. */
+export interface IDecisionAccess {
+  allowed: boolean;
+  /** The rule that refuses (`requester-is-never-approver` for the requester check). */
+  rule?: string;
+  /** Why, as a refused decision's error says it. */
+  message?: string;
+}
+
+/** The engine's answer as a caller reads it. */
+export function decisionAccessOf(access: TApproverAccess): IDecisionAccess {
+  if (access.allowed) return { allowed: true };
+  const rule = access.refusal.details?.rule;
+  return {
+    allowed: false,
+    ...(typeof rule === "string" ? { rule } : {}),
+    message: access.refusal.message,
+  };
+}
+
 /**
  * What the gateway's approver rules say of this approver: how many distinct approvers the call needs, or
  * a refusal (TG_FORBIDDEN naming the rule, or the requester check) the approval machine answers once it
@@ -13,7 +39,7 @@ import type { IApproval } from "../store/index.js";
 export async function approverAccess(
   runtime: ITollgateRuntime,
   approval: IApproval,
-  approver: { approver: string; approverRoles?: readonly string[] | undefined },
+  approver: IApproverIdentity,
 ): Promise<TApproverAccess> {
   const check = checkApprover(
     runtime.gateway.settings.approvals,

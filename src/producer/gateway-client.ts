@@ -32,7 +32,13 @@ import {
   usageDayOf,
 } from "../store/index.js";
 import { type IApprovalEventsOptions, openApprovalEvents } from "./approval-event-reader.js";
-import { withQuorumProgress } from "./approver-access.js";
+import {
+  approverAccess,
+  decisionAccessOf,
+  type IApproverIdentity,
+  type IDecisionAccess,
+  withQuorumProgress,
+} from "./approver-access.js";
 import { attachClientInternals } from "./client-internals.js";
 import type { IApproval, TStoredApprovalEvent } from "./client-views.js";
 import { approve, type IApproveInput, type IRejectInput, reject } from "./decide-approval.js";
@@ -109,6 +115,7 @@ const gatewayClientOptionKeys = Object.keys({
 export interface IRunView<TToolName extends string = string> {
   runId: string;
   threadId: string;
+  /** `waiting` while one of the run's approvals is pending (a call waits for a person). */
   status: TRunState["status"];
   phase: TRunState["phase"];
   /** Model calls made so far. */
@@ -183,6 +190,12 @@ export class GatewayClient<TToolName extends string = string> {
     get(approvalId: string): Promise<IApproval<TToolName>>;
     approve(approvalId: string, input: IApproveInput): Promise<IApproval<TToolName>>;
     reject(approvalId: string, input: IRejectInput): Promise<IApproval<TToolName>>;
+    /**
+     * Whether the gateway's approver rules and the requester check let `approver` decide this approval
+     * (as approve and reject check it; whether it is still pending is its `status`), so a screen offers
+     * only the decisions the server would take. A refusal names the rule and says why.
+     */
+    mayDecide(approvalId: string, approver: IApproverIdentity): Promise<IDecisionAccess>;
     /**
      * Approval events (requested, decided, expired, cancelled, and the types other features add), as
      * they are appended, until `signal` aborts; followed on connections shared with the runs' followers.
@@ -269,6 +282,12 @@ export class GatewayClient<TToolName extends string = string> {
       },
       approve: async (approvalId, input) => approve(await approvalPartition(approvalId), approvalId, input),
       reject: async (approvalId, input) => reject(await approvalPartition(approvalId), approvalId, input),
+      mayDecide: async (approvalId, approver) => {
+        const runtime = await approvalPartition(approvalId);
+        const approval = await runtime.approvals.get(approvalId);
+        if (!approval) throw new TollgateError("TG_APPROVAL_NOT_FOUND", `No approval has id ${approvalId}.`);
+        return decisionAccessOf(await approverAccess(runtime, approval, approver));
+      },
       openEvents: (eventsOptions = {}) => openApprovalEvents(partitions.all, followersOf, eventsOptions),
       events: async function* (this: void, eventsOptions: IApprovalEventsOptions = {}) {
         yield* await openApprovalEvents(partitions.all, followersOf, eventsOptions);
@@ -405,14 +424,15 @@ export class GatewayClient<TToolName extends string = string> {
     const state = stored.state;
     const reruns = runtime.runs.rerunsOf(runId);
     const forks = runtime.runs.forksOf(runId);
+    const pendingApprovals = isTerminal(state) ? [] : await runtime.approvals.listPending({ runId });
     const view: IRunView = {
       runId,
       threadId: state.threadId,
-      status: state.status,
+      status: viewStatusOf(state, pendingApprovals.length),
       phase: state.phase,
       steps: state.modelCalls,
       createdAt: state.createdAt,
-      pendingApprovals: isTerminal(state) ? [] : await runtime.approvals.listPending({ runId }),
+      pendingApprovals,
       userId: state.request.userContext.userId,
       input: state.request.input,
     };
@@ -616,3 +636,13 @@ export class GatewayClient<TToolName extends string = string> {
 
 /** What `GatewayClient.stream` yields: the run's events, then its response. */
 export type TGatewayStreamEvent = IRunEvent | { type: "response"; runId: string; response: IGatewayResponse };
+
+/**
+ * A run's status on its own page: `waiting` exactly while one of its approvals is pending (read from the
+ * approvals, which know a decision at once; the run's record takes it up when the run next moves).
+ */
+function viewStatusOf(state: TRunState, pendingApprovals: number): TRunState["status"] {
+  if (isTerminal(state)) return state.status;
+  if (pendingApprovals > 0) return "waiting";
+  return state.status === "waiting" ? "running" : state.status;
+}

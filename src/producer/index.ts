@@ -1,4 +1,5 @@
 export type { IApprovalEventsOptions } from "./approval-event-reader.js";
+export type { IApproverIdentity, IDecisionAccess } from "./approver-access.js";
 export { clientPortOf, type IGatewayClientPort, type TLinkPartition } from "./client-port.js";
 export type { IApproval, TApprovalEvent, TStoredApprovalEvent, TWithToolName } from "./client-views.js";
 export type { IApproveInput, IRejectInput, TLinkRedemption } from "./decide-approval.js";

@@ -1,6 +1,7 @@
 import {
   defaultTenant,
   isTerminal,
+  reportedStatusOf,
   type TRunState,
   type TRunStatus,
   tenantOf,
@@ -13,6 +14,7 @@ import type { ITollgateRedis } from "./redis-client.js";
 export interface IRunQuery {
   /** Only this tenant's runs; absent: every tenant's (a principal that sees them all). */
   tenant?: string;
+  /** As listings show it: `waiting` is a run with a call waiting for a person (parked for an approval). */
   status?: TRunStatus;
   userId?: string;
   threadId?: string;
@@ -211,7 +213,8 @@ function mergeUnique(sections: IRunPosition[][]): IRunPosition[] {
 function matches(state: TRunState, query: IRunQuery): boolean {
   const { request } = state;
   if (query.tenant !== undefined && tenantOf(request) !== query.tenant) return false;
-  if (query.status !== undefined && state.status !== query.status) return false;
+  // As a listing shows it: `waiting` while a call waits for a person, no longer `running`.
+  if (query.status !== undefined && reportedStatusOf(state) !== query.status) return false;
   if (query.userId !== undefined && request.userContext.userId !== query.userId) return false;
   if (query.threadId !== undefined && state.threadId !== query.threadId) return false;
   if (query.createdBy !== undefined && request.createdBy !== query.createdBy) return false;

@@ -34,13 +34,49 @@ export function resolveNamedModels(
   overrides: Partial<ILLMClientConfig> = {},
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): IResolvedNamedModel[] {
+  return namedModelsOf(settings, overrides, (name, model) => apiKeyOf(name, model, env));
+}
+
+/** A named model as a worker's start-up log names it: the endpoint's model, where, and its fallbacks. */
+export interface INamedModelSummary {
+  model: string;
+  /** The endpoint's base URL; "OpenAI" for OpenAI's own. */
+  endpoint: string;
+  fallbacks: string[];
+}
+
+/**
+ * Each named model as the worker will call it (`default` first), resolved as resolveNamedModels does but
+ * without reading any key: what a start-up log line says, before anything is connected.
+ */
+export function describeNamedModels(
+  settings: Pick<TGatewaySettings, "models" | "model">,
+  overrides: Partial<ILLMClientConfig> = {},
+): Record<string, INamedModelSummary> {
+  const models = namedModelsOf(settings, overrides, () => undefined);
+  return Object.fromEntries(
+    models.map((model) => [
+      model.name,
+      {
+        model: model.endpoint.model,
+        endpoint: model.endpoint.baseURL ?? "OpenAI",
+        fallbacks: [...model.fallbacks],
+      },
+    ]),
+  );
+}
+
+function namedModelsOf(
+  settings: Pick<TGatewaySettings, "models" | "model">,
+  overrides: Partial<ILLMClientConfig>,
+  keyOf: (name: string, model: TNamedModelSettings) => string | undefined,
+): IResolvedNamedModel[] {
   const configured = settings.models;
   const names = [DEFAULT_MODEL, ...Object.keys(configured).filter((name) => name !== DEFAULT_MODEL)];
   return names.map((name) => {
     const model = configured[name] ?? defaultModelSettings();
     const isDefault = name === DEFAULT_MODEL;
-    const apiKey =
-      isDefault && overrides.apiKey !== undefined ? overrides.apiKey : apiKeyOf(name, model, env);
+    const apiKey = isDefault && overrides.apiKey !== undefined ? overrides.apiKey : keyOf(name, model);
     const baseURL = (isDefault ? overrides.baseURL : undefined) ?? model.baseURL;
     const temperature = isDefault
       ? (overrides.temperature ?? model.temperature ?? settings.model.temperature)

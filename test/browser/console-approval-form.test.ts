@@ -100,7 +100,7 @@ describe.each(pageWidths)("the approval form at %i px", (width) => {
       (field as unknown as { value: string }).value = "90";
     });
     await page.locator("#approve").click();
-    await page.locator(".outcome", { hasText: "The form holds edits" }).waitFor();
+    await page.locator(".decision-status", { hasText: "The form holds edits" }).waitFor();
     expect((await approvalNow(stack, approvalId)).status).toBe("pending");
     await expect(primary().textContent()).resolves.toBe("Approve with edits");
     await primary().click();
@@ -140,7 +140,7 @@ describe.each(pageWidths)("the approval form at %i px", (width) => {
     await primary().click();
     await expect(errorOf("amount").textContent()).resolves.toBe("must be a number");
     await expect(errorOf("chargeId").textContent()).resolves.toBe("must not be empty");
-    await page.locator(".outcome .error", { hasText: "2 problems" }).waitFor();
+    await page.locator(".decision-status .error", { hasText: "2 problems" }).waitFor();
     // The focus goes to the first field in the form's order with a problem.
     await waitForFocus(page, /-chargeId$/);
     await page.getByLabel("amount").fill("90");

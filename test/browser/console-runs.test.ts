@@ -80,9 +80,7 @@ describe("the Runs view in a browser", () => {
           message: "only the user's two runs, newest first",
         });
         const waitingRow = page.locator(`.run-row[data-run-id="${waiting.runId}"]`);
-        await expect(text(waitingRow)).resolves.toMatch(
-          /running.*awaiting approval.*u-runs.*refund.*1 pending/s,
-        );
+        await expect(text(waitingRow)).resolves.toMatch(/waiting for approval.*u-runs.*refund.*1 pending/s);
         expect(page.url()).toContain(`user=${user}`);
 
         await page.getByLabel("Status").selectOption("completed");
@@ -286,7 +284,7 @@ describe("the Runs view in a browser", () => {
     const { page } = await signedIn(1280);
     await page.goto(`${stack.consoleUrl}#/runs/${runId}`);
     const open = page.locator(".timeline-open[data-tool=send_email]");
-    await expect(text(open)).resolves.toMatch(/waiting for a human.*Every email is read first/s);
+    await expect(text(open)).resolves.toMatch(/waiting for approval.*Every email is read first/s);
     const decide = open.getByRole("link", { name: "Decide it in the inbox" });
     expect(await decide.getAttribute("href")).toBe(`#/approvals/${encodeURIComponent(approval.approvalId)}`);
     await stack.harness.client.approvals.reject(approval.approvalId, { approver: "bob", reason: "Not now" });

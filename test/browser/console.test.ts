@@ -102,7 +102,7 @@ describe("the console in a browser", () => {
     const subject = fieldOf("subject").locator("input");
     await subject.fill("SORRY");
     await page.locator("#approve-edited").click();
-    await page.locator(".outcome .error", { hasText: "The server refused the edit" }).waitFor();
+    await page.locator(".decision-status .error", { hasText: "The server refused the edit" }).waitFor();
     await expect(fieldOf("subject").locator(".field-error").textContent()).resolves.toBe(
       "must not be all capitals",
     );
@@ -110,7 +110,8 @@ describe("the console in a browser", () => {
     expect(await fieldOf("to").locator(".field-error").textContent()).toBe("");
 
     await page.locator("#reject").click();
-    await expect(page.locator("#reject-reason-error").textContent()).resolves.toContain("Say why");
+    await expect(page.locator(".decision-status").textContent()).resolves.toContain("Say why");
+    expect(await page.getByLabel("Reason to reject").getAttribute("aria-invalid")).toBe("true");
     await page.getByLabel("Reason to reject").fill("The customer asked us not to email her");
     await page.locator("#reject").click();
     await page.locator(".outcome", { hasText: "You rejected this call" }).waitFor();

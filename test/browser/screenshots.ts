@@ -105,7 +105,11 @@ try {
   await page.getByLabel("amount").fill("75");
   // The edit is what approving would run: the page says so before the screenshot.
   await page.locator("#approve-edited:enabled").waitFor();
+  // A window as tall as the page: the action bar, kept at a shorter window's foot, sits where it belongs.
+  const pageHeight = await page.evaluate<number>("document.documentElement.scrollHeight");
+  await page.setViewportSize({ width: 1100, height: pageHeight });
   await page.screenshot({ path: `${docs}console-approval.png`, fullPage: true });
+  await page.setViewportSize({ width: 1100, height: 900 });
 
   await page.locator("#nav a[data-section=history]").click();
   await waitUntil(async () => (await page.locator(".history-row").count()) === 3);

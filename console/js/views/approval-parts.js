@@ -4,6 +4,9 @@ import { h, jsonBlock } from "../dom.js";
 import { clockTime, expiresIn, waited } from "../format.js";
 import { jsonDiff } from "../json-diff.js";
 
+/** How an approval that no person decided ended, in the Requested fact. */
+const endedWords = { expired: "expired undecided", cancelled: "withdrawn: the run was cancelled" };
+
 /** The facts a reviewer decides on, as a definition list. */
 export function approvalFacts(approval, now = Date.now()) {
   const rows = [
@@ -11,7 +14,7 @@ export function approvalFacts(approval, now = Date.now()) {
     ["Asked by", askedBy(approval)],
     [
       "Requested",
-      `${clockTime(approval.requestedAt)} (${approval.status === "pending" ? waited(approval.requestedAt, now) : "decided"})`,
+      `${clockTime(approval.requestedAt)} (${approval.status === "pending" ? waited(approval.requestedAt, now) : (endedWords[approval.status] ?? "decided")})`,
     ],
   ];
   if (approval.status === "pending")
@@ -94,12 +97,23 @@ export function changesTable(changes, caption, headings = ["field", "was", "now"
   );
 }
 
-/** "approved by alice, 1 Dec 2026, 10:42" */
+/** "approved by alice, 1 Dec 2026, 10:42"; "rejected as “Wrong customer” by bob, …" for a named option. */
 export function decisionLine(approval) {
   const decision = approval.decision;
   if (!decision) return approval.status;
+  const option = decision.rejectOption
+    ? ` as “${decision.rejectOption.title ?? decision.rejectOption.name}”`
+    : "";
   const by = decision.approver ? ` by ${decision.approver}` : "";
-  return `${approval.status}${by}, ${clockTime(decision.decidedAt)}`;
+  return `${approval.status}${option}${by}, ${clockTime(decision.decidedAt)}`;
+}
+
+/**
+ * What the reviewer wrote with the decision, named for what it is: a reject's reason (the model read it,
+ * after "Reviewer's reason:"), else a comment kept with the decision. (The policy's reason is "Reason".)
+ */
+export function decisionWordsLabel(approval) {
+  return approval.status === "rejected" ? "Reviewer's reason" : "Comment";
 }
 
 /** The tool's name with its description from the catalogue. */

@@ -10,6 +10,7 @@ import { endingOf } from "./approval-ending.js";
 import {
   approvalFacts,
   decisionLine,
+  decisionWordsLabel,
   editDiff,
   inputBlock,
   quorumProgress,
@@ -104,7 +105,12 @@ export function renderApproval(main, context, approvalId) {
       quorumProgress(approval),
       liveFacts(approvalFacts(approval), approval),
       approval.decision?.comment
-        ? h("p", { class: "comment" }, h("strong", { text: "Comment: " }), approval.decision.comment)
+        ? h(
+            "p",
+            { class: "comment" },
+            h("strong", { text: `${decisionWordsLabel(approval)}: ` }),
+            approval.decision.comment,
+          )
         : null,
       editDiff(approval),
     );
@@ -144,10 +150,23 @@ export function renderApproval(main, context, approvalId) {
       );
       return;
     }
+    // The server says whether this token may decide this one (the approver rules, and the run's creator
+    // or user never deciding its own): no button is offered that it would refuse.
+    if (approval.viewer?.mayDecide === false) {
+      replaceChildren(
+        decisionArea,
+        h("h2", { id: "decision-title", text: "Input" }),
+        inputBlock(approval.input),
+        h("p", {
+          class: "notice not-yours",
+          text: `You may not decide this approval: ${approval.viewer.refusal?.message ?? "an approver rule refuses it."}`,
+        }),
+      );
+      return;
+    }
     const form = decisionForm(approval, {
       schema: context.tools.get(approval.toolName)?.inputSchema ?? {},
       send: (action, body) => decide(action, body, form),
-      say: showOutcome,
     });
     replaceChildren(decisionArea, form.element);
   }
@@ -209,16 +228,17 @@ export function renderApproval(main, context, approvalId) {
       await offerNext(true);
       return;
     }
+    // Nothing was decided and the form stays: said under its buttons, where it moves none of them.
     if (error.status === 422 && Array.isArray(error.details?.issues)) {
       const issues = error.details.issues.map((issue) => ({
         path: serverPath(issue.path),
         message: issue.message,
       }));
       form.showIssues(issues)?.focus();
-      showOutcome("error", `The server refused the edit: ${error.message}`);
+      form.say("error", `The server refused the edit: ${error.message}`);
       return;
     }
-    showOutcome(
+    form.say(
       "error",
       error.status === 403 ? `Not allowed: ${error.message}` : `Could not decide: ${error.message}`,
     );

@@ -1,9 +1,14 @@
-// The decision form of a pending approval: the input as a form, a comment, and the buttons. While the
-// form holds an edit, "Approve" gives way to "Approve with edits" (then the primary button) and
-// "Discard edits", and the form says what would run: the model's original input is approved after an
-// edit only in two deliberate steps (discard, which puts its values back in view, then approve), never
-// by one click. Whether the form holds an edit is read again from the fields when a button is pressed,
-// so an edit no event announced (autofill, an extension) still stops a plain approve.
+// The decision form of a pending approval: the input as a form, a comment, a reason to reject, and the
+// buttons. While the form holds an edit, "Approve" gives way to "Approve with edits" (then the primary
+// button) and "Discard edits", and the form says what would run: the model's original input is approved
+// after an edit only in two deliberate steps (discard, which puts its values back in view, then approve),
+// never by one click. Whether the form holds an edit is read again from the fields when a button is
+// pressed, so an edit no event announced (autofill, an extension) still stops a plain approve.
+//
+// Every button sits in one action bar at the form's end, kept in view at the foot of a wide screen while
+// a long form scrolls (console.css, "Approval page"); what the form or the server says of an attempt
+// that decided nothing goes in the bar's status line, under the buttons, whose room is kept: a refusal
+// moves no button.
 
 import { h, replaceChildren } from "../dom.js";
 import { createInputEditor } from "../input-editor.js";
@@ -14,6 +19,7 @@ import { changesTable } from "./approval-parts.js";
  * @typedef {{
  *   element: HTMLElement,
  *   showIssues: (issues: Array<{ path: Array<string | number>, message: string }>) => HTMLElement | undefined,
+ *   say: (kind: "done" | "notice" | "error", text: string) => void,
  * }} TDecisionForm
  */
 
@@ -22,11 +28,10 @@ import { changesTable } from "./approval-parts.js";
  * @param {{
  *   schema: any,
  *   send: (action: "approve" | "reject", body: Record<string, unknown>) => Promise<void>,
- *   say: (kind: "done" | "notice" | "error", text: string) => void,
- * }} options  `send` decides (and reports how it went); `say` reports what the form itself found
+ * }} options  `send` decides (and reports how it went: a refusal through the form's `say`)
  * @returns {TDecisionForm}
  */
-export function decisionForm(approval, { schema, send, say }) {
+export function decisionForm(approval, { schema, send }) {
   // What a decision acts on now: the model's input, or under a quorum the edit the counted votes approve.
   // Every decision sends the hash of exactly this (`inputHash`): if the approval acts on another input by
   // then, the server refuses it as stale instead of deciding on what this page never showed.
@@ -38,9 +43,21 @@ export function decisionForm(approval, { schema, send, say }) {
     id: "reject-reason",
     rows: 2,
     maxlength: 2000,
-    "aria-describedby": "reject-reason-error",
+    "aria-describedby": "decision-status",
   });
-  const reasonError = h("p", { id: "reject-reason-error", class: "field-error" });
+  /** Under the buttons: a hint until an attempt that decided nothing is explained here. */
+  const status = h("p", {
+    id: "decision-status",
+    class: "decision-status",
+    role: "status",
+    "aria-live": "polite",
+  });
+  const hint = "Approving runs the call with the input above; rejecting tells the model why.";
+  /** @param {"done" | "notice" | "error" | "hint"} kind */
+  function say(kind, text) {
+    replaceChildren(status, h("span", { class: kind, text }));
+  }
+  say("hint", hint);
   const approveButton = h("button", { type: "button", class: "primary", id: "approve", text: "Approve" });
   const approveEditedButton = h("button", {
     type: "button",
@@ -144,11 +161,12 @@ export function decisionForm(approval, { schema, send, say }) {
   rejectButton.addEventListener("click", () => {
     const text = /** @type {HTMLTextAreaElement} */ (reason).value.trim();
     if (text === "") {
-      reasonError.textContent = "Say why: the model reads the reason.";
+      reason.setAttribute("aria-invalid", "true");
+      say("error", "Say why: the model reads the reason.");
       reason.focus();
       return;
     }
-    reasonError.textContent = "";
+    reason.removeAttribute("aria-invalid");
     void decide("reject", { reason: text, ...bound });
   });
 
@@ -156,7 +174,7 @@ export function decisionForm(approval, { schema, send, say }) {
     optionButtons[index]?.addEventListener("click", () => {
       // The option says why; a reason is optional and comes after the option's text.
       const text = /** @type {HTMLTextAreaElement} */ (reason).value.trim();
-      reasonError.textContent = "";
+      reason.removeAttribute("aria-invalid");
       void decide("reject", { option: option.name, ...(text === "" ? {} : { reason: text }), ...bound });
     });
   });
@@ -186,7 +204,6 @@ export function decisionForm(approval, { schema, send, say }) {
       h("label", { for: "decision-comment", text: "Comment (optional, kept with the decision)" }),
       comment,
     ),
-    h("div", { class: "buttons" }, approveButton, approveEditedButton, discardButton),
     h(
       "div",
       { class: "field" },
@@ -198,28 +215,30 @@ export function decisionForm(approval, { schema, send, say }) {
             : "Reason to reject (the model reads it)",
       }),
       reason,
-      reasonError,
     ),
-    h("div", { class: "buttons" }, rejectButton),
-    options.length > 0
+    options.some((option) => option.description)
       ? h(
-          "div",
-          { class: "reject-options", role: "group", "aria-label": "Reject with a reason the tool names" },
-          h("p", { class: "field-hint", text: "Or reject as:" }),
-          h("div", { class: "buttons" }, ...optionButtons),
-          options.some((option) => option.description)
-            ? h(
-                "ul",
-                { class: "reject-option-descriptions" },
-                ...options
-                  .filter((option) => option.description)
-                  .map((option) =>
-                    h("li", {}, h("strong", { text: `${option.title}: ` }), option.description),
-                  ),
-              )
-            : null,
+          "ul",
+          { class: "reject-option-descriptions" },
+          ...options
+            .filter((option) => option.description)
+            .map((option) => h("li", {}, h("strong", { text: `${option.title}: ` }), option.description)),
         )
       : null,
+    h(
+      "div",
+      { class: "decision-actions" },
+      h("div", { class: "buttons" }, approveButton, approveEditedButton, discardButton, rejectButton),
+      options.length > 0
+        ? h(
+            "div",
+            { class: "reject-options", role: "group", "aria-label": "Reject with a reason the tool names" },
+            h("span", { class: "field-hint", text: "Or reject as:" }),
+            h("div", { class: "buttons" }, ...optionButtons),
+          )
+        : null,
+      status,
+    ),
   );
   return {
     element,
@@ -227,6 +246,7 @@ export function decisionForm(approval, { schema, send, say }) {
       serverIssues = issues;
       return editor.showIssues(issues);
     },
+    say,
   };
 }
 

@@ -6,7 +6,14 @@ import { queryOf } from "../api.js";
 import { h, replaceChildren } from "../dom.js";
 import { approvalToolNames, filtersInUrl, putFiltersInUrl } from "../filters.js";
 import { clockTime } from "../format.js";
-import { askedBy, decisionLine, editDiff, inputBlock, toolHeading } from "./approval-parts.js";
+import {
+  askedBy,
+  decisionLine,
+  decisionWordsLabel,
+  editDiff,
+  inputBlock,
+  toolHeading,
+} from "./approval-parts.js";
 
 const statuses = ["decided", "approved", "rejected", "refused", "expired", "cancelled"];
 
@@ -133,8 +140,20 @@ export function renderHistory(main, context) {
         h("dt", { text: "Asked by" }),
         h("dd", { text: askedBy(approval) }),
         votes.length > 1 ? [h("dt", { text: "Approvers" }), h("dd", { text: votes.join(", ") })] : null,
+        approval.decision?.rejectOption
+          ? [
+              h("dt", { text: "Rejected as" }),
+              h("dd", {
+                class: "reject-option-chosen",
+                text: approval.decision.rejectOption.title ?? approval.decision.rejectOption.name,
+              }),
+            ]
+          : null,
         approval.decision?.comment
-          ? [h("dt", { text: "Comment" }), h("dd", { class: "comment", text: approval.decision.comment })]
+          ? [
+              h("dt", { text: decisionWordsLabel(approval) }),
+              h("dd", { class: "comment", text: approval.decision.comment }),
+            ]
           : null,
         approval.decision?.reason && approval.status === "refused"
           ? [h("dt", { text: "Refused" }), h("dd", { text: approval.decision.reason })]

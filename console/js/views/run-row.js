@@ -6,9 +6,12 @@ import { clockTime, count, elapsed } from "../format.js";
 
 export const finalRunStatuses = new Set(["completed", "failed", "cancelled", "timed_out"]);
 
-/** "timed out" for `timed_out`: statuses as words. */
+/**
+ * "timed out" for `timed_out`: statuses as words. `waiting` is a run with a call waiting for a person
+ * (an approval).
+ */
 export function statusText(status) {
-  return status.replace(/_/g, " ");
+  return status === "waiting" ? "waiting for approval" : status.replace(/_/g, " ");
 }
 
 /** A status as a badge: its word, and a class that colours it. */
@@ -79,7 +82,8 @@ export function runRow(run, { isNew }) {
       "div",
       { class: "run-row-head" },
       statusBadge(run.status),
-      run.approvals.pending > 0 && !finalRunStatuses.has(run.status)
+      // An API that reports such a run as running says it with the count of pending approvals.
+      run.approvals.pending > 0 && run.status !== "waiting" && !finalRunStatuses.has(run.status)
         ? h("span", { class: "run-status run-awaiting", text: "awaiting approval" })
         : null,
       h("h2", { class: "run-input" }, runLink(run.runId, heading)),

@@ -1,11 +1,14 @@
-// A run's timeline, in the order it happened: each model step (which named model answered, how long it
-// took, its tokens), the tool calls that step asked for (input, output or error, duration, the policy's
-// verdict, and the human decision when there was one: who, what, when, the reject option, the edit), the
-// calls still open, then the answer or the error. Read from `GET /v1/runs/:id`: `response` once the run finished, else
+// A run's timeline, in the order it happened: each model step (which named model answered, the fallbacks
+// it took first, how long it took, its tokens), the tool calls that step asked for (input, output or error,
+// duration, the policy's verdict, and the human decision when there was one: who, what, when, the reject
+// option, the edit), the calls still open, then the answer or the error (with the models a failed step
+// tried). A fork's steps and calls taken over from the run it forked, and an input its request gave, say
+// so (run-provenance.js). Read from `GET /v1/runs/:id`: `response` once the run finished, else
 // `progress` (the same toolResults and modelReplies so far, and the open calls).
 
 import { h, jsonBlock } from "../dom.js";
 import { clockTime, count, elapsed } from "../format.js";
+import { fallbacksLine, inputLabel, takenOverNote } from "./run-provenance.js";
 
 /** The policy's verdicts as a reader says them. */
 const verdictWords = {
@@ -19,7 +22,7 @@ const editVerdictWords = { ALLOW: "allowed", NEEDS_APPROVAL: "needs approval", D
 const openStateWords = {
   pending: "being checked by the policy",
   dispatched: "running",
-  parked: "waiting for a human",
+  parked: "waiting for approval",
 };
 
 /**
@@ -38,6 +41,8 @@ export function timelineItems(view, parts) {
   ];
   steps.sort((a, b) => a - b);
   const lastReply = replies.at(-1);
+  // A fork's call may carry an input its request gave: its creator's.
+  const forkedBy = view.forkOf ? view.createdBy : undefined;
   const items = [];
   for (const step of steps) {
     const stepResults = results.filter((result) => result.step === step);
@@ -45,9 +50,10 @@ export function timelineItems(view, parts) {
       const isAnswer = reply === lastReply && view.response !== undefined && stepResults.length === 0;
       items.push(modelItem(reply, stepResults.length, isAnswer));
     }
-    for (const result of stepResults) items.push(toolItem(result, parts.editSlot));
+    for (const result of stepResults) items.push(toolItem(result, parts.editSlot, forkedBy));
   }
-  for (const call of openCalls) items.push(openCallItem(call, parts.pendingByCall.get(call.callId)));
+  for (const call of openCalls)
+    items.push(openCallItem(call, parts.pendingByCall.get(call.callId), forkedBy));
   if (view.response) items.push(endItem(view.response));
   return items;
 }
@@ -61,7 +67,10 @@ function modelItem(reply, callCount, isAnswer) {
       : "replied";
   return h(
     "li",
-    { class: "timeline-item timeline-model", "data-step": String(reply.step) },
+    {
+      class: `timeline-item timeline-model${reply.takenFrom ? " is-taken-over" : ""}`,
+      "data-step": String(reply.step),
+    },
     h(
       "h3",
       {},
@@ -78,10 +87,12 @@ function modelItem(reply, callCount, isAnswer) {
       class: "timeline-usage",
       text: `${count(promptTokens)} prompt + ${count(completionTokens)} completion tokens`,
     }),
+    fallbacksLine(reply.fallbacks),
+    takenOverNote(reply.takenFrom, "This reply"),
   );
 }
 
-function toolItem(result, editSlot) {
+function toolItem(result, editSlot, forkedBy) {
   const failed = result.isError;
   const code = result.errorCode !== undefined ? ` (${result.errorCode})` : "";
   const outcome =
@@ -93,7 +104,7 @@ function toolItem(result, editSlot) {
   return h(
     "li",
     {
-      class: `timeline-item timeline-tool${failed ? " is-error" : ""}`,
+      class: `timeline-item timeline-tool${failed ? " is-error" : ""}${result.takenFrom ? " is-taken-over" : ""}`,
       "data-call-id": result.callId,
       "data-tool": result.toolName,
     },
@@ -109,11 +120,9 @@ function toolItem(result, editSlot) {
     result.verdict
       ? h("p", { class: "timeline-verdict", text: verdictWords[result.verdict] ?? result.verdict })
       : null,
+    takenOverNote(result.takenFrom, "This call"),
     result.approval ? approvalBlock(result.approval, editSlot(result.approval.approvalId)) : null,
-    h("p", {
-      class: "timeline-label",
-      text: result.approval?.editedInput !== undefined ? "Input (as edited)" : "Input",
-    }),
+    inputLabel(result, forkedBy, result.approval?.editedInput !== undefined ? "Input (as edited)" : "Input"),
     jsonBlock(result.input, "json input"),
     failed
       ? [
@@ -159,7 +168,7 @@ function approvalBlock(approval, diffSlot) {
   );
 }
 
-function openCallItem(call, pending) {
+function openCallItem(call, pending, forkedBy) {
   return h(
     "li",
     {
@@ -186,7 +195,7 @@ function openCallItem(call, pending) {
           }),
         )
       : null,
-    h("p", { class: "timeline-label", text: "Input" }),
+    inputLabel(call, forkedBy, "Input"),
     jsonBlock(call.input, "json input"),
   );
 }
@@ -208,6 +217,7 @@ function endItem(response) {
     failed
       ? h("p", { class: "error" }, h("code", { text: response.error.code }), ` ${response.error.message}`)
       : null,
+    failed ? fallbacksLine(response.error.details?.fallbacks, "Models tried", "; none answered") : null,
     response.text ? h("p", { class: "answer-text", text: response.text }) : null,
   );
 }

@@ -14,7 +14,7 @@
 import { queryOf } from "../api.js";
 import { announce, h, replaceChildren } from "../dom.js";
 import { filtersInUrl, putFiltersInUrl } from "../filters.js";
-import { runRow } from "./run-row.js";
+import { runRow, statusText } from "./run-row.js";
 
 const statuses = ["queued", "running", "waiting", "completed", "failed", "cancelled", "timed_out"];
 const pageSize = 25;
@@ -33,7 +33,7 @@ export function renderRuns(main, context) {
       "select",
       { id: "runs-status", name: "status" },
       h("option", { value: "", text: "any status" }),
-      statuses.map((status) => h("option", { value: status, text: status.replace(/_/g, " ") })),
+      statuses.map((status) => h("option", { value: status, text: statusText(status) })),
     )
   );
   const toolFilter = /** @type {HTMLSelectElement} */ (

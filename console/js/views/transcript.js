@@ -1,4 +1,5 @@
 import { h } from "../dom.js";
+import { statusText } from "./run-row.js";
 
 /** Arguments as indented JSON when they parse, else as the model wrote them. */
 function argumentsText(argumentsJson) {
@@ -7,6 +8,24 @@ function argumentsText(argumentsJson) {
   } catch {
     return argumentsJson;
   }
+}
+
+/**
+ * The input that ran instead of the model's: an approver's approved edit, or the input a fork gave.
+ * @param {{ kind: "approval" | "fork", input: unknown, by?: string }} edit
+ */
+function editedInput(edit) {
+  const by = edit.by ? ` by ${edit.by}` : "";
+  return [
+    h("p", {
+      class: "tool-call-label edited-input-label",
+      text:
+        edit.kind === "fork"
+          ? `Given with the fork${by} (what ran)`
+          : `Approved with an edit${by} (what ran)`,
+    }),
+    h("pre", { class: "json edited-input", text: JSON.stringify(edit.input, null, 2) ?? "" }),
+  ];
 }
 
 function messageView(message) {
@@ -27,9 +46,11 @@ function messageView(message) {
       (message.toolCalls ?? []).map((call) =>
         h(
           "div",
-          { class: "tool-call" },
+          { class: `tool-call${call.edit ? " is-edited" : ""}` },
           h("span", { class: "tool-call-name", text: `calls ${call.name}` }),
-          h("pre", { class: "json", text: argumentsText(call.argumentsJson) }),
+          call.edit ? h("p", { class: "tool-call-label", text: "Proposed by the model" }) : null,
+          h("pre", { class: "json proposed-input", text: argumentsText(call.argumentsJson) }),
+          call.edit ? editedInput(call.edit) : null,
         ),
       ),
     );
@@ -57,8 +78,8 @@ export function transcriptView(transcript) {
     "div",
     {},
     h("p", {
-      class: "field-hint",
-      text: `Run ${transcript.runId} for user ${transcript.userId}: ${transcript.status}`,
+      class: "field-hint transcript-status",
+      text: `Run ${transcript.runId} for user ${transcript.userId}: ${statusText(transcript.status)}`,
     }),
     earlier,
     h("ol", { class: "messages" }, transcript.messages.map(messageView)),

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import type { IApproval } from "../../contracts/index.js";
+import type { IDecisionAccess } from "../../producer/index.js";
 import { principalOf } from "../auth/authenticate.js";
-import { allRolesOf } from "../auth/principal.js";
+import { allRolesOf, hasRole } from "../auth/principal.js";
 import { listingScopeOf, visibleApproval } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
 import {
@@ -10,7 +11,13 @@ import {
   approveBodySchema,
   rejectBodySchema,
 } from "../schemas/request-schemas.js";
-import { approvalListSchema, approvalSchema, transcriptSchema } from "../schemas/response-schemas.js";
+import {
+  approvalForViewerSchema,
+  approvalListSchema,
+  approvalSchema,
+  type TApprovalViewer,
+  transcriptSchema,
+} from "../schemas/response-schemas.js";
 import { auditedDecision } from "./audited-decision.js";
 
 export const listApprovalsRoute = defineRoute(
@@ -42,14 +49,36 @@ export const getApprovalRoute = defineRoute(
     url: "/v1/approvals/:approvalId",
     operationId: "getApproval",
     summary: "One approval, pending or decided",
+    description:
+      "A pending approval read by a token that may decide approvals carries `viewer`: whether the " +
+      "gateway's approver rules and the requester check let this token decide it (a refusal names the " +
+      "rule and says why), so a screen offers only the decisions the server would take.",
     tag: "approvals",
     access: "approvals:read",
     schemas: { params: approvalParamsSchema },
-    responses: { 200: { description: "The approval.", schema: approvalSchema } },
+    responses: { 200: { description: "The approval.", schema: approvalForViewerSchema } },
     errors: ["TG_APPROVAL_NOT_FOUND", "TG_REDIS_UNAVAILABLE"],
   },
-  async (request, _reply, { client }) => visibleApproval(client, request, request.params.approvalId),
+  async (request, _reply, { client }) => {
+    const approval = await visibleApproval(client, request, request.params.approvalId);
+    const principal = principalOf(request);
+    if (approval.status !== "pending" || !hasRole(principal, "approvals:decide")) return approval;
+    const access = await client.approvals.mayDecide(approval.approvalId, {
+      approver: principal.subject,
+      approverRoles: allRolesOf(principal),
+    });
+    return { ...approval, viewer: viewerOf(access) };
+  },
 );
+
+/** What the reading token may do with a pending approval, as `viewer` says it. */
+function viewerOf(access: IDecisionAccess): TApprovalViewer {
+  if (access.allowed) return { mayDecide: true };
+  return {
+    mayDecide: false,
+    refusal: { rule: access.rule ?? "unknown", message: access.message ?? "" },
+  };
+}
 
 export const approvalTranscriptRoute = defineRoute(
   {

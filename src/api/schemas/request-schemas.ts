@@ -167,7 +167,9 @@ export const runsQuerySchema = z.strictObject({
   tenant: idSchema
     .optional()
     .describe("Only this tenant's runs; a token limited to one tenant may name only its own."),
-  status: runStateSchema.shape.status.optional(),
+  status: runStateSchema.shape.status
+    .optional()
+    .describe("Exactly this status; `waiting`: runs with a call waiting for a person (an approval)."),
   userId: z.string().min(1).max(256).optional(),
   threadId: idSchema.optional(),
   tool: idSchema.optional().describe("Runs whose model called this tool (refused calls included)."),

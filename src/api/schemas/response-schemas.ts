@@ -55,6 +55,30 @@ export const gatewayResponseSchema = z.object({
 
 export const approvalSchema = approvalViewSchema;
 
+/** What the token reading a pending approval may do with it. */
+const approvalViewerSchema = z.object({
+  mayDecide: z
+    .boolean()
+    .describe("Whether the approver rules and the requester check let this token approve or reject it."),
+  refusal: z
+    .object({
+      rule: z
+        .string()
+        .describe("The rule that refuses (`requester-is-never-approver` for the requester check)."),
+      message: z.string().describe("Why, as a refused decision's 403 says it."),
+    })
+    .optional(),
+});
+
+export type TApprovalViewer = z.infer<typeof approvalViewerSchema>;
+
+/** `GET /v1/approvals/{approvalId}`: the approval, and for a token that may decide, what it may do. */
+export const approvalForViewerSchema = approvalSchema.extend({
+  viewer: approvalViewerSchema
+    .optional()
+    .describe("A pending approval read by a token with approvals:decide: whether this token may decide it."),
+});
+
 /** What an approval link's confirmation page shows before anything is decided. */
 export const approvalLinkViewSchema = z.object({
   action: z.enum(approvalLinkActions).describe("What confirming the link does."),
@@ -79,7 +103,7 @@ const forkLinkSchema = z.object({ runId: z.string(), callId: z.string() });
 export const runViewSchema = z.object({
   runId: z.string(),
   threadId: z.string(),
-  status: runStatusSchema,
+  status: runStatusSchema.describe("`waiting` while one of the run's approvals is pending."),
   phase: runStateSchema.shape.phase,
   steps: z.number().int().describe("Model calls made so far."),
   createdAt: z.number(),
@@ -137,7 +161,26 @@ const transcriptMessageSchema = z.discriminatedUnion("role", [
   z.object({
     role: z.literal("assistant"),
     content: z.string().nullable(),
-    toolCalls: z.array(z.object({ id: z.string(), name: z.string(), argumentsJson: z.string() })).optional(),
+    toolCalls: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          argumentsJson: z.string().describe("The model's own arguments, as it proposed them."),
+          edit: z
+            .object({
+              kind: z.enum(["approval", "fork"]),
+              input: z.unknown(),
+              by: z.string().optional(),
+            })
+            .optional()
+            .describe(
+              "The input that ran instead: an approver's approved edit (`by` the approver) or the input a " +
+                "fork's request gave the call (`by` who forked the run).",
+            ),
+        }),
+      )
+      .optional(),
   }),
   z.object({
     role: z.literal("tool"),
@@ -150,7 +193,7 @@ const transcriptMessageSchema = z.discriminatedUnion("role", [
 export const transcriptSchema = z.object({
   runId: z.string(),
   threadId: z.string(),
-  status: runStatusSchema,
+  status: runStatusSchema.describe("As listings show it: `waiting` while a call waits for a person."),
   userId: z.string(),
   history: z.array(transcriptMessageSchema).describe("The thread's earlier runs, as the model read them."),
   messages: z

@@ -2,9 +2,10 @@ import { resolve } from "node:path";
 import { Registry } from "prom-client";
 import type { TEnv } from "../../config/env.js";
 import { runtimeOptionsFromEnv } from "../../config/runtime-options-from-env.js";
+import { DEFAULT_MODEL } from "../../gateway/index.js";
 import { createLogger, startMetricsServer, startTracingFromEnv } from "../../observability/index.js";
 import type { TQueueName } from "../../queue/queue-names.js";
-import { startWorker, WorkerReadiness } from "../../workers/index.js";
+import { describeNamedModels, startWorker, WorkerReadiness } from "../../workers/index.js";
 import type { ICliIo } from "../cli-io.js";
 import { loadGateway } from "../load-gateway.js";
 import { redactRedisUrl } from "../redis/redis-ping.js";
@@ -40,14 +41,19 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
   const runtime = runtimeOptionsFromEnv(env);
   // Traces only when the standard OTEL_* variables ask for them; nothing of the SDK is loaded otherwise.
   const tracing = await startTracingFromEnv("tollgate-worker");
-  // Said before connecting: a worker waits for Redis as long as it takes, and where it waits matters.
+  // Said before connecting: a worker waits for Redis as long as it takes, and where it waits matters. The
+  // models are named as the worker will call them (the gateway's, the environment's on `default`).
+  const models = describeNamedModels(gateway.settings, model);
+  const defaultModel = models[DEFAULT_MODEL]!;
   logger.info(
     {
       redis: redactRedisUrl(runtime.redisUrl ?? "redis://127.0.0.1:6379"),
       prefix: runtime.prefix ?? "tollgate",
       partitions: runtime.partitions ?? 1,
-      model: model.model ?? gateway.settings.model.name,
-      modelEndpoint: model.baseURL ?? gateway.settings.models.default?.baseURL ?? "OpenAI",
+      model: defaultModel.model,
+      modelEndpoint: defaultModel.endpoint,
+      fallbacks: defaultModel.fallbacks,
+      models,
     },
     "starting worker",
   );

@@ -13,6 +13,13 @@ import { apiTestGateway, apiTestTokens, silentLogger } from "./api-fixture.js";
  * `tollgate approvals export` against a real API: it follows the cursors through more than one page of
  * the largest size (1,000), so an auditor's export holds every decision in the range, once.
  */
+/** The named reject option one decision chose. */
+const wrongCustomer = {
+  name: "wrong_customer",
+  title: "Wrong customer",
+  promptFill: "The address is not the customer's.",
+};
+
 describe("tollgate approvals export", () => {
   let harness: IHarness;
   let api: IRunningApi;
@@ -61,6 +68,7 @@ describe("tollgate approvals export", () => {
           ...(index % 2 === 0
             ? { editedInput: { note: "edited" } }
             : { comment: index === 1 ? "=HYPERLINK(1)" : "no, thanks" }),
+          ...(index === 7 ? { rejectOption: wrongCustomer } : {}),
         });
       }
     }
@@ -119,6 +127,19 @@ describe("tollgate approvals export", () => {
     expect(rows.every((row) => row.includes(",rejected,") && row.includes(",refund,"))).toBe(true);
     expect(rows[0]).toContain("run_export199-s0-c0-approval");
     expect(rows[0]).toContain(',"no, thanks",');
+  });
+
+  it("names the reject option a decision chose, beside the reviewer's reason", async () => {
+    const io = captureIo(env());
+    expect(
+      await runCli(["approvals", "export", "--since", "1h", "--format", "csv", "--status", "rejected"], io),
+    ).toBe(0);
+    const header = (io.out[0] ?? "").split(",");
+    expect(header.indexOf("rejectOption")).toBe(header.indexOf("comment") + 1);
+    const row = io.out.find((line) => line.startsWith("run_export7-"));
+    expect(row).toContain(',rev-1,"no, thanks",wrong_customer,');
+    // A reject without an option leaves the cell empty.
+    expect(io.out.find((line) => line.startsWith("run_export9-"))).toContain(',rev-1,"no, thanks",,');
   });
 
   it("neutralises a formula in a cell and reports an API refusal with exit 1", async () => {

@@ -108,8 +108,12 @@ describe("POST /v1/runs/{runId}/fork", () => {
     expect(view.threadId).not.toBe(originalView.threadId);
     expect(view.response.text).toBe("All done.");
     const [add, sent, refund] = view.response.toolResults as IToolResult[];
-    // The addition is the original's result under the fork's id: not run again.
-    expect(add).toEqual({ ...callOf("add"), callId: `${forked.runId}-s0-c0` });
+    // The addition is the original's result under the fork's id, naming where it came from: not run again.
+    expect(add).toEqual({
+      ...callOf("add"),
+      callId: `${forked.runId}-s0-c0`,
+      takenFrom: { runId: original.runId, callId: callOf("add").callId },
+    });
     expect(sent!.approval).toMatchObject({ approvalId, decision: "approved" });
     expect(refund).toMatchObject({ toolName: "refund", outcome: "ok", output: { refunded: 40 } });
     // Two model calls live (after the email, after the refund); the first two replies were taken over.

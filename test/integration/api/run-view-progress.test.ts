@@ -39,10 +39,12 @@ describe("GET /v1/runs/:runId shows how far an unfinished run got", () => {
     const { runId } = created.json();
     const parked = await waitUntil(async () => {
       const view = await getRun(runId);
-      return view.progress?.openCalls?.[0]?.state === "parked" ? view : undefined;
+      const parkedNow = view.progress?.openCalls?.[0]?.state === "parked" && view.pendingApprovals.length > 0;
+      return parkedNow ? view : undefined;
     });
 
-    expect(parked).toMatchObject({ status: "running", userId: "u-progress", input });
+    // A call waits for a person: the run is `waiting` while its approval is pending.
+    expect(parked).toMatchObject({ status: "waiting", userId: "u-progress", input });
     expect(parked.response).toBeUndefined();
     const { progress } = parked;
     expect(progress.toolResults).toHaveLength(1);

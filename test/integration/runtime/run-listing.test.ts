@@ -43,8 +43,8 @@ describe("run listings while runs are created and finish", () => {
       tenant,
     });
     const waiting = await waitUntil(async () => {
-      // A run whose call waits for a human is running (its job waits for its children).
-      const [run] = (await client.listRuns({ tenant, status: "running" })).runs;
+      // A run whose call waits for a human is waiting (its job waits for its children), not running.
+      const [run] = (await client.listRuns({ tenant, status: "waiting" })).runs;
       return run?.runId === parked.runId && run.approvals.pending === 1 ? run : undefined;
     });
     expect(waiting).toMatchObject({ toolsCalled: ["needs_approval"], approvals: { pending: 1, decided: 0 } });

@@ -62,6 +62,7 @@ describe("approvals export: CSV cells and times", () => {
         "2026-01-01T01:00:00.000Z",
         "alice",
         "",
+        "",
         '"{""amount"":40}"',
         '"{""amount"":20}"',
         '"[{""op"":""replace"",""path"":""/amount"",""from"":40,""value"":20}]"',
@@ -71,7 +72,7 @@ describe("approvals export: CSV cells and times", () => {
         "2026-01-01T02:00:00.000Z",
       ].join(","),
     );
-    expect(header).toHaveLength(22);
+    expect(header).toHaveLength(23);
   });
 
   it.each<[string, number | undefined]>([

@@ -253,11 +253,17 @@ describe("forkRunState: a fork's first state from the stored run", () => {
       expect(state.modelCalls).toBe(fork.modelCalls);
       expect(state.usage.totalTokens).toBe(15 * fork.modelCalls);
     }
-    // Results taken over are the original's own, under the fork's ids.
+    // Results taken over are the original's own, under the fork's ids, each naming the call it came from.
     for (const part of state.toolResults) {
       const before = original.toolResults.find((candidate) => keyOf(candidate) === keyOf(part));
-      expect(part).toEqual({ ...before, callId: part.callId });
+      expect(part).toEqual({ ...before, callId: part.callId, takenFrom: { runId, callId: before?.callId } });
     }
+    // So are the model replies up to the fork's step.
+    for (const reply of state.modelReplies ?? []) expect(reply.takenFrom).toEqual({ runId });
+    // The forked call's input is the fork request's when it gave one, marked with the original's input.
+    const forked = state.step!.calls.find((planned) => planned.callId === `${forkId}-${fork.from}`);
+    if (fork.edit) expect(forked?.forkEdit).toBeDefined();
+    else expect(forked?.forkEdit).toBeUndefined();
     if (!fork.replies) return;
     const played = await playRun({
       tools: defaultTools,
