@@ -1,3 +1,4 @@
+import type { IUserContext } from "../contracts/index.js";
 import type { TRunState } from "../engine/index.js";
 import type { IPartitionSet } from "../runtime/partition-set.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
@@ -15,6 +16,11 @@ export interface IForkFrom {
   input?: unknown;
   /** Who asks for the fork (the HTTP API sets the token's subject); absent: the original's creator. */
   createdBy?: string;
+  /**
+   * The user (and profile) the fork runs for; absent: the original's. The HTTP API passes the original's
+   * under the token's pinned profiles, so a replay cannot leave a token's approvals floor.
+   */
+  userContext?: IUserContext;
 }
 
 export interface IForkResult extends IEnqueuedRun {
@@ -54,7 +60,10 @@ export async function forkRun(
         }
       : {}),
   };
-  const input = requestAgain(state, from.createdBy !== undefined ? { createdBy: from.createdBy } : {});
+  const input = requestAgain(state, {
+    ...(from.createdBy !== undefined ? { createdBy: from.createdBy } : {}),
+    ...(from.userContext !== undefined ? { userContext: from.userContext } : {}),
+  });
   const enqueued = await enqueueRun(await partitionForRun(partitions, input), input, {
     fork: {
       original,

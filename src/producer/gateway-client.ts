@@ -2,6 +2,7 @@ import type { TRuntimeOptionsInput } from "../config/runtime-options.js";
 import {
   defaultTenant,
   type IGatewayResponse,
+  type IUserContext,
   runProgressOf,
   type TClientAskInput,
   type TClientRunInput,
@@ -525,15 +526,24 @@ export class GatewayClient<TToolName extends string = string> {
     return listTools(this.#runtime);
   }
 
-  /** Who a run belongs to (its tenant and creator), undefined for a run it does not know. */
-  async runOwner(runId: string): Promise<{ tenant?: string; createdBy?: string } | undefined> {
+  /**
+   * Who a run belongs to (its tenant and creator) and who it acts for (its user context: a replay takes
+   * it over), undefined for a run it does not know.
+   */
+  async runOwner(
+    runId: string,
+  ): Promise<{ tenant?: string; createdBy?: string; userContext: IUserContext } | undefined> {
     const runtime = this.#partitions.ofId(runId);
     if (!runtime) return undefined;
     await runtime.ready();
     const stored = await runtime.runs.load(runId);
     if (!stored) return undefined;
-    const { tenant, createdBy } = stored.state.request;
-    return { ...(tenant !== undefined ? { tenant } : {}), ...(createdBy !== undefined ? { createdBy } : {}) };
+    const { tenant, createdBy, userContext } = stored.state.request;
+    return {
+      userContext,
+      ...(tenant !== undefined ? { tenant } : {}),
+      ...(createdBy !== undefined ? { createdBy } : {}),
+    };
   }
 
   /**

@@ -1,7 +1,8 @@
 import { TollgateError } from "../../errors/index.js";
 import { auditLog } from "../../observability/index.js";
+import type { GatewayClient } from "../../producer/index.js";
 import { principalOf } from "../auth/authenticate.js";
-import { runOwnershipOf } from "../auth/run-ownership.js";
+import { replayUserContextOf, runOwnershipOf } from "../auth/run-ownership.js";
 import { assertRunVisible, listingScopeOf } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
 import {
@@ -165,17 +166,21 @@ export const rerunRoute = defineRoute(
   async (request, reply, { client }) => {
     const { runId } = request.params;
     await assertRunVisible(client, request, runId);
-    const owner = await client.runOwner(runId);
+    const owner = await runOwnerOf(client, runId);
     const body = request.body ?? {};
-    // The rerun stays in the run's tenant; a new user context is checked as on creation.
+    // The rerun stays in the run's tenant; a new user context is checked as on creation, the run's own
+    // is taken over under the token's pinned profiles.
     const ownership = runOwnershipOf(request, {
-      tenant: owner?.tenant,
+      tenant: owner.tenant,
       userContext: body.userContext,
     });
     const rerun = await client.rerun(runId, {
       ...(body.input !== undefined ? { input: body.input } : {}),
       ...(body.model !== undefined ? { model: body.model } : {}),
-      ...(body.userContext !== undefined ? { userContext: ownership.userContext } : {}),
+      userContext:
+        body.userContext !== undefined
+          ? ownership.userContext
+          : replayUserContextOf(request, owner.userContext),
       createdBy: ownership.createdBy,
     });
     auditLog(request.log, {
@@ -222,9 +227,9 @@ export const forkRoute = defineRoute(
   async (request, reply, { client }) => {
     const { runId } = request.params;
     await assertRunVisible(client, request, runId);
-    const owner = await client.runOwner(runId);
-    // The fork stays in the run's tenant, for the run's user.
-    const ownership = runOwnershipOf(request, { tenant: owner?.tenant, userContext: undefined });
+    const owner = await runOwnerOf(client, runId);
+    // The fork stays in the run's tenant, for the run's user under the token's pinned profiles.
+    const ownership = runOwnershipOf(request, { tenant: owner.tenant, userContext: undefined });
     const { fromCallId, input } = request.body;
     const audit = (outcome: string, detail?: Record<string, unknown>) =>
       auditLog(request.log, {
@@ -240,6 +245,7 @@ export const forkRoute = defineRoute(
         fromCallId,
         ...(input !== undefined ? { input } : {}),
         createdBy: ownership.createdBy,
+        userContext: replayUserContextOf(request, owner.userContext),
       });
       audit("ok", { forkId: fork.runId });
       return reply.code(202).send(fork);
@@ -249,3 +255,10 @@ export const forkRoute = defineRoute(
     }
   },
 );
+
+/** The run's owner, read after assertRunVisible: a run gone in between answers as an unknown one. */
+async function runOwnerOf(client: GatewayClient, runId: string) {
+  const owner = await client.runOwner(runId);
+  if (owner === undefined) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
+  return owner;
+}
