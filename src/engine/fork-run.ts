@@ -148,6 +148,8 @@ function baseState(original: TRunState, fork: IForkStart, located: ILocatedCall)
   );
   const state: TRunState = {
     ...created,
+    // The MCP tools the original pinned: the fork's calls and steps see the schemas its model saw.
+    ...(original.toolListHash !== undefined ? { toolListHash: original.toolListHash } : {}),
     history: original.history,
     messages: located.messages,
     stepIndex,

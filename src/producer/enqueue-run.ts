@@ -10,6 +10,7 @@ import {
 } from "../engine/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
 import { modelNamesOf, runToolRegistry, type TNamedModelsSettings } from "../gateway/index.js";
+import { noMcpConnection, pinnedMcpTools } from "../runtime/pinned-tools.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { storeNewRun } from "../runtime/store-new-run.js";
 import type { IThreadRef } from "../store/index.js";
@@ -60,7 +61,14 @@ export async function enqueueRun(
   const start = { runId, threadId, request, requestHash };
   // A fork is checked (its call found, its edit parsed) before the rate is taken: a refusal costs nothing.
   const forked = origin.fork
-    ? await forkStateOf(origin.fork, { ...start, now: runtime.now() }, { registry, policy: gateway.policy })
+    ? await forkStateOf(
+        origin.fork,
+        { ...start, now: runtime.now() },
+        {
+          registry: await withPinnedMcpTools(runtime, registry, origin.fork.original),
+          policy: gateway.policy,
+        },
+      )
     : undefined;
   // Both reads leave in one write (auto-pipelined); the second is made only on a named thread.
   await Promise.all([
@@ -197,6 +205,23 @@ async function forkStateOf(
   if (started.ok) return started.state;
   const { code, message, details } = started.refusal;
   throw new TollgateError(code, message, details);
+}
+
+/**
+ * The tools a replay plans its calls with: the run's own, and the MCP tools its original pinned (the
+ * schemas its model saw), which this process knows from the stored list; it never calls them.
+ */
+async function withPinnedMcpTools(
+  runtime: ITollgateRuntime,
+  registry: IRunTools["registry"],
+  original: TRunState,
+): Promise<IRunTools["registry"]> {
+  const pinned = await pinnedMcpTools(runtime, original.toolListHash, noMcpConnection);
+  const chosen = original.request.tools !== undefined ? new Set(original.request.tools) : undefined;
+  const available = pinned.flatMap(({ tool }) =>
+    chosen === undefined || chosen.has(tool.name) ? [tool] : [],
+  );
+  return available.length === 0 ? registry : registry.withAdditional(available);
 }
 
 /** The run id an idempotency key derives, in the partition whose run ids start with `runIdPrefix`. */
