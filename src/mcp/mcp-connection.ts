@@ -10,6 +10,10 @@ export interface IListedMcpTool {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** Its `annotations.readOnlyHint`, when the server gives one. */
+  readOnly?: boolean;
+  /** Its `annotations.idempotentHint`, when the server gives one. */
+  idempotent?: boolean;
 }
 
 export type TMcpConnectionStatus = "connecting" | "up" | "down";
@@ -275,10 +279,14 @@ async function listAllTools(client: Client): Promise<IListedMcpTool[]> {
   do {
     const page = await client.listTools(cursor !== undefined ? { cursor } : {}, { timeout: 30_000 });
     for (const tool of page.tools) {
+      const { readOnlyHint, idempotentHint } = tool.annotations ?? {};
       tools.push({
         name: tool.name,
         description: tool.description ?? "",
         inputSchema: tool.inputSchema as Record<string, unknown>,
+        // Hints, as MCP calls them: only a boolean is taken (a server's other values say nothing).
+        ...(typeof readOnlyHint === "boolean" ? { readOnly: readOnlyHint } : {}),
+        ...(typeof idempotentHint === "boolean" ? { idempotent: idempotentHint } : {}),
       });
     }
     cursor = page.nextCursor;

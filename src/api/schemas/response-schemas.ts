@@ -187,6 +187,16 @@ export const toolListSchema = z.object({
         .describe(
           "Whether a call can wait for a human: a NEEDS_APPROVAL or PREDICATE policy, or a profile's approvals floor naming the tool or a tag of it (never for DENY).",
         ),
+      readOnly: z
+        .boolean()
+        .describe(
+          "The tool changes nothing outside itself (the tool's readOnly, an MCP tool's readOnlyHint): a rerun or fork repeats its calls without asking.",
+        ),
+      idempotent: z
+        .boolean()
+        .describe(
+          "Calling it again with the same input has no further effect (the tool's idempotent, an MCP tool's idempotentHint).",
+        ),
       extra: z
         .boolean()
         .describe("Offered only to runs that name it in additionalTools (the gateway's extraTools)."),

@@ -14,6 +14,7 @@ export const apiTestGateway = defineGateway({
       description: "Adds two numbers.",
       inputSchema: z.object({ a: z.number(), b: z.number() }),
       tags: ["math"],
+      readOnly: true,
       execute: async ({ input }) => ({ sum: input.a + input.b }),
     }),
     defineTool({
@@ -28,6 +29,7 @@ export const apiTestGateway = defineGateway({
       name: "refund",
       description: "Refunds an order; small refunds only.",
       inputSchema: z.object({ amount: z.number() }),
+      idempotent: true,
       policy: ({ input }) => ({
         verdict: input.amount <= 100 ? EToolCallVerdict.ALLOW : EToolCallVerdict.DENY,
       }),
