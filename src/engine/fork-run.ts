@@ -11,6 +11,7 @@ import {
 import { planCall } from "./apply-model-reply.js";
 import { createRunState } from "./create-run.js";
 import { type IRunTools, visibleToolsOf } from "./model-request.js";
+import { type IRepeatedEffect, repeatedEffectsOf } from "./repeated-effects.js";
 import { toolCallsLeft } from "./run-budget.js";
 
 /** The new run a fork is, as `createRunState` takes it, and where in the original it starts. */
@@ -33,7 +34,14 @@ export interface IForkRefusal {
   details: Record<string, unknown>;
 }
 
-export type TForkStart = { ok: true; state: TRunState } | { ok: false; refusal: IForkRefusal };
+export type TForkStart =
+  | {
+      ok: true;
+      state: TRunState;
+      /** The original's calls the fork runs again that may have changed the world (repeatedEffectsOf). */
+      repeats: IRepeatedEffect[];
+    }
+  | { ok: false; refusal: IForkRefusal };
 
 /** One call of the step the fork starts in, as the original has it. */
 interface IOriginalCall {
@@ -125,6 +133,11 @@ export async function forkRunState(
   }
   return {
     ok: true,
+    repeats: repeatedEffectsOf(
+      original,
+      { step: stepIndex, index },
+      (name) => tools.registry.get(name)?.readOnly === true,
+    ),
     state: {
       ...base,
       phase: "tools",

@@ -10,13 +10,13 @@ import {
 } from "../engine/index.js";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../errors/index.js";
 import { modelNamesOf, runToolRegistry, type TNamedModelsSettings } from "../gateway/index.js";
-import { noMcpConnection, pinnedMcpTools } from "../runtime/pinned-tools.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { storeNewRun } from "../runtime/store-new-run.js";
 import type { IThreadRef } from "../store/index.js";
 import { assertMcpToolsListed } from "./mcp-tool-check.js";
 import { outputOfRequest } from "./output-of-request.js";
 import { randomId } from "./random-id.js";
+import { repeatsEffectsError, replayToolsOf } from "./replay-tools.js";
 import { runInputSchema, type TRunInput } from "./run-input-schema.js";
 
 export interface IEnqueuedRun {
@@ -33,6 +33,8 @@ export interface IForkOrigin {
   original: TRunState;
   fromCallId: string;
   edit?: { input: unknown };
+  /** Run again the calls from the fork point on that may have changed the world (else refused). */
+  repeatEffects?: boolean;
 }
 
 /**
@@ -64,10 +66,7 @@ export async function enqueueRun(
     ? await forkStateOf(
         origin.fork,
         { ...start, now: runtime.now() },
-        {
-          registry: await withPinnedMcpTools(runtime, registry, origin.fork.original),
-          policy: gateway.policy,
-        },
+        await replayToolsOf(runtime, origin.fork.original, registry),
       )
     : undefined;
   // Both reads leave in one write (auto-pipelined); the second is made only on a named thread.
@@ -191,7 +190,10 @@ function prepareRunRequest(
   return { input, request, tenant: tenantOf(input), registry };
 }
 
-/** The fork's first state, or the engine's refusal as a TollgateError (nothing is stored). */
+/**
+ * The fork's first state, or the engine's refusal as a TollgateError (nothing is stored): also
+ * TG_RERUN_REPEATS_EFFECTS when it would run again calls that may have changed the world, unasked.
+ */
 async function forkStateOf(
   fork: IForkOrigin,
   created: Omit<IForkStart, "fromCallId" | "edit">,
@@ -202,26 +204,13 @@ async function forkStateOf(
     { ...created, fromCallId: fork.fromCallId, ...(fork.edit !== undefined ? { edit: fork.edit } : {}) },
     tools,
   );
-  if (started.ok) return started.state;
+  if (started.ok) {
+    if (started.repeats.length > 0 && fork.repeatEffects !== true)
+      throw repeatsEffectsError(fork.original.runId, started.repeats, "fork");
+    return started.state;
+  }
   const { code, message, details } = started.refusal;
   throw new TollgateError(code, message, details);
-}
-
-/**
- * The tools a replay plans its calls with: the run's own, and the MCP tools its original pinned (the
- * schemas its model saw), which this process knows from the stored list; it never calls them.
- */
-async function withPinnedMcpTools(
-  runtime: ITollgateRuntime,
-  registry: IRunTools["registry"],
-  original: TRunState,
-): Promise<IRunTools["registry"]> {
-  const pinned = await pinnedMcpTools(runtime, original.toolListHash, noMcpConnection);
-  const chosen = original.request.tools !== undefined ? new Set(original.request.tools) : undefined;
-  const available = pinned.flatMap(({ tool }) =>
-    chosen === undefined || chosen.has(tool.name) ? [tool] : [],
-  );
-  return available.length === 0 ? registry : registry.withAdditional(available);
 }
 
 /** The run id an idempotency key derives, in the partition whose run ids start with `runIdPrefix`. */

@@ -17,6 +17,11 @@ export interface IForkFrom {
   /** Who asks for the fork (the HTTP API sets the token's subject); absent: the original's creator. */
   createdBy?: string;
   /**
+   * Run again the calls from the fork point on that the original executed with tools not declared
+   * `readOnly`; without it such a fork is refused with TG_RERUN_REPEATS_EFFECTS naming them.
+   */
+  repeatEffects?: boolean;
+  /**
    * The user (and profile) the fork runs for; absent: the original's. The HTTP API passes the original's
    * under the token's pinned profiles, so a replay cannot leave a token's approvals floor.
    */
@@ -69,6 +74,7 @@ export async function forkRun(
       original,
       fromCallId: from.fromCallId,
       ...(from.input !== undefined ? { edit: { input: from.input } } : {}),
+      ...(from.repeatEffects === true ? { repeatEffects: true } : {}),
     },
   });
   await runtime.runs.linkFork(runId, enqueued.runId, from.fromCallId);

@@ -149,7 +149,9 @@ export const rerunRoute = defineRoute(
     description:
       "A new run with the same request (tools, budgets, instructions, metadata; on the run's thread when it " +
       "named one), created by the token's subject. The new run names the original (`rerunOf`) and the " +
-      "original lists it (`reruns`). Another tenant's run answers 404.",
+      "original lists it (`reruns`). A run that executed calls of tools not declared readOnly is refused " +
+      "with 409 TG_RERUN_REPEATS_EFFECTS naming them, unless `repeatEffects: true` (a failed run: resume " +
+      "it instead). Another tenant's run answers 404.",
     tag: "runs",
     access: "runs:write",
     schemas: { params: runParamsSchema, body: rerunBodySchema },
@@ -157,6 +159,7 @@ export const rerunRoute = defineRoute(
     responses: { 202: { description: "The new run is queued.", schema: rerunSchema } },
     errors: [
       "TG_RUN_NOT_FOUND",
+      "TG_RERUN_REPEATS_EFFECTS",
       "TG_FORBIDDEN",
       "TG_RATE_LIMITED",
       "TG_REDIS_UNAVAILABLE",
@@ -177,6 +180,7 @@ export const rerunRoute = defineRoute(
     const rerun = await client.rerun(runId, {
       ...(body.input !== undefined ? { input: body.input } : {}),
       ...(body.model !== undefined ? { model: body.model } : {}),
+      ...(body.repeatEffects === true ? { repeatEffects: true } : {}),
       userContext:
         body.userContext !== undefined
           ? ownership.userContext
@@ -208,7 +212,9 @@ export const forkRoute = defineRoute(
       "call, with `input` if given (checked by the tool's schema: 422 TG_FORK_INVALID_INPUT; decided by the " +
       "policy and approved as any call) and goes on live, on a thread of its own, for the run's user, " +
       "created by the token's subject. The fork names the original (`forkOf`) and the original lists it " +
-      "(`forks`); the original is otherwise untouched. Another tenant's run answers 404.",
+      "(`forks`); the original is otherwise untouched. Calls from `fromCallId` on that the run executed " +
+      "with tools not declared readOnly are refused with 409 TG_RERUN_REPEATS_EFFECTS naming them, unless " +
+      "`repeatEffects: true`. Another tenant's run answers 404.",
     tag: "runs",
     access: "runs:write",
     schemas: { params: runParamsSchema, body: forkBodySchema },
@@ -218,6 +224,7 @@ export const forkRoute = defineRoute(
       "TG_CALL_NOT_FOUND",
       "TG_CALL_NOT_FORKABLE",
       "TG_FORK_INVALID_INPUT",
+      "TG_RERUN_REPEATS_EFFECTS",
       "TG_FORBIDDEN",
       "TG_RATE_LIMITED",
       "TG_REDIS_UNAVAILABLE",
@@ -230,7 +237,7 @@ export const forkRoute = defineRoute(
     const owner = await runOwnerOf(client, runId);
     // The fork stays in the run's tenant, for the run's user under the token's pinned profiles.
     const ownership = runOwnershipOf(request, { tenant: owner.tenant, userContext: undefined });
-    const { fromCallId, input } = request.body;
+    const { fromCallId, input, repeatEffects } = request.body;
     const audit = (outcome: string, detail?: Record<string, unknown>) =>
       auditLog(request.log, {
         subject: ownership.createdBy,
@@ -244,6 +251,7 @@ export const forkRoute = defineRoute(
       const fork = await client.fork(runId, {
         fromCallId,
         ...(input !== undefined ? { input } : {}),
+        ...(repeatEffects === true ? { repeatEffects: true } : {}),
         createdBy: ownership.createdBy,
         userContext: replayUserContextOf(request, owner.userContext),
       });

@@ -81,7 +81,7 @@ describe("a replay keeps the replaying token's pinned approval profile", () => {
   afterAll(() => fixture.close());
 
   it("a rerun by a token pinned to strict parks the billing call", async () => {
-    const rerun = await post(`/v1/runs/${original.runId}/rerun`, strict);
+    const rerun = await post(`/v1/runs/${original.runId}/rerun`, strict, { repeatEffects: true });
     expect(rerun.statusCode).toBe(202);
     expect(await parkedOrFinished(rerun.json().runId)).toEqual({ parked: "charge_card" });
   });
@@ -89,6 +89,7 @@ describe("a replay keeps the replaying token's pinned approval profile", () => {
   it("a rerun with another input by that token parks it too", async () => {
     const rerun = await post(`/v1/runs/${original.runId}/rerun`, strict, {
       input: script({ calls: [{ name: "charge_card", input: { amount: 41 } }] }, { text: "Paid." }),
+      repeatEffects: true,
     });
     expect(rerun.statusCode).toBe(202);
     expect(await parkedOrFinished(rerun.json().runId)).toEqual({ parked: "charge_card" });
@@ -97,6 +98,7 @@ describe("a replay keeps the replaying token's pinned approval profile", () => {
   it("a fork from the billing call by that token parks it", async () => {
     const fork = await post(`/v1/runs/${original.runId}/fork`, strict, {
       fromCallId: original.callId,
+      repeatEffects: true,
     });
     expect(fork.statusCode).toBe(202);
     expect(await parkedOrFinished(fork.json().runId)).toEqual({ parked: "charge_card" });

@@ -52,6 +52,7 @@ describe("forks of MCP tool calls", () => {
     const before = shop.ledger.calls.length;
     const fork = await harness.client.fork(original.runId, {
       fromCallId: original.echoCallId,
+      repeatEffects: true,
     });
     const approval = await waitUntil(
       async () => (await harness.client.approvals.list({ runId: fork.runId }))[0],
@@ -67,6 +68,7 @@ describe("forks of MCP tool calls", () => {
     const fork = await harness.client.fork(original.runId, {
       fromCallId: original.refundCallId,
       input: { chargeId: "ch_1", amount: 3 },
+      repeatEffects: true,
     });
     const approval = await waitUntil(
       async () => (await harness.client.approvals.list({ runId: fork.runId }))[0],
@@ -83,6 +85,7 @@ describe("forks of MCP tool calls", () => {
       .fork(original.runId, {
         fromCallId: original.refundCallId,
         input: { chargeId: "ch_1", amount: -3 },
+        repeatEffects: true,
       })
       .catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: "TG_FORK_INVALID_INPUT" });
