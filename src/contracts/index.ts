@@ -120,6 +120,7 @@ export {
   approvalDecidedDataSchema,
   type IModelFallback,
   type IRunEventDataByType,
+  type IRunResumedData,
   modelFallbackReasons,
   runEventTypes,
   type TApprovalDecidedData,

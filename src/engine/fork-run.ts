@@ -1,7 +1,6 @@
 import {
   callIdOf,
   type IChatToolCall,
-  type IToolResultPart,
   type TChatMessage,
   type TModelReply,
   type TPlannedCall,
@@ -12,6 +11,7 @@ import { planCall } from "./apply-model-reply.js";
 import { createRunState } from "./create-run.js";
 import { type IRunTools, visibleToolsOf } from "./model-request.js";
 import { type IRepeatedEffect, repeatedEffectsOf } from "./repeated-effects.js";
+import { type IOriginalCall, indexInStep, settledStepOf, takenOver, withCallId } from "./replay-calls.js";
 import { toolCallsLeft } from "./run-budget.js";
 
 /** The new run a fork is, as `createRunState` takes it, and where in the original it starts. */
@@ -42,17 +42,6 @@ export type TForkStart =
       repeats: IRepeatedEffect[];
     }
   | { ok: false; refusal: IForkRefusal };
-
-/** One call of the step the fork starts in, as the original has it. */
-interface IOriginalCall {
-  toolCallId: string;
-  toolName: string;
-  /** The arguments the call had (a human's approved edit included, as the model read it back). */
-  argumentsJson: string;
-  /** Its result once it settled. */
-  result?: IToolResultPart;
-  endsRun?: boolean;
-}
 
 /** Where the call is: its step, that step's calls, and the transcript before the step. */
 interface ILocatedCall {
@@ -185,34 +174,6 @@ function baseState(original: TRunState, fork: IForkStart, located: ILocatedCall)
   };
 }
 
-/** The call's place among the results of its step (results are kept in call order per step). */
-function indexInStep(results: readonly IToolResultPart[], at: number): number {
-  const step = results[at]!.step;
-  return results.slice(0, at).filter((part) => part.step === step).length;
-}
-
-/** A call of the fork's step that comes before the forked one: settled, with the original's result. */
-function takenOver(call: IOriginalCall, index: number, callId: string): TPlannedCall {
-  const result = withCallId(call.result!, callId);
-  const planned: TPlannedCall = {
-    index,
-    toolCallId: call.toolCallId,
-    callId,
-    toolName: call.toolName,
-    argumentsJson: call.argumentsJson,
-    state: "settled",
-    result,
-  };
-  if (result.verdict !== undefined) planned.verdict = result.verdict;
-  if (result.approval !== undefined) planned.approval = result.approval;
-  if (call.endsRun) planned.endsRun = true;
-  return planned;
-}
-
-function withCallId(part: IToolResultPart, callId: string): IToolResultPart {
-  return { ...part, callId };
-}
-
 /** The call in the original's current step, or among its settled steps' results. */
 function locateCall(original: TRunState, callId: string): ILocatedCall | undefined {
   const current = original.step;
@@ -223,6 +184,7 @@ function locateCall(original: TRunState, callId: string): ILocatedCall | undefin
       index: inCurrent,
       calls: current.calls.map((call) => ({
         toolCallId: call.toolCallId,
+        callId: call.callId,
         toolName: call.toolName,
         argumentsJson: call.argumentsJson,
         ...(call.state === "settled" && call.result ? { result: call.result } : {}),
@@ -235,39 +197,16 @@ function locateCall(original: TRunState, callId: string): ILocatedCall | undefin
   }
   const found = original.toolResults.find((part) => part.callId === callId);
   if (!found) return undefined;
-  const results = original.toolResults.filter((part) => part.step === found.step);
-  // Each settled step left one assistant message with its tool calls, in step order.
-  let seen = -1;
-  const at = original.messages.findIndex(
-    (message) =>
-      message.role === "assistant" && (message.toolCalls?.length ?? 0) > 0 && ++seen === found.step,
-  );
-  const message = original.messages[at];
-  if (message?.role !== "assistant") return undefined;
-  const toolCalls = message.toolCalls ?? [];
-  const aligned =
-    toolCalls.length === results.length &&
-    toolCalls.every((toolCall, index) => toolCall.id === results[index]!.toolCallId);
-  if (!aligned) return undefined;
+  const settled = settledStepOf(original.messages, original.toolResults, original.modelReplies, found.step);
+  if (!settled) return undefined;
   return {
     stepIndex: found.step,
-    index: results.indexOf(found),
-    calls: results.map((result, index) => ({
-      toolCallId: result.toolCallId,
-      toolName: result.toolName,
-      argumentsJson: toolCalls[index]!.argumentsJson,
-      result,
-      ...(result.endedRun ? { endsRun: true } : {}),
-    })),
-    assistantText: message.content,
-    ...modelOfStep(original.modelReplies, found.step),
-    messages: original.messages.slice(0, at),
+    index: settled.calls.findIndex((call) => call.callId === callId),
+    calls: settled.calls,
+    assistantText: settled.assistantText,
+    ...(settled.model !== undefined ? { model: settled.model } : {}),
+    messages: settled.messagesBefore,
   };
-}
-
-function modelOfStep(replies: readonly TModelReply[] | undefined, step: number): { model?: string } {
-  const reply = replies?.findLast((candidate) => candidate.step === step);
-  return reply ? { model: reply.model } : {};
 }
 
 function usageOf(replies: readonly TModelReply[]): TRunState["usage"] {

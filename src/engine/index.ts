@@ -67,4 +67,14 @@ export {
   mayHaveRun,
   repeatedEffectsOf,
 } from "./repeated-effects.js";
+export {
+  cutCallsOf,
+  type ICutCall,
+  type IResumeRefusal,
+  type IResumeStart,
+  type IResumeSummary,
+  resumeRefusalOf,
+  resumeRunState,
+  type TResumeStart,
+} from "./resume-run.js";
 export type { IParkSpec, IToolJobRun, IToolJobSpec, TRunEffect } from "./run-effects.js";

@@ -1,7 +1,7 @@
 import type { IUserContext } from "../contracts/index.js";
-import type { TRunState } from "../engine/index.js";
 import type { IPartitionSet } from "../runtime/partition-set.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
+import { withOutputsInline } from "./replay-tools.js";
 import { loadRun, requestAgain } from "./rerun-run.js";
 import { partitionForRun } from "./run-partition.js";
 
@@ -47,24 +47,7 @@ export async function forkRun(
 ): Promise<IForkResult> {
   const { runtime, state } = await loadRun(partitions, runId);
   // The fork keeps no link to the original's outputs key: the results it takes over carry their outputs.
-  const original: TRunState = {
-    ...state,
-    toolResults: await runtime.runs.resultsWithOutputs(runId, state.toolResults),
-    ...(state.step
-      ? {
-          step: {
-            ...state.step,
-            calls: await Promise.all(
-              state.step.calls.map(async (call) =>
-                call.result
-                  ? { ...call, result: (await runtime.runs.resultsWithOutputs(runId, [call.result]))[0]! }
-                  : call,
-              ),
-            ),
-          },
-        }
-      : {}),
-  };
+  const original = await withOutputsInline(runtime, state);
   const input = requestAgain(state, {
     ...(from.createdBy !== undefined ? { createdBy: from.createdBy } : {}),
     ...(from.userContext !== undefined ? { userContext: from.userContext } : {}),

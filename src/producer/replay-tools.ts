@@ -45,3 +45,29 @@ export function repeatsEffectsError(
     { runId, calls: repeats.map(({ callId, toolName }) => ({ callId, toolName })), toolNames },
   );
 }
+
+/**
+ * The run's state with its outputs stored apart put back inline, in its results and its current step's:
+ * a replay keeps no link to the original's `outputs` key (it expires with the original).
+ */
+export async function withOutputsInline(runtime: ITollgateRuntime, state: TRunState): Promise<TRunState> {
+  const { runId } = state;
+  return {
+    ...state,
+    toolResults: await runtime.runs.resultsWithOutputs(runId, state.toolResults),
+    ...(state.step
+      ? {
+          step: {
+            ...state.step,
+            calls: await Promise.all(
+              state.step.calls.map(async (call) =>
+                call.result
+                  ? { ...call, result: (await runtime.runs.resultsWithOutputs(runId, [call.result]))[0]! }
+                  : call,
+              ),
+            ),
+          },
+        }
+      : {}),
+  };
+}

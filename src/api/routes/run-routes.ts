@@ -9,6 +9,7 @@ import {
   forkBodySchema,
   idempotencyHeadersSchema,
   rerunBodySchema,
+  resumeBodySchema,
   runBodySchema,
   runParamsSchema,
   runsQuerySchema,
@@ -18,6 +19,7 @@ import {
   enqueuedRunSchema,
   forkSchema,
   rerunSchema,
+  resumeSchema,
   runListSchema,
   runViewSchema,
 } from "../schemas/response-schemas.js";
@@ -196,6 +198,67 @@ export const rerunRoute = defineRoute(
       detail: { rerunId: rerun.runId },
     });
     return reply.code(202).send(rerun);
+  },
+);
+
+export const resumeRoute = defineRoute(
+  {
+    method: "POST",
+    url: "/v1/runs/:runId/resume",
+    operationId: "resumeRun",
+    traced: true,
+    summary: "Continue a failed, timed-out or cancelled run from its last durable state",
+    description:
+      "A new run that continues the run where it stopped: its model replies and completed tool calls are " +
+      "taken over, never asked or run again; the step that failed is tried again (the model asked again, " +
+      "or the calls its ending cut planned again, each under its tool's policy and retries; a cut call " +
+      "whose job completed since is taken over with its result). On the run's thread when it named one " +
+      "(queued behind the thread's runs), else on a thread of its own; for the run's user under the " +
+      "token's pinned profiles, created by the token's subject. The resume names the run (`resumeOf`) and " +
+      "the run names it (`resumedBy`); a run is resumed once: a repeated or concurrent request answers the " +
+      "same resume with `created: false`. 409 TG_RUN_NOT_RESUMABLE (nothing created) for a run that " +
+      "completed or has not finished, or while a call it cut may still run (`reason: call-in-flight`). " +
+      "Another tenant's run answers 404.",
+    tag: "runs",
+    access: "runs:write",
+    schemas: { params: runParamsSchema, body: resumeBodySchema },
+    bodyRequired: false,
+    responses: { 202: { description: "The resume is queued.", schema: resumeSchema } },
+    errors: [
+      "TG_RUN_NOT_FOUND",
+      "TG_RUN_NOT_RESUMABLE",
+      "TG_FORBIDDEN",
+      "TG_RATE_LIMITED",
+      "TG_REDIS_UNAVAILABLE",
+      "TG_RUN_OUTCOME_UNKNOWN",
+    ],
+  },
+  async (request, reply, { client }) => {
+    const { runId } = request.params;
+    await assertRunVisible(client, request, runId);
+    const owner = await runOwnerOf(client, runId);
+    // The resume stays in the run's tenant, for the run's user under the token's pinned profiles.
+    const ownership = runOwnershipOf(request, { tenant: owner.tenant, userContext: undefined });
+    const audit = (outcome: string, detail?: Record<string, unknown>) =>
+      auditLog(request.log, {
+        subject: ownership.createdBy,
+        tenant: ownership.tenant,
+        action: "run.resume",
+        targetId: runId,
+        outcome,
+        ...(detail ? { detail } : {}),
+      });
+    try {
+      const resumed = await client.resume(runId, {
+        createdBy: ownership.createdBy,
+        userContext: replayUserContextOf(request, owner.userContext),
+      });
+      audit("ok", { resumeId: resumed.runId, created: resumed.created });
+      return reply.code(202).send(resumed);
+    } catch (error) {
+      audit(error instanceof TollgateError ? error.code : "error");
+      throw error;
+    }
   },
 );
 

@@ -197,6 +197,12 @@ export const rerunBodySchema = z.strictObject({
   repeatEffects: repeatEffectsSchema,
 });
 
+/**
+ * `POST /v1/runs/{runId}/resume`: nothing to choose (the resume continues the run as it stopped, for its
+ * user under the token's pins); the creator is the token's subject.
+ */
+export const resumeBodySchema = z.strictObject({});
+
 /** `POST /v1/runs/{runId}/fork`: the call to start from and its new input; the creator is the token's subject. */
 export const forkBodySchema = z.strictObject({
   fromCallId: idSchema.describe("The run's tool call to run again (a `toolResults[].callId`)."),

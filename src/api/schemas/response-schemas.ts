@@ -106,6 +106,11 @@ export const runViewSchema = z.object({
     .array(forkLinkSchema)
     .optional()
     .describe("The runs forked from this one, oldest first, with the call each started at."),
+  resumeOf: z.string().optional().describe("The failed, timed-out or cancelled run this one continues."),
+  resumedBy: z
+    .string()
+    .optional()
+    .describe("The run that continues this one (POST /v1/runs/{runId}/resume)."),
   scheduleId: z.string().optional().describe("The schedule whose tick created the run."),
   scheduledAt: z.number().optional().describe("The time of that tick (epoch ms)."),
 });
@@ -126,6 +131,11 @@ export const runListSchema = z.object({
 
 /** `POST /v1/runs/{runId}/rerun`: the new run. */
 export const rerunSchema = enqueuedRunSchema.extend({ rerunOf: z.string().describe("The run re-run.") });
+
+/** `POST /v1/runs/{runId}/resume`: the run that continues it (the one of an earlier request: `created: false`). */
+export const resumeSchema = enqueuedRunSchema.extend({
+  resumeOf: z.string().describe("The run it continues."),
+});
 
 /** `POST /v1/runs/{runId}/fork`: the new run. */
 export const forkSchema = enqueuedRunSchema.extend({
@@ -225,6 +235,7 @@ export const toolListSchema = z.object({
 /** Every event type, checked against the store's union: a type added there fails to compile here. */
 const runEventTypes = {
   "run-queued": true,
+  "run-resumed": true,
   "run-started": true,
   "model-replied": true,
   "text-delta": true,

@@ -49,6 +49,7 @@ const chargeThenAnswer = script(
 describe("a replay keeps the replaying token's pinned approval profile", () => {
   let fixture: IApiFixture;
   let original: { runId: string; callId: string };
+  let failed: string;
 
   const post = (url: string, headers: Record<string, string>, payload: object = {}) =>
     fixture.app.inject({ method: "POST", url, headers, payload });
@@ -104,12 +105,30 @@ describe("a replay keeps the replaying token's pinned approval profile", () => {
     expect(await parkedOrFinished(fork.json().runId)).toEqual({ parked: "charge_card" });
   });
 
+  it("a resume by that token of a run that failed before its billing call parks the call", async () => {
+    const created = await post("/v1/runs", service, {
+      input: script(
+        { status: 500, times: 3 },
+        { calls: [{ name: "charge_card", input: { amount: 7 } }] },
+        { text: "Paid." },
+      ),
+      userContext: { userId: "cust-1", profile: "lenient" },
+    });
+    failed = created.json().runId;
+    expect(await parkedOrFinished(failed)).toEqual({ finished: "failed" });
+    const resumed = await post(`/v1/runs/${failed}/resume`, strict);
+    expect(resumed.statusCode).toBe(202);
+    expect(await parkedOrFinished(resumed.json().runId)).toEqual({ parked: "charge_card" });
+  });
+
   it("the replays ran under the token's profile; the card was charged once, by the original", async () => {
     const { runs } = (
       await fixture.app.inject({ method: "GET", url: "/v1/runs?limit=10", headers: service })
     ).json();
-    const replays = runs.filter((run: { runId: string }) => run.runId !== original.runId);
-    expect(replays).toHaveLength(3);
+    const replays = runs.filter(
+      (run: { runId: string }) => run.runId !== original.runId && run.runId !== failed,
+    );
+    expect(replays).toHaveLength(4);
     for (const replay of replays) {
       const stored = await fixture.harness.client.getRun(replay.runId);
       expect(stored.userId).toBe("cust-1");
