@@ -25,8 +25,13 @@ const openStateWords = {
 /**
  * The timeline's entries as list items.
  * @param {any} view  a run view
- * @param {{ editSlot: (approvalId: string) => HTMLElement | null, pendingByCall: Map<string, any> }} parts
- *   `editSlot` gives a place the page fills with an edit's diff; `pendingByCall` the run's pending approvals
+ * @param {{
+ *   editSlot: (approvalId: string) => HTMLElement | null,
+ *   pendingByCall: Map<string, any>,
+ *   forkButton?: (result: any) => HTMLElement | null,
+ * }} parts
+ *   `editSlot` gives a place the page fills with an edit's diff; `pendingByCall` the run's pending
+ *   approvals; `forkButton` a settled call's way to fork the run from it
  */
 export function timelineItems(view, parts) {
   const source = view.response ?? view.progress ?? {};
@@ -45,7 +50,8 @@ export function timelineItems(view, parts) {
       const isAnswer = reply === lastReply && view.response !== undefined && stepResults.length === 0;
       items.push(modelItem(reply, stepResults.length, isAnswer));
     }
-    for (const result of stepResults) items.push(toolItem(result, parts.editSlot));
+    for (const result of stepResults)
+      items.push(toolItem(result, parts.editSlot, parts.forkButton?.(result) ?? null));
   }
   for (const call of openCalls) items.push(openCallItem(call, parts.pendingByCall.get(call.callId)));
   if (view.response) items.push(endItem(view.response));
@@ -81,7 +87,7 @@ function modelItem(reply, callCount, isAnswer) {
   );
 }
 
-function toolItem(result, editSlot) {
+function toolItem(result, editSlot, forkButton) {
   const failed = result.isError;
   const code = result.errorCode !== undefined ? ` (${result.errorCode})` : "";
   const outcome =
@@ -126,6 +132,7 @@ function toolItem(result, editSlot) {
             ? jsonBlock(result.output, "json output")
             : h("pre", { class: "json output", text: result.text }),
         ],
+    forkButton ? h("p", { class: "timeline-actions" }, forkButton) : null,
   );
 }
 
