@@ -4,7 +4,6 @@ import { z } from "zod";
 import { defineTool } from "../../src/contracts/index.js";
 import { defineGateway } from "../../src/gateway/index.js";
 import { script } from "../helpers/script.js";
-import { waitUntil } from "../helpers/wait-until.js";
 import { consoleTokens, type IConsoleStack, type ISession, startConsoleStack } from "./console-stack.js";
 
 /*
