@@ -127,6 +127,11 @@ describe("Resume, Rerun and Fork on a run's page", () => {
         await expect(text(facts)).resolves.toContain(`Resumed as${resumeId}`);
         await expect(page.getByRole("button", { name: "Resume" }).count()).resolves.toBe(0);
         expect(await fitsTheScreen(page)).toBe(true);
+        // The Runs list says where the resume comes from.
+        await page.getByRole("link", { name: "← Runs" }).click();
+        const row = page.locator(`.run-row[data-run-id="${resumeId}"]`);
+        await expect(text(row)).resolves.toMatch(new RegExp(`completed.*Resume of${original}`, "s"));
+        expect(await fitsTheScreen(page)).toBe(true);
         expect(problems).toEqual([]);
       });
 
