@@ -49,12 +49,12 @@ export const errorCatalogue = {
   TG_RERUN_REPEATS_EFFECTS: {
     status: 409,
     summary:
-      "A rerun or fork would run again calls the run already executed of tools not declared `readOnly` (`details.calls`: `{ callId, toolName }`; `details.toolNames`); send `repeatEffects: true` to run them again. Nothing was created.",
+      "A rerun or fork would run again calls of tools not declared `readOnly` that the run executed (`details.calls`); send `repeatEffects: true` to run them. Nothing was created.",
   },
   TG_RUN_NOT_RESUMABLE: {
     status: 409,
     summary:
-      "The run cannot be resumed (`details.reason`): it completed, it has not finished, or a call of it is still running or waiting for a human (`details.calls`; try again once it ended). Nothing was created.",
+      "The run cannot be resumed (`details.reason`): it completed, it has not finished, or a call it cut may still run (`details.calls`). Nothing was created.",
   },
   TG_SCHEDULE_NOT_FOUND: { status: 404, summary: "No schedule has this id (in the caller's tenant)." },
   TG_RUN_FINISHED: { status: 409, summary: "The run has already finished." },
