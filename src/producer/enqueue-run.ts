@@ -76,12 +76,20 @@ export async function enqueueRun(
     ? sha256(`resume\u0000${origin.resume.original.runId}`)
     : sha256(JSON.stringify({ request, threadId: input.threadId ?? null }));
   const start = { runId, threadId, request, requestHash };
-  // A fork is checked (its call found, its edit parsed) before the rate is taken: a refusal costs nothing.
+  // A fork or a resume is checked (its call found, its edit parsed) before the rate is taken: a refusal
+  // costs nothing.
   const forked = origin.fork
     ? await forkStateOf(
         origin.fork,
         { ...start, now: runtime.now() },
         await replayToolsOf(runtime, origin.fork.original, registry),
+      )
+    : undefined;
+  const resumed = origin.resume
+    ? await resumeStateOf(
+        origin.resume,
+        { ...start, now: runtime.now(), ownsThread: input.threadId === undefined },
+        await replayToolsOf(runtime, origin.resume.original, registry),
       )
     : undefined;
   // Both reads leave in one write (auto-pipelined); the second is made only on a named thread.
@@ -91,13 +99,6 @@ export async function enqueueRun(
       ? assertThreadReachable(runtime, { tenant, threadId: input.threadId })
       : undefined,
   ]);
-  const resumed = origin.resume
-    ? await resumeStateOf(
-        origin.resume,
-        { ...start, now: runtime.now(), ownsThread: input.threadId === undefined },
-        await replayToolsOf(runtime, origin.resume.original, registry),
-      )
-    : undefined;
   const now = runtime.now();
   const first = forked ?? resumed?.state;
   const state = first
