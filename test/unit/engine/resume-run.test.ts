@@ -90,45 +90,48 @@ async function resumed(original: TRunState, overrides: Partial<IResumeStart> = {
 }
 
 describe("resumeRunState: a failed, timed-out or cancelled run continued as a new run", () => {
-  it("cancelled beside a parked call: the call that ran after the ending is taken over, the parked one planned again", async () => {
-    const original = (
-      await playRun({
-        ...noteBesideApproval,
-        stopBefore: (action) => (action.type === "wait-children" ? "cancelled" : undefined),
-      })
-    ).state;
-    expect(original.status).toBe("cancelled");
-    expect(cutCallsOf(original).map(keyOf)).toEqual(["s0-c0", "s0-c1"]);
-    const { state, summary } = await resumed(original, {
-      lateExecutions: new Map([[`${runId}-s0-c0`, ranLate({ value: "a" })]]),
-    });
-    expect(state).toMatchObject({ runId: resumeId, status: "queued", phase: "tools", stepIndex: 0 });
-    // The step is as the model planned it, before the cancellation settled it: only the user's message.
-    expect(state.messages).toEqual(original.messages.slice(0, 1));
-    expect(state.toolResults).toEqual([]);
-    expect(state.step!.calls.map((planned) => [keyOf(planned), planned.state])).toEqual([
-      ["s0-c0", "settled"],
-      ["s0-c1", "pending"],
-    ]);
-    expect(state.step!.calls[0]!.result).toMatchObject({ outcome: "ok", output: { value: "a" } });
-    expect(summary).toEqual({
-      resumeOf: runId,
-      status: "cancelled",
-      step: 0,
-      completedCalls: 1,
-      retriedCalls: [
-        { callId: `${resumeId}-s0-c1`, toolName: "approve_me", originalCallId: `${runId}-s0-c1` },
-      ],
-      lateResults: [{ callId: `${resumeId}-s0-c0`, toolName: "note" }],
-      modelAskedAgain: false,
-    });
-    const played = await playRun({ tools: defaultTools, start: state, replies: [answer("Done again.")] });
-    expect(played.trace).toEqual(["decide c1", "wait c1", "settle", "model"]);
-    // Parked again for a human (the driver approves it and reports its run); the note is not run again.
-    expect(played.parked).toEqual(["s0-c1"]);
-    expect(played.dispatched).toEqual([]);
-    expect(played.state.status).toBe("completed");
-  });
+  it.each(["cancelled", "timed_out"] as const)(
+    "%s beside a parked call: the call that ran after the ending is taken over, the parked one planned again",
+    async (ending) => {
+      const original = (
+        await playRun({
+          ...noteBesideApproval,
+          stopBefore: (action) => (action.type === "wait-children" ? ending : undefined),
+        })
+      ).state;
+      expect(original.status).toBe(ending);
+      expect(cutCallsOf(original).map(keyOf)).toEqual(["s0-c0", "s0-c1"]);
+      const { state, summary } = await resumed(original, {
+        lateExecutions: new Map([[`${runId}-s0-c0`, ranLate({ value: "a" })]]),
+      });
+      expect(state).toMatchObject({ runId: resumeId, status: "queued", phase: "tools", stepIndex: 0 });
+      // The step is as the model planned it, before the cancellation settled it: only the user's message.
+      expect(state.messages).toEqual(original.messages.slice(0, 1));
+      expect(state.toolResults).toEqual([]);
+      expect(state.step!.calls.map((planned) => [keyOf(planned), planned.state])).toEqual([
+        ["s0-c0", "settled"],
+        ["s0-c1", "pending"],
+      ]);
+      expect(state.step!.calls[0]!.result).toMatchObject({ outcome: "ok", output: { value: "a" } });
+      expect(summary).toEqual({
+        resumeOf: runId,
+        status: ending,
+        step: 0,
+        completedCalls: 1,
+        retriedCalls: [
+          { callId: `${resumeId}-s0-c1`, toolName: "approve_me", originalCallId: `${runId}-s0-c1` },
+        ],
+        lateResults: [{ callId: `${resumeId}-s0-c0`, toolName: "note" }],
+        modelAskedAgain: false,
+      });
+      const played = await playRun({ tools: defaultTools, start: state, replies: [answer("Done again.")] });
+      expect(played.trace).toEqual(["decide c1", "wait c1", "settle", "model"]);
+      // Parked again for a human (the driver approves it and reports its run); the note is not run again.
+      expect(played.parked).toEqual(["s0-c1"]);
+      expect(played.dispatched).toEqual([]);
+      expect(played.state.status).toBe("completed");
+    },
+  );
 
   it("failed at a model call: every step is taken over and the model is asked again", async () => {
     const original = await endedWhere(
