@@ -23,7 +23,7 @@ import { renderSignIn } from "./views/sign-in.js";
  * @typedef {{
  *   api: import("./api.js").TApi,
  *   me: { subject: string, tenant: string, roles: string[], access: string[] },
- *   tools: Map<string, { name: string, description: string, inputSchema: any, policyKind?: string, mayNeedApproval?: boolean }>,
+ *   tools: Map<string, { name: string, description: string, inputSchema: any, policyKind?: string, mayNeedApproval?: boolean, readOnly?: boolean }>,
  *   events: EventTarget,
  *   may: (access: string) => boolean,
  * }} TContext

@@ -19,6 +19,7 @@ import {
   getRunRoute,
   listRunsRoute,
   rerunRoute,
+  resumeRoute,
 } from "./routes/run-routes.js";
 import {
   createScheduleRoute,
@@ -39,6 +40,7 @@ export const apiRoutes: readonly IApiRoute[] = Object.freeze([
   askRoute,
   getRunRoute,
   rerunRoute,
+  resumeRoute,
   forkRoute,
   runEventsRoute,
   cancelRunRoute,

@@ -19,6 +19,7 @@ import { runsForkCommand } from "./commands/runs-fork.js";
 import { runsGetCommand } from "./commands/runs-get.js";
 import { runsListCommand } from "./commands/runs-list.js";
 import { runsRerunCommand } from "./commands/runs-rerun.js";
+import { runsResumeCommand } from "./commands/runs-resume.js";
 import { runsSubmitCommand } from "./commands/runs-submit.js";
 import {
   schedulesDeleteCommand,
@@ -36,7 +37,7 @@ export const commands: readonly ICommand[] = [
   demoCommand,
   defineCommandGroup(
     "runs",
-    "submit, find, inspect, follow, cancel, re-run and fork runs through the HTTP API",
+    "submit, find, inspect, follow, cancel, re-run, resume and fork runs through the HTTP API",
     [
       runsSubmitCommand,
       runsListCommand,
@@ -44,6 +45,7 @@ export const commands: readonly ICommand[] = [
       runsEventsCommand,
       runsCancelCommand,
       runsRerunCommand,
+      runsResumeCommand,
       runsForkCommand,
     ],
   ),

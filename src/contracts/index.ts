@@ -121,6 +121,7 @@ export {
   approvalDecidedDataSchema,
   type IModelFallback,
   type IRunEventDataByType,
+  type IRunResumedData,
   modelFallbackReasons,
   runEventTypes,
   type TApprovalDecidedData,

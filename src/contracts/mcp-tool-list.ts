@@ -10,6 +10,10 @@ export const mcpToolEntrySchema = z.object({
   description: z.string(),
   /** The tool's JSON Schema of its input, as the server listed it. */
   inputSchema: z.record(z.string(), z.unknown()),
+  /** The server's `readOnlyHint` annotation: the tool changes nothing outside itself. Absent: not said. */
+  readOnly: z.boolean().optional(),
+  /** The server's `idempotentHint` annotation: a repeated call has no further effect. Absent: not said. */
+  idempotent: z.boolean().optional(),
 });
 
 /**

@@ -20,6 +20,23 @@ export const approvalDecidedDataSchema = z.object({
 
 export type TApprovalDecidedData = z.infer<typeof approvalDecidedDataSchema>;
 
+/** What a resume took over from the run it continues, and what it tries again. */
+export interface IRunResumedData {
+  resumeOf: string;
+  /** How the run it continues ended. */
+  status: TTerminalRunStatus;
+  /** The step the resume goes on at. */
+  step: number;
+  /** The original's calls taken over with their results: never run again (late results included). */
+  completedCalls: number;
+  /** The calls the original's ending cut that run again: the resume's id, its tool, the original's id. */
+  retriedCalls: Array<{ callId: string; toolName: string; originalCallId: string }>;
+  /** Cut calls whose tool job completed after the original ended: their results are taken over. */
+  lateResults: Array<{ callId: string; toolName: string }>;
+  /** The step that failed was a model call: the model is asked again. */
+  modelAskedAgain: boolean;
+}
+
 /**
  * What each event of a run carries, by type. Events are written to the run's stream in the same atomic
  * step as the change they announce, and only once that change exists: a `tool-call-parked` event is
@@ -34,9 +51,15 @@ export interface IRunEventDataByType<TToolName extends string = string> {
     createdBy?: string;
     rerunOf?: string;
     forkOf?: { runId: string; callId: string };
+    resumeOf?: string;
     scheduleId?: string;
     scheduledAt?: number;
   };
+  /**
+   * A resume's first state (written with its `run-queued`): what it took over from the run it continues
+   * and what it tries again (POST /v1/runs/{runId}/resume).
+   */
+  "run-resumed": IRunResumedData;
   "run-started": Record<string, never>;
   "model-replied": {
     step: number;
@@ -91,6 +114,7 @@ export type TRunEventType = keyof IRunEventDataByType;
 
 export const runEventTypes = [
   "run-queued",
+  "run-resumed",
   "run-started",
   "model-replied",
   "text-delta",

@@ -127,6 +127,11 @@ export const runRequestSchema = z.object({
    * and ran the call again (see POST /v1/runs/{runId}/fork).
    */
   forkOf: z.object({ runId: z.string(), callId: z.string() }).optional(),
+  /**
+   * The failed, timed-out or cancelled run this one continues from its last durable state: its completed
+   * calls taken over, the step that failed tried again (see POST /v1/runs/{runId}/resume).
+   */
+  resumeOf: z.string().optional(),
   /** The schedule whose tick created the run (POST /v1/schedules). */
   scheduleId: z.string().optional(),
   /** The time of that tick (epoch ms): one run per tick. */
@@ -197,6 +202,16 @@ export const runStateSchema = z.object({
   finishedAt: z.number().optional(),
   /** The thread's messages before this run, read when the run started. */
   history: z.array(chatMessageSchema),
+  /**
+   * The run starts with the `history` it was created with, not the thread's as it is then: a resume goes
+   * on with what the run it continues read (the thread now holds that run's own messages too).
+   */
+  historyCarried: z.literal(true).optional(),
+  /**
+   * How many of this run's first `messages` its thread's history already holds (a resume continues a run
+   * whose finish put them there): its own finish appends only the messages after them.
+   */
+  messagesOnThread: z.number().int().min(0).optional(),
   /** This run's messages: the user input, then assistant and tool messages as steps settle. */
   messages: z.array(chatMessageSchema),
   /** Model steps with tools completed. */

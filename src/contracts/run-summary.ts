@@ -42,6 +42,8 @@ export const runSummarySchema = z.object({
   rerunOf: z.string().optional(),
   /** The run and call this one was forked from (POST /v1/runs/{runId}/fork). */
   forkOf: z.object({ runId: z.string(), callId: z.string() }).optional(),
+  /** The failed, timed-out or cancelled run this one continues (POST /v1/runs/{runId}/resume). */
+  resumeOf: z.string().optional(),
   /** The schedule whose tick created the run. */
   scheduleId: z.string().optional(),
 });
@@ -86,6 +88,7 @@ export function runSummaryOf(state: TRunState): TRunSummary {
   if (state.error !== undefined) summary.errorCode = state.error.code;
   if (request.rerunOf !== undefined) summary.rerunOf = request.rerunOf;
   if (request.forkOf !== undefined) summary.forkOf = request.forkOf;
+  if (request.resumeOf !== undefined) summary.resumeOf = request.resumeOf;
   if (request.scheduleId !== undefined) summary.scheduleId = request.scheduleId;
   return summary;
 }

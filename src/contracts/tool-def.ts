@@ -118,6 +118,20 @@ export interface IToolDef<TInput = unknown, TOutput = unknown, TName extends str
   /** Free tags for policy filtering, e.g. "billing". */
   tags?: string[];
   /**
+   * The tool changes nothing outside itself (a lookup, a search), as MCP's `readOnlyHint` says: running
+   * its calls again repeats no effect, so a rerun or a fork repeats them without asking. Omitted: the
+   * tool may have effects, and a rerun or fork that would run its completed calls again is refused with
+   * TG_RERUN_REPEATS_EFFECTS unless it says `repeatEffects`. @defaultValue false
+   */
+  readOnly?: boolean;
+  /**
+   * Calling it again with the same input has no effect beyond the first call's, as MCP's
+   * `idempotentHint` says (a refund keyed by its order, a status set to a value). Shown in the tool
+   * catalogue for a person deciding whether to repeat a call; a rerun still names its calls unless the
+   * tool is `readOnly` (a new run's calls have new ids and may have other inputs). @defaultValue false
+   */
+  idempotent?: boolean;
+  /**
    * A verdict for every call, or a predicate deciding per call on the parsed input and the user context.
    * @defaultValue EToolCallVerdict.ALLOW
    */

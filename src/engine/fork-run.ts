@@ -12,6 +12,8 @@ import { planCall } from "./apply-model-reply.js";
 import { createRunState } from "./create-run.js";
 import { type IRunTools, visibleToolsOf } from "./model-request.js";
 import { argumentsValueOf } from "./raw-input.js";
+import { type IRepeatedEffect, repeatedEffectsOf } from "./repeated-effects.js";
+import { type IOriginalCall, indexInStep, settledStepOf, settledWith } from "./replay-calls.js";
 import { toolCallsLeft } from "./run-budget.js";
 
 /** The new run a fork is, as `createRunState` takes it, and where in the original it starts. */
@@ -34,18 +36,14 @@ export interface IForkRefusal {
   details: Record<string, unknown>;
 }
 
-export type TForkStart = { ok: true; state: TRunState } | { ok: false; refusal: IForkRefusal };
-
-/** One call of the step the fork starts in, as the original has it. */
-interface IOriginalCall {
-  toolCallId: string;
-  toolName: string;
-  /** The arguments the call had (a human's approved edit included, as the model read it back). */
-  argumentsJson: string;
-  /** Its result once it settled. */
-  result?: IToolResultPart;
-  endsRun?: boolean;
-}
+export type TForkStart =
+  | {
+      ok: true;
+      state: TRunState;
+      /** The original's calls the fork runs again that may have changed the world (repeatedEffectsOf). */
+      repeats: IRepeatedEffect[];
+    }
+  | { ok: false; refusal: IForkRefusal };
 
 /** Where the call is: its step, that step's calls, and the transcript before the step. */
 interface ILocatedCall {
@@ -99,7 +97,7 @@ export async function forkRunState(
   for (const [at, call] of calls.entries()) {
     const callId = callIdOf(fork.runId, stepIndex, at);
     if (at < index) {
-      planned.push(takenOver(call, at, callId, original.runId));
+      planned.push(settledWith(call, at, callId, takenOverResult(call.result!, callId, original.runId)));
       continue;
     }
     const edited = at === index && fork.edit !== undefined;
@@ -128,6 +126,11 @@ export async function forkRunState(
   }
   return {
     ok: true,
+    repeats: repeatedEffectsOf(
+      original,
+      { step: stepIndex, index },
+      (name) => tools.registry.get(name)?.readOnly === true,
+    ),
     state: {
       ...base,
       phase: "tools",
@@ -151,6 +154,8 @@ function baseState(original: TRunState, fork: IForkStart, located: ILocatedCall)
   );
   const state: TRunState = {
     ...created,
+    // The MCP tools the original pinned: the fork's calls and steps see the schemas its model saw.
+    ...(original.toolListHash !== undefined ? { toolListHash: original.toolListHash } : {}),
     history: original.history,
     messages: located.messages,
     stepIndex,
@@ -173,30 +178,6 @@ function baseState(original: TRunState, fork: IForkStart, located: ILocatedCall)
     usage: usageOf(replies),
     ...(retries > 0 ? { outputRetries: retries } : {}),
   };
-}
-
-/** The call's place among the results of its step (results are kept in call order per step). */
-function indexInStep(results: readonly IToolResultPart[], at: number): number {
-  const step = results[at]!.step;
-  return results.slice(0, at).filter((part) => part.step === step).length;
-}
-
-/** A call of the fork's step that comes before the forked one: settled, with the original's result. */
-function takenOver(call: IOriginalCall, index: number, callId: string, originalRunId: string): TPlannedCall {
-  const result = takenOverResult(call.result!, callId, originalRunId);
-  const planned: TPlannedCall = {
-    index,
-    toolCallId: call.toolCallId,
-    callId,
-    toolName: call.toolName,
-    argumentsJson: call.argumentsJson,
-    state: "settled",
-    result,
-  };
-  if (result.verdict !== undefined) planned.verdict = result.verdict;
-  if (result.approval !== undefined) planned.approval = result.approval;
-  if (call.endsRun) planned.endsRun = true;
-  return planned;
 }
 
 /** An original's result as the fork keeps it: under the fork's call id, naming where it came from. */
@@ -223,6 +204,7 @@ function locateCall(original: TRunState, callId: string): ILocatedCall | undefin
       index: inCurrent,
       calls: current.calls.map((call) => ({
         toolCallId: call.toolCallId,
+        callId: call.callId,
         toolName: call.toolName,
         argumentsJson: call.argumentsJson,
         ...(call.state === "settled" && call.result ? { result: call.result } : {}),
@@ -235,39 +217,16 @@ function locateCall(original: TRunState, callId: string): ILocatedCall | undefin
   }
   const found = original.toolResults.find((part) => part.callId === callId);
   if (!found) return undefined;
-  const results = original.toolResults.filter((part) => part.step === found.step);
-  // Each settled step left one assistant message with its tool calls, in step order.
-  let seen = -1;
-  const at = original.messages.findIndex(
-    (message) =>
-      message.role === "assistant" && (message.toolCalls?.length ?? 0) > 0 && ++seen === found.step,
-  );
-  const message = original.messages[at];
-  if (message?.role !== "assistant") return undefined;
-  const toolCalls = message.toolCalls ?? [];
-  const aligned =
-    toolCalls.length === results.length &&
-    toolCalls.every((toolCall, index) => toolCall.id === results[index]!.toolCallId);
-  if (!aligned) return undefined;
+  const settled = settledStepOf(original.messages, original.toolResults, original.modelReplies, found.step);
+  if (!settled) return undefined;
   return {
     stepIndex: found.step,
-    index: results.indexOf(found),
-    calls: results.map((result, index) => ({
-      toolCallId: result.toolCallId,
-      toolName: result.toolName,
-      argumentsJson: toolCalls[index]!.argumentsJson,
-      result,
-      ...(result.endedRun ? { endsRun: true } : {}),
-    })),
-    assistantText: message.content,
-    ...modelOfStep(original.modelReplies, found.step),
-    messages: original.messages.slice(0, at),
+    index: settled.calls.findIndex((call) => call.callId === callId),
+    calls: settled.calls,
+    assistantText: settled.assistantText,
+    ...(settled.model !== undefined ? { model: settled.model } : {}),
+    messages: settled.messagesBefore,
   };
-}
-
-function modelOfStep(replies: readonly TModelReply[] | undefined, step: number): { model?: string } {
-  const reply = replies?.findLast((candidate) => candidate.step === step);
-  return reply ? { model: reply.model } : {};
 }
 
 function usageOf(replies: readonly TModelReply[]): TRunState["usage"] {

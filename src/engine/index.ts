@@ -62,4 +62,20 @@ export {
 export type { IModelRequestPlan, IRunTools } from "./model-request.js";
 export type { TRunAction } from "./next-action.js";
 export { argumentsValueOf, inputThatRan, rawInputOf } from "./raw-input.js";
+export {
+  type IRepeatedEffect,
+  type IReplayPoint,
+  mayHaveRun,
+  repeatedEffectsOf,
+} from "./repeated-effects.js";
+export {
+  cutCallsOf,
+  type ICutCall,
+  type IResumeRefusal,
+  type IResumeStart,
+  type IResumeSummary,
+  resumeRefusalOf,
+  resumeRunState,
+  type TResumeStart,
+} from "./resume-run.js";
 export type { IParkSpec, IToolJobRun, IToolJobSpec, TRunEffect } from "./run-effects.js";

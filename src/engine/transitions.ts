@@ -227,13 +227,19 @@ export function finishedTransition(state: TRunState): ITransition {
 
 /**
  * How a run leaves its thread, whatever ended it: its messages join the history only if it started (a run
- * that never started has nothing the next run should read), and the next run is woken.
+ * that never started has nothing the next run should read), but for those the history holds already (a
+ * resume's first messages, which the run it continues left there), and the next run is woken.
  */
 export function threadReleaseOf(state: TRunState): IThreadRelease {
   return {
     threadId: state.threadId,
     runId: state.runId,
-    messages: state.startedAt === undefined ? [] : state.messages,
+    messages:
+      state.startedAt === undefined
+        ? []
+        : state.messagesOnThread === undefined
+          ? state.messages
+          : state.messages.slice(state.messagesOnThread),
   };
 }
 

@@ -51,6 +51,16 @@ export const errorCatalogue = {
     status: 422,
     summary: "A fork's edited input fails the tool's schema (or nests too deep); nothing was created.",
   },
+  TG_RERUN_REPEATS_EFFECTS: {
+    status: 409,
+    summary:
+      "A rerun or fork would run again calls of tools not declared `readOnly` that the run executed (`details.calls`); send `repeatEffects: true` to run them. Nothing was created.",
+  },
+  TG_RUN_NOT_RESUMABLE: {
+    status: 409,
+    summary:
+      "The run cannot be resumed (`details.reason`): it completed, it has not finished, or a call it cut may still run (`details.calls`). Nothing was created.",
+  },
   TG_SCHEDULE_NOT_FOUND: { status: 404, summary: "No schedule has this id (in the caller's tenant)." },
   TG_SCHEDULE_LIMIT_REACHED: {
     status: 422,

@@ -31,6 +31,13 @@ export const mcpToolSettingsSchema = z.strictObject({
     .optional(),
   /** Tags besides `mcp:<server>`, which every tool of the server has; a tool's own add to the server's. */
   tags: z.array(z.string().min(1)).optional(),
+  /**
+   * Whether the tool changes nothing outside itself (a tool's `readOnly`); set here, over the server's
+   * own `readOnlyHint` annotation, which is what applies when this is absent.
+   */
+  readOnly: z.boolean().optional(),
+  /** Whether a repeated call has no further effect (a tool's `idempotent`), over the server's `idempotentHint`. */
+  idempotent: z.boolean().optional(),
   timeoutMs: positiveLimit.optional(),
   maxOutputChars: positiveLimit.optional(),
   maxStoredOutputBytes: positiveLimit.optional(),

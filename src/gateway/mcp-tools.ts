@@ -47,6 +47,9 @@ export interface IPinnedMcpTool {
 function toolDefOf(entry: TMcpToolEntry, settings: TMcpToolSettings, call: TMcpToolCall): TAnyToolDef {
   const { tags = [], ...contract } = withoutUndefined(settings);
   const tool: TAnyToolDef = {
+    // What the server says of its tool's effects (its annotations), unless the gateway says otherwise.
+    ...(entry.readOnly !== undefined ? { readOnly: entry.readOnly } : {}),
+    ...(entry.idempotent !== undefined ? { idempotent: entry.idempotent } : {}),
     ...contract,
     name: entry.name,
     // An MCP tool may come with no description: the model still needs words to pick it by.
@@ -64,6 +67,8 @@ function toolDefOf(entry: TMcpToolEntry, settings: TMcpToolSettings, call: TMcpT
 const toolSettingKeys = [
   "policy",
   "tags",
+  "readOnly",
+  "idempotent",
   "timeoutMs",
   "maxOutputChars",
   "maxStoredOutputBytes",

@@ -60,6 +60,8 @@ const contractKeys: readonly string[] = [
   "description",
   "inputSchema",
   "tags",
+  "readOnly",
+  "idempotent",
   "policy",
   "approvalTtlMs",
   "rejectOptions",

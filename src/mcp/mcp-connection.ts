@@ -12,6 +12,10 @@ export interface IListedMcpTool {
   description: string;
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
+  /** Its `annotations.readOnlyHint`, when the server gives one. */
+  readOnly?: boolean;
+  /** Its `annotations.idempotentHint`, when the server gives one. */
+  idempotent?: boolean;
 }
 
 export type TMcpConnectionStatus = "connecting" | "up" | "down";
@@ -280,6 +284,7 @@ async function listAllTools(client: Client): Promise<IListedMcpTool[]> {
   do {
     const page = await client.listTools(cursor !== undefined ? { cursor } : {}, { timeout: 30_000 });
     for (const tool of page.tools) {
+      const { readOnlyHint, idempotentHint } = tool.annotations ?? {};
       tools.push({
         name: tool.name,
         description: tool.description ?? "",
@@ -287,6 +292,9 @@ async function listAllTools(client: Client): Promise<IListedMcpTool[]> {
         ...(tool.outputSchema !== undefined
           ? { outputSchema: tool.outputSchema as Record<string, unknown> }
           : {}),
+        // Hints, as MCP calls them: only a boolean is taken (a server's other values say nothing).
+        ...(typeof readOnlyHint === "boolean" ? { readOnly: readOnlyHint } : {}),
+        ...(typeof idempotentHint === "boolean" ? { idempotent: idempotentHint } : {}),
       });
     }
     cursor = page.nextCursor;

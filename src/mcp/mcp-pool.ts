@@ -143,6 +143,8 @@ export class McpPool {
       mcpName: tool.name,
       description: tool.description,
       inputSchema: tool.inputSchema,
+      ...(tool.readOnly !== undefined ? { readOnly: tool.readOnly } : {}),
+      ...(tool.idempotent !== undefined ? { idempotent: tool.idempotent } : {}),
     }));
     this.#entries.set(server, entries);
     this.#onToolsRead?.(server, entries);

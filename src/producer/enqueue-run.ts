@@ -4,7 +4,10 @@ import {
   createRunState,
   forkRunState,
   type IForkStart,
+  type IResumeStart,
+  type IResumeSummary,
   type IRunTools,
+  resumeRunState,
   type TRunRequest,
   type TRunState,
 } from "../engine/index.js";
@@ -16,6 +19,7 @@ import type { IThreadRef } from "../store/index.js";
 import { assertMcpToolsListed } from "./mcp-tool-check.js";
 import { outputOfRequest } from "./output-of-request.js";
 import { randomId } from "./random-id.js";
+import { repeatsEffectsError, replayToolsOf } from "./replay-tools.js";
 import { runInputSchema, type TRunInput } from "./run-input-schema.js";
 
 export interface IEnqueuedRun {
@@ -26,12 +30,22 @@ export interface IEnqueuedRun {
   created: boolean;
 }
 
+/** What a resume continues: the stored run and what became of the calls its ending cut. */
+export interface IResumeOrigin {
+  /** The original's state, with its outputs stored apart put back. */
+  original: TRunState;
+  /** The cut calls whose tool job completed after the original ended, by the original's call id. */
+  lateExecutions: IResumeStart["lateExecutions"];
+}
+
 /** Where a fork starts: the stored run, the call it runs again, and that call's new input if any. */
 export interface IForkOrigin {
   /** The original's state, with its outputs stored apart put back. */
   original: TRunState;
   fromCallId: string;
   edit?: { input: unknown };
+  /** Run again the calls from the fork point on that may have changed the world (else refused). */
+  repeatEffects?: boolean;
 }
 
 /**
@@ -49,18 +63,34 @@ export async function enqueueRun(
 ): Promise<IEnqueuedRun> {
   const { input, request, tenant, registry } = prepareRunRequest(runtime, rawInput, origin);
   await assertMcpToolsListed(runtime, input.tools);
-  const { gateway } = runtime;
   // Ids name the partition (nothing in the unpartitioned layout): any process finds them without a lookup.
   const { partition } = runtime;
   const threadId = input.threadId ?? `${partition.threadIdPrefix}${randomId()}`;
-  const runId = input.idempotencyKey
-    ? idempotentRunId(partition.runIdPrefix, tenant, input.idempotencyKey)
-    : `${partition.runIdPrefix}${randomId()}`;
-  const requestHash = sha256(JSON.stringify({ request, threadId: input.threadId ?? null }));
+  const runId = origin.resume
+    ? resumeRunIdOf(partition.runIdPrefix, tenant, origin.resume.original.runId)
+    : input.idempotencyKey
+      ? idempotentRunId(partition.runIdPrefix, tenant, input.idempotencyKey)
+      : `${partition.runIdPrefix}${randomId()}`;
+  // Every resume of a run is the same request: a repeated one finds the first's run.
+  const requestHash = origin.resume
+    ? sha256(`resume\u0000${origin.resume.original.runId}`)
+    : sha256(JSON.stringify({ request, threadId: input.threadId ?? null }));
   const start = { runId, threadId, request, requestHash };
-  // A fork is checked (its call found, its edit parsed) before the rate is taken: a refusal costs nothing.
+  // A fork or a resume is checked (its call found, its edit parsed) before the rate is taken: a refusal
+  // costs nothing.
   const forked = origin.fork
-    ? await forkStateOf(origin.fork, { ...start, now: runtime.now() }, { registry, policy: gateway.policy })
+    ? await forkStateOf(
+        origin.fork,
+        { ...start, now: runtime.now() },
+        await replayToolsOf(runtime, origin.fork.original, registry),
+      )
+    : undefined;
+  const resumed = origin.resume
+    ? await resumeStateOf(
+        origin.resume,
+        { ...start, now: runtime.now(), ownsThread: input.threadId === undefined },
+        await replayToolsOf(runtime, origin.resume.original, registry),
+      )
     : undefined;
   // Both reads leave in one write (auto-pipelined); the second is made only on a named thread.
   await Promise.all([
@@ -70,8 +100,9 @@ export async function enqueueRun(
       : undefined,
   ]);
   const now = runtime.now();
-  const state = forked
-    ? { ...forked, createdAt: now, updatedAt: now }
+  const first = forked ?? resumed?.state;
+  const state = first
+    ? { ...first, createdAt: now, updatedAt: now }
     : createRunState({
         runId,
         threadId,
@@ -80,16 +111,21 @@ export async function enqueueRun(
         now,
         ownsThread: input.threadId === undefined,
       });
-  const { created, state: stored } = await storeNewRun(runtime, state, {
-    type: "run-queued",
-    data: {
-      threadId,
-      userId: request.userContext.userId,
-      ...(request.tenant !== undefined ? { tenant: request.tenant } : {}),
-      ...(request.createdBy !== undefined ? { createdBy: request.createdBy } : {}),
-      ...originOf(request),
+  const { created, state: stored } = await storeNewRun(
+    runtime,
+    state,
+    {
+      type: "run-queued",
+      data: {
+        threadId,
+        userId: request.userContext.userId,
+        ...(request.tenant !== undefined ? { tenant: request.tenant } : {}),
+        ...(request.createdBy !== undefined ? { createdBy: request.createdBy } : {}),
+        ...originOf(request),
+      },
     },
-  });
+    resumed ? [{ type: "run-resumed", data: resumed.summary }] : [],
+  );
   if (!created && stored.requestHash !== requestHash) {
     throw new TollgateError(
       "TG_IDEMPOTENCY_CONFLICT",
@@ -105,6 +141,7 @@ function originOf(request: TRunRequest): Partial<IRunEventDataByType["run-queued
   return {
     ...(request.rerunOf !== undefined ? { rerunOf: request.rerunOf } : {}),
     ...(request.forkOf !== undefined ? { forkOf: request.forkOf } : {}),
+    ...(request.resumeOf !== undefined ? { resumeOf: request.resumeOf } : {}),
     ...(request.scheduleId !== undefined ? { scheduleId: request.scheduleId } : {}),
     ...(request.scheduledAt !== undefined ? { scheduledAt: request.scheduledAt } : {}),
   };
@@ -116,6 +153,8 @@ export interface IRunOrigin {
   rerunOf?: string;
   /** The run and call it forks from. */
   fork?: IForkOrigin;
+  /** The run it resumes (its id derives from that run's: one resume per run). */
+  resume?: IResumeOrigin;
   /** The schedule whose tick creates it, and the tick's time. */
   schedule?: { scheduleId: string; scheduledAt: number };
 }
@@ -176,6 +215,7 @@ function prepareRunRequest(
     ...(origin.fork !== undefined
       ? { forkOf: { runId: origin.fork.original.runId, callId: origin.fork.fromCallId } }
       : {}),
+    ...(origin.resume !== undefined ? { resumeOf: origin.resume.original.runId } : {}),
     ...(origin.schedule !== undefined
       ? { scheduleId: origin.schedule.scheduleId, scheduledAt: origin.schedule.scheduledAt }
       : {}),
@@ -183,7 +223,10 @@ function prepareRunRequest(
   return { input, request, tenant: tenantOf(input), registry };
 }
 
-/** The fork's first state, or the engine's refusal as a TollgateError (nothing is stored). */
+/**
+ * The fork's first state, or the engine's refusal as a TollgateError (nothing is stored): also
+ * TG_RERUN_REPEATS_EFFECTS when it would run again calls that may have changed the world, unasked.
+ */
 async function forkStateOf(
   fork: IForkOrigin,
   created: Omit<IForkStart, "fromCallId" | "edit">,
@@ -194,9 +237,38 @@ async function forkStateOf(
     { ...created, fromCallId: fork.fromCallId, ...(fork.edit !== undefined ? { edit: fork.edit } : {}) },
     tools,
   );
-  if (started.ok) return started.state;
+  if (started.ok) {
+    if (started.repeats.length > 0 && fork.repeatEffects !== true)
+      throw repeatsEffectsError(fork.original.runId, started.repeats, "fork");
+    return started.state;
+  }
   const { code, message, details } = started.refusal;
   throw new TollgateError(code, message, details);
+}
+
+/** The resume's first state and what it says of itself, or the engine's refusal (nothing is stored). */
+async function resumeStateOf(
+  resume: IResumeOrigin,
+  created: Omit<IResumeStart, "lateExecutions">,
+  tools: IRunTools,
+): Promise<{ state: TRunState; summary: IResumeSummary }> {
+  const started = await resumeRunState(
+    resume.original,
+    { ...created, lateExecutions: resume.lateExecutions },
+    tools,
+  );
+  if (started.ok) return started;
+  const { code, message, details } = started.refusal;
+  throw new TollgateError(code, message, details);
+}
+
+/**
+ * The id of the one resume of `runId`, in the partition whose run ids start with `runIdPrefix`: derived
+ * from the run's id as an idempotency key derives one, from a key no request can send (it starts with a
+ * NUL), so that concurrent and repeated resumes create one run.
+ */
+export function resumeRunIdOf(runIdPrefix: string, tenant: string, runId: string): string {
+  return idempotentRunId(runIdPrefix, tenant, `\u0000resume\u0000${runId}`);
 }
 
 /** The run id an idempotency key derives, in the partition whose run ids start with `runIdPrefix`. */

@@ -1,9 +1,10 @@
-import type { TRunState } from "../engine/index.js";
+import type { IUserContext } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IPartitionSet } from "../runtime/partition-set.js";
 import { maxArgumentsDepth } from "../tools/index.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
 import { pathBeyondDepth } from "./json-depth.js";
+import { withOutputsInline } from "./replay-tools.js";
 import { loadRun, requestAgain } from "./rerun-run.js";
 import { partitionForRun } from "./run-partition.js";
 
@@ -18,6 +19,16 @@ export interface IForkFrom {
   input?: unknown;
   /** Who asks for the fork (the HTTP API sets the token's subject); absent: the original's creator. */
   createdBy?: string;
+  /**
+   * Run again the calls from the fork point on that the original executed with tools not declared
+   * `readOnly`; without it such a fork is refused with TG_RERUN_REPEATS_EFFECTS naming them.
+   */
+  repeatEffects?: boolean;
+  /**
+   * The user (and profile) the fork runs for; absent: the original's. The HTTP API passes the original's
+   * under the token's pinned profiles, so a replay cannot leave a token's approvals floor.
+   */
+  userContext?: IUserContext;
 }
 
 export interface IForkResult extends IEnqueuedRun {
@@ -40,30 +51,17 @@ export async function forkRun(
   assertInputDepth(from.input);
   const { runtime, state } = await loadRun(partitions, runId);
   // The fork keeps no link to the original's outputs key: the results it takes over carry their outputs.
-  const original: TRunState = {
-    ...state,
-    toolResults: await runtime.runs.resultsWithOutputs(runId, state.toolResults),
-    ...(state.step
-      ? {
-          step: {
-            ...state.step,
-            calls: await Promise.all(
-              state.step.calls.map(async (call) =>
-                call.result
-                  ? { ...call, result: (await runtime.runs.resultsWithOutputs(runId, [call.result]))[0]! }
-                  : call,
-              ),
-            ),
-          },
-        }
-      : {}),
-  };
-  const input = requestAgain(state, from.createdBy !== undefined ? { createdBy: from.createdBy } : {});
+  const original = await withOutputsInline(runtime, state);
+  const input = requestAgain(state, {
+    ...(from.createdBy !== undefined ? { createdBy: from.createdBy } : {}),
+    ...(from.userContext !== undefined ? { userContext: from.userContext } : {}),
+  });
   const enqueued = await enqueueRun(await partitionForRun(partitions, input), input, {
     fork: {
       original,
       fromCallId: from.fromCallId,
       ...(from.input !== undefined ? { edit: { input: from.input } } : {}),
+      ...(from.repeatEffects === true ? { repeatEffects: true } : {}),
     },
   });
   await runtime.runs.linkFork(runId, enqueued.runId, from.fromCallId);

@@ -3,6 +3,7 @@ import { runtimeWithTargetFromEnv } from "../config/runtime-target-from-env.js";
 import {
   defaultTenant,
   type IGatewayResponse,
+  type IUserContext,
   runProgressOf,
   type TClientAskInput,
   type TClientRunInput,
@@ -50,6 +51,7 @@ import { type IRunPage, pageRuns } from "./list-runs.js";
 import { type IToolListing, listTools } from "./list-tools.js";
 import { withJsonOutputSchema } from "./output-of-request.js";
 import { type IRerunChanges, type IRerunResult, rerunRun } from "./rerun-run.js";
+import { type IResumeChanges, type IResumeResult, resumeRun } from "./resume-run.js";
 import { type IRunEventsOptions, openRunEvents } from "./run-event-reader.js";
 import { partitionForRun } from "./run-partition.js";
 import { type IRunTranscript, transcriptOf } from "./run-transcript.js";
@@ -144,6 +146,10 @@ export interface IRunView<TToolName extends string = string> {
   forkOf?: { runId: string; callId: string };
   /** The runs forked from this one, oldest first, with the call each started at. */
   forks?: Array<{ runId: string; callId: string }>;
+  /** The failed, timed-out or cancelled run this one continues. */
+  resumeOf?: string;
+  /** The run that continues this one (`resume`). */
+  resumedBy?: string;
   /** The schedule whose tick created the run, and the tick's time. */
   scheduleId?: string;
   scheduledAt?: number;
@@ -425,6 +431,7 @@ export class GatewayClient<TToolName extends string = string> {
     const reruns = runtime.runs.rerunsOf(runId);
     const forks = runtime.runs.forksOf(runId);
     const pendingApprovals = isTerminal(state) ? [] : await runtime.approvals.listPending({ runId });
+    const resumedBy = runtime.runs.resumedBy(runId);
     const view: IRunView = {
       runId,
       threadId: state.threadId,
@@ -451,6 +458,9 @@ export class GatewayClient<TToolName extends string = string> {
     if (state.request.forkOf !== undefined) view.forkOf = state.request.forkOf;
     const forkLinks = await forks;
     if (forkLinks.length > 0) view.forks = forkLinks;
+    if (state.request.resumeOf !== undefined) view.resumeOf = state.request.resumeOf;
+    const resumeId = await resumedBy;
+    if (resumeId !== undefined) view.resumedBy = resumeId;
     return view as IRunView<TToolName>;
   }
 
@@ -480,6 +490,18 @@ export class GatewayClient<TToolName extends string = string> {
    */
   fork(runId: string, from: IForkFrom): Promise<IForkResult> {
     return forkRun(this.#partitions, runId, from);
+  }
+
+  /**
+   * Continues a failed, timed-out or cancelled run from its last durable state, as a new run that names it
+   * (`resumeOf`; the original shows `resumedBy`): its completed calls and model replies are taken over and
+   * never run or asked again; the step that failed is tried again (the model asked again, or the calls its
+   * ending cut planned again under their tools' own policy and retries). One resume per run: a repeated
+   * request answers the same run (`created: false`). TG_RUN_NOT_RESUMABLE (nothing created) for a run that
+   * completed or has not finished, or while a call it cut may still run (try again once it ended).
+   */
+  resume(runId: string, changes: IResumeChanges = {}): Promise<IResumeResult> {
+    return resumeRun(this.#partitions, runId, changes);
   }
 
   /** The run's conversation so far, as a reviewer reads it before deciding one of its parked calls. */
@@ -554,15 +576,24 @@ export class GatewayClient<TToolName extends string = string> {
     return listTools(this.#runtime);
   }
 
-  /** Who a run belongs to (its tenant and creator), undefined for a run it does not know. */
-  async runOwner(runId: string): Promise<{ tenant?: string; createdBy?: string } | undefined> {
+  /**
+   * Who a run belongs to (its tenant and creator) and who it acts for (its user context: a replay takes
+   * it over), undefined for a run it does not know.
+   */
+  async runOwner(
+    runId: string,
+  ): Promise<{ tenant?: string; createdBy?: string; userContext: IUserContext } | undefined> {
     const runtime = this.#partitions.ofId(runId);
     if (!runtime) return undefined;
     await runtime.ready();
     const stored = await runtime.runs.load(runId);
     if (!stored) return undefined;
-    const { tenant, createdBy } = stored.state.request;
-    return { ...(tenant !== undefined ? { tenant } : {}), ...(createdBy !== undefined ? { createdBy } : {}) };
+    const { tenant, createdBy, userContext } = stored.state.request;
+    return {
+      userContext,
+      ...(tenant !== undefined ? { tenant } : {}),
+      ...(createdBy !== undefined ? { createdBy } : {}),
+    };
   }
 
   /**

@@ -15,5 +15,6 @@ export { defaultRunPageLimit, type IRunPage } from "./list-runs.js";
 export type { IListedTool, IToolListing, TListedMcpServer } from "./list-tools.js";
 export { isRedisUnavailableError, withRedisBudget } from "./redis-conditions.js";
 export type { IRerunChanges, IRerunResult } from "./rerun-run.js";
+export type { IResumeChanges, IResumeResult } from "./resume-run.js";
 export { runInputSchema, type TRunInput } from "./run-input-schema.js";
 export type { IRunTranscript, TTranscriptMessage } from "./run-transcript.js";

@@ -13,6 +13,10 @@ export interface IListedTool {
   tags: string[];
   policyKind: TToolPolicyKind;
   mayNeedApproval: boolean;
+  /** The tool changes nothing outside itself (`readOnly`): a rerun or fork repeats its calls freely. */
+  readOnly: boolean;
+  /** Calling it again with the same input has no further effect (`idempotent`). */
+  idempotent: boolean;
   /** Offered only to runs that name it in additionalTools (the gateway's extraTools). */
   extra: boolean;
   /** The MCP server serving it, for an MCP tool. */
@@ -116,6 +120,8 @@ function listedToolsOf(
     tags: tool.tags ?? [],
     policyKind: gateway.policy.policyKind(tool),
     mayNeedApproval: gateway.policy.mayNeedApproval(tool),
+    readOnly: tool.readOnly === true,
+    idempotent: tool.idempotent === true,
     ...more(tool),
   }));
 }

@@ -1,9 +1,10 @@
 import type { IGatewayRunInput, IUserContext } from "../contracts/index.js";
-import type { TRunState } from "../engine/index.js";
+import { repeatedEffectsOf, type TRunState } from "../engine/index.js";
 import { TollgateError } from "../errors/index.js";
 import type { IPartitionSet } from "../runtime/partition-set.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { enqueueRun, type IEnqueuedRun } from "./enqueue-run.js";
+import { readOnlyIn, repeatsEffectsError, replayToolsOf } from "./replay-tools.js";
 import { partitionForRun } from "./run-partition.js";
 
 /** What a re-run may change of the run it repeats; everything else is the original request. */
@@ -16,6 +17,11 @@ export interface IRerunChanges {
   model?: string;
   /** Who asks for the re-run (the HTTP API sets the token's subject); absent: the original's creator. */
   createdBy?: string;
+  /**
+   * Run again the calls the original executed with tools not declared `readOnly` (the model will likely
+   * ask for them again); without it such a rerun is refused with TG_RERUN_REPEATS_EFFECTS naming them.
+   */
+  repeatEffects?: boolean;
 }
 
 export interface IRerunResult extends IEnqueuedRun {
@@ -27,7 +33,8 @@ export interface IRerunResult extends IEnqueuedRun {
  * thread when it named one, else on a thread of its own), with the changes given. The new run records
  * `rerunOf`; the original gets the new run's id among its `reruns` once the new run exists (a second
  * write, on the original's partition: should it fail, the new run still names its origin). The caller
- * checks the tenant: the run's own is kept.
+ * checks the tenant: the run's own is kept. Refused (TG_RERUN_REPEATS_EFFECTS, nothing created) when the
+ * original executed calls of tools not declared read-only, unless `changes.repeatEffects`.
  */
 export async function rerunRun(
   partitions: IPartitionSet,
@@ -35,6 +42,14 @@ export async function rerunRun(
   changes: IRerunChanges = {},
 ): Promise<IRerunResult> {
   const { runtime, state } = await loadRun(partitions, runId);
+  if (changes.repeatEffects !== true) {
+    const repeats = repeatedEffectsOf(
+      state,
+      { step: 0, index: 0 },
+      readOnlyIn(await replayToolsOf(runtime, state)),
+    );
+    if (repeats.length > 0) throw repeatsEffectsError(runId, repeats, "rerun");
+  }
   const input = requestAgain(state, changes);
   if (!state.ownsThread) input.threadId = state.threadId;
   const enqueued = await enqueueRun(await partitionForRun(partitions, input), input, { rerunOf: runId });

@@ -43,6 +43,7 @@ export async function storeNewRun(
   runtime: ITollgateRuntime,
   state: TRunState,
   event: TRunEventInput,
+  moreEvents: readonly TRunEventInput[] = [],
 ): Promise<IStoredNewRun> {
   const queue = runtime.queues.runs;
   // BullMQ's scripts, as its queue connection defines them (once ready; no wait once it was).
@@ -62,7 +63,13 @@ export async function storeNewRun(
     const transaction = withScriptsBySha(definitions, client.multi());
     // One JSON for both: the run's stored state, and the copy its job carries to its first activation.
     const stateJson = JSON.stringify(state);
-    runtime.runs.createIn(transaction as unknown as IRunCreateTransaction, state, event, stateJson);
+    runtime.runs.createIn(
+      transaction as unknown as IRunCreateTransaction,
+      state,
+      event,
+      stateJson,
+      moreEvents,
+    );
     for (const spec of runJobsOf(runtime, state, stateJson)) {
       await new Job(queue, spec.name, spec.data, spec.opts, spec.opts.jobId).addJob(transaction);
     }

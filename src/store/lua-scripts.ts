@@ -45,7 +45,8 @@ end
  * (ARGV[13] is '0' for a run of the default tenant). KEYS: run, threadRuns, events, activeRuns,
  * threadMessages, then the listing's thread, all, tenant, user, createdBy, unfinished and schedule indexes.
  * ARGV: stateJson, runId, eventJson, eventsMaxLen, now, threadRetentionMs, createdAt, indexCutoff,
- * indexTtlMs, hasCreatedBy ('1' or '0'), hasSchedule ('1' or '0'), threadIndexTtlMs, inAll ('1' or '0').
+ * indexTtlMs, hasCreatedBy ('1' or '0'), hasSchedule ('1' or '0'), threadIndexTtlMs, inAll ('1' or '0'),
+ * then more events written after the first (a resume's `run-resumed`).
  * The thread's other keys get the thread's retention. Returns nil when created, else the stored state
  * JSON (the idempotent retry).
  */
@@ -59,6 +60,7 @@ redis.call('PEXPIRE', KEYS[5], ARGV[6])
 redis.call('ZADD', KEYS[6], ARGV[7], ARGV[2])
 redis.call('PEXPIRE', KEYS[6], ARGV[12])
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[3])
+for i = 14, #ARGV do redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[i]) end
 redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
 if ARGV[13] == '1' then indexRun(KEYS[7], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end
 for i = 8, 9 do indexRun(KEYS[i], ARGV[7], ARGV[2], ARGV[8], ARGV[9]) end

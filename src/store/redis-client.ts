@@ -62,7 +62,7 @@ export interface ITollgateRedis extends Redis {
   /** KEYS and ARGV: see decideApprovalScript. */
   tgDecideApproval(...keysAndArgs: string[]): Promise<[string, string?]>;
   tgApprovalIndexPage(indexKey: string, ...args: string[]): Promise<string[]>;
-  tgLinkRun(runKey: string, field: "reruns" | "forks", entry: string): Promise<number>;
+  tgLinkRun(runKey: string, field: "reruns" | "forks" | "resumes", entry: string): Promise<number>;
   /** The number of keys, then KEYS and ARGV: see runIndexPageScript. */
   tgRunIndexPage(numberOfKeys: string, ...keysAndArgs: string[]): Promise<Array<string | number>>;
   tgRecordApprovalOutcome(approvalKey: string, outcomeJson: string): Promise<number>;

@@ -109,15 +109,19 @@ export class RunStore {
   /**
    * Adds the run's creation to `transaction` (a MULTI), so that it commits
    * with whatever else the transaction holds (the run's jobs): the run unless it exists, queued on its
-   * thread, with `run-queued`. Read its reply with `created`.
+   * thread, with `run-queued` (then `moreEvents`: a resume's `run-resumed`). Read its reply with `created`.
    */
   createIn(
     transaction: IRunCreateTransaction,
     state: TRunState,
     event: TRunEventInput,
     stateJson: string = JSON.stringify(state),
+    moreEvents: readonly TRunEventInput[] = [],
   ): void {
-    transaction.runCommand(createRunCommand, this.createArguments(state, event, stateJson));
+    const args = this.createArguments(state, event, stateJson);
+    const at = this.options.now();
+    for (const more of moreEvents) args.push(eventJson(more, at));
+    transaction.runCommand(createRunCommand, args);
   }
 
   /** What a creation's reply says: created now (nil), or the stored run of an earlier request. */
@@ -244,6 +248,17 @@ export class RunStore {
     return (await this.redis.tgLinkRun(this.keys.run(runId), "forks", `${forkId}@${callId}`)) === 1;
   }
 
+  /** Records on `runId` that `resumeId` resumed it (kept with the run); false when the run is gone. */
+  async linkResume(runId: string, resumeId: string): Promise<boolean> {
+    return (await this.redis.tgLinkRun(this.keys.run(runId), "resumes", resumeId)) === 1;
+  }
+
+  /** The run that resumed this one, if one did (a run is resumed once: its resume's id derives from it). */
+  async resumedBy(runId: string): Promise<string | undefined> {
+    const resumes = await this.redis.hget(this.keys.run(runId), "resumes");
+    return resumes ? resumes.split(" ")[0] : undefined;
+  }
+
   /** The runs forked from this one and the call each started at, oldest first. */
   async forksOf(runId: string): Promise<Array<{ runId: string; callId: string }>> {
     const forks = await this.redis.hget(this.keys.run(runId), "forks");
@@ -269,6 +284,12 @@ export class RunStore {
       const json = outputs.get(part.callId);
       return (typeof json === "string" ? { ...rest, output: JSON.parse(json) } : rest) as TPart;
     });
+  }
+
+  /** One call's output stored apart (keepOutputApart); undefined when there is none (or it is gone). */
+  async outputStoredApart(runId: string, callId: string): Promise<unknown> {
+    const json = await this.redis.hget(this.keys.runOutputs(runId), callId);
+    return typeof json === "string" ? JSON.parse(json) : undefined;
   }
 
   /** Saves when nobody saved since `stored` was read, with its events in the same atomic step. */

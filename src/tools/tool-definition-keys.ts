@@ -11,6 +11,8 @@ const toolDefinitionKeyset = {
   description: true,
   inputSchema: true,
   tags: true,
+  readOnly: true,
+  idempotent: true,
   policy: true,
   approvalTtlMs: true,
   rejectOptions: true,

@@ -94,6 +94,9 @@ function findDefinitionProblem(tool: TAnyToolDef): string | undefined {
   if (tool.endsRun !== undefined && typeof tool.endsRun !== "boolean" && typeof tool.endsRun !== "function") {
     return "endsRun must be a boolean or a function";
   }
+  for (const flag of ["readOnly", "idempotent"] as const) {
+    if (tool[flag] !== undefined && typeof tool[flag] !== "boolean") return `${flag} must be a boolean`;
+  }
   if (tool.visibleWhen !== undefined && typeof tool.visibleWhen !== "function") {
     return "visibleWhen must be a function";
   }

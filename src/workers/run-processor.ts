@@ -119,10 +119,14 @@ async function activateRun(
   let history: TChatMessage[] | undefined;
   if (state.status === "queued" && !stored.cancelReason) {
     // A run on a thread of its own is its head: no check, and no history to read but the one it was
-    // created with (none, or a fork's: what the run it was forked from read).
+    // created with (none, or a fork's: what the run it was forked from read). A resume on a shared thread
+    // waits for its turn, then goes on with the history of the run it continues.
     if (!state.ownsThread && !(await waitForThreadTurn(context, job, token, state))) throw new DelayedError();
     if (!(await waitForRunSlot(context, job, token, state))) throw new DelayedError();
-    history = state.ownsThread ? state.history : await context.runtime.threads.history(threadOfRun(state));
+    history =
+      state.ownsThread || state.historyCarried
+        ? state.history
+        : await context.runtime.threads.history(threadOfRun(state));
   } else if (!isTerminal(state)) {
     // A started run keeps its tenant's slot: each activation renews the slot's lease.
     await context.runtime.limits.renewSlot(tenantOfRun(state), runId);

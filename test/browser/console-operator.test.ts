@@ -207,6 +207,8 @@ describe("what an operator and an approver see, in a browser", () => {
           fromCallId: refundCall.callId,
           input: { chargeId: `ch_f${width}`, amount: 25 },
           createdBy: "olga",
+          // The refund changes things: a fork that runs it again says so.
+          repeatEffects: true,
         });
         await client().wait(fork.runId, { timeoutMs: 20_000 });
 

@@ -49,6 +49,7 @@ export const consoleTools = [
     name: "lookup_order",
     description: "Reads an order.",
     inputSchema: z.object({ orderId: z.string() }),
+    readOnly: true,
     execute: async ({ input }) => ({ orderId: input.orderId, status: "delivered", total: 150 }),
   }),
 ];
@@ -57,7 +58,7 @@ export const consoleGateway = defineGateway({ tools: consoleTools });
 
 /**
  * Who uses the console in these tests: two reviewers, an auditor who may only read, an operator who
- * follows runs, and the service.
+ * follows runs, a lead who may also run them again, and the service.
  */
 export const consoleTokens = {
   alice: {
@@ -76,6 +77,12 @@ export const consoleTokens = {
     token: "operator-olga-token-0123456789",
     subject: "olga",
     roles: ["runs:read", "approvals:read", "approvals:decide"],
+  },
+  /** A lead who follows runs and may run them again (resume, rerun, fork). */
+  lead: {
+    token: "lead-lena-token-0123456789abcd",
+    subject: "lena",
+    roles: ["runs:read", "runs:write", "approvals:read"],
   },
   service: {
     token: "service-token-0123456789abcdef",

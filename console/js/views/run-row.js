@@ -28,12 +28,13 @@ export function approvalsText({ pending, decided }) {
 }
 
 /**
- * The run's origin when it has one: re-run of, fork of, or started by a schedule (fields a newer API
- * adds; each shown only when present).
+ * The run's origin when it has one: re-run of, resume of, fork of, or started by a schedule (fields a
+ * newer API adds; each shown only when present).
  */
 export function originFacts(run) {
   return [
     run.rerunOf ? fact("Re-run of", runLink(run.rerunOf)) : null,
+    run.resumeOf ? fact("Resume of", runLink(run.resumeOf)) : null,
     run.forkOf?.runId
       ? fact(
           "Fork of",

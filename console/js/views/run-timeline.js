@@ -28,8 +28,13 @@ const openStateWords = {
 /**
  * The timeline's entries as list items.
  * @param {any} view  a run view
- * @param {{ editSlot: (approvalId: string) => HTMLElement | null, pendingByCall: Map<string, any> }} parts
- *   `editSlot` gives a place the page fills with an edit's diff; `pendingByCall` the run's pending approvals
+ * @param {{
+ *   editSlot: (approvalId: string) => HTMLElement | null,
+ *   pendingByCall: Map<string, any>,
+ *   forkButton?: (result: any) => HTMLElement | null,
+ * }} parts
+ *   `editSlot` gives a place the page fills with an edit's diff; `pendingByCall` the run's pending
+ *   approvals; `forkButton` a settled call's way to fork the run from it
  */
 export function timelineItems(view, parts) {
   const source = view.response ?? view.progress ?? {};
@@ -50,7 +55,8 @@ export function timelineItems(view, parts) {
       const isAnswer = reply === lastReply && view.response !== undefined && stepResults.length === 0;
       items.push(modelItem(reply, stepResults.length, isAnswer));
     }
-    for (const result of stepResults) items.push(toolItem(result, parts.editSlot, forkedBy));
+    for (const result of stepResults)
+      items.push(toolItem(result, parts.editSlot, forkedBy, parts.forkButton?.(result) ?? null));
   }
   for (const call of openCalls)
     items.push(openCallItem(call, parts.pendingByCall.get(call.callId), forkedBy));
@@ -92,7 +98,7 @@ function modelItem(reply, callCount, isAnswer) {
   );
 }
 
-function toolItem(result, editSlot, forkedBy) {
+function toolItem(result, editSlot, forkedBy, forkButton) {
   const failed = result.isError;
   const code = result.errorCode !== undefined ? ` (${result.errorCode})` : "";
   const outcome =
@@ -135,6 +141,7 @@ function toolItem(result, editSlot, forkedBy) {
             ? jsonBlock(result.output, "json output")
             : h("pre", { class: "json output", text: result.text }),
         ],
+    forkButton ? h("p", { class: "timeline-actions" }, forkButton) : null,
   );
 }
 

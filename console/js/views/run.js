@@ -1,5 +1,6 @@
 // One run: what was asked, by whom, how it went (its timeline: run-timeline.js), where it came from (the
-// run it re-ran or forked, its schedule) and the other runs of its thread, each a link. An unfinished run
+// run it re-ran, resumed or forked, its schedule) and the other runs of its thread, each a link; and, for
+// a token that may create runs, Resume, Rerun and "Fork from this call" (run-actions.js). An unfinished run
 // is read again every second until it ends (run-watch.js), so the timeline grows while the page is open.
 // An approval decided with an edit shows the edit as a diff, read from the approval (the run keeps only
 // the input that ran) when the token may read approvals.
@@ -9,6 +10,7 @@ import { h, replaceChildren } from "../dom.js";
 import { clockTime, count, elapsed } from "../format.js";
 import { watchRunUntilFinal } from "../run-watch.js";
 import { editDiff } from "./approval-parts.js";
+import { forkButtonOf, runActions } from "./run-actions.js";
 import { fact, finalRunStatuses, originFacts, runLink, statusBadge } from "./run-row.js";
 import { timelineItems } from "./run-timeline.js";
 
@@ -28,6 +30,8 @@ export function renderRun(main, context, runId) {
     h("p", { text: "Loading…" }),
   );
   const inputSection = h("section", { class: "run-input-section", "aria-labelledby": "run-input-title" });
+  /** Resume and Rerun, for a token that may create runs, once the run finished. */
+  const actionsSection = h("div", { class: "run-actions-slot" });
   const timeline = h("ol", { class: "timeline" });
   const timelineSection = h(
     "section",
@@ -43,6 +47,7 @@ export function renderRun(main, context, runId) {
       { class: "run-page" },
       h("p", { class: "run-back" }, h("a", { href: "#/runs", text: "← Runs" })),
       header,
+      actionsSection,
       inputSection,
       timelineSection,
       threadSection,
@@ -123,6 +128,7 @@ export function renderRun(main, context, runId) {
         models.length > 0 ? fact(models.length === 1 ? "Model" : "Models", models.join(", ")) : null,
         view.response?.error ? fact("Error", h("code", { text: view.response.error.code })) : null,
         originFacts(view),
+        view.resumedBy ? fact("Resumed as", runLink(view.resumedBy)) : null,
         view.reruns?.length ? fact("Re-run as", joined(view.reruns.map((id) => runLink(id)))) : null,
         Array.isArray(view.forks) && view.forks.length > 0
           ? fact(
@@ -132,6 +138,7 @@ export function renderRun(main, context, runId) {
           : null,
       ),
     );
+    replaceChildren(actionsSection, runActions(view, context));
     replaceChildren(
       inputSection,
       h("h2", { id: "run-input-title", text: "Input" }),
@@ -140,7 +147,8 @@ export function renderRun(main, context, runId) {
     const pendingByCall = new Map(
       (view.pendingApprovals ?? []).map((approval) => [approval.callId, approval]),
     );
-    replaceChildren(timeline, ...timelineItems(view, { editSlot: diffSlot, pendingByCall }));
+    const forkButton = forkButtonOf(view, context);
+    replaceChildren(timeline, ...timelineItems(view, { editSlot: diffSlot, pendingByCall, forkButton }));
     const empty = timeline.children.length === 0;
     if (empty)
       timeline.append(

@@ -44,6 +44,19 @@ export function runOwnershipOf(
   };
 }
 
+/**
+ * The run's own user context as a replay (rerun, fork, resume) takes it over, under the replaying token's
+ * pins: it keeps its profile when the token may set it, else takes the token's first pinned profile (a
+ * token pinned to `strict` replays a `lenient` run under `strict`, as it would create one). Without pins,
+ * the run's own as it is. (Another user context a rerun names is checked as on creation: runOwnershipOf.)
+ */
+export function replayUserContextOf(request: FastifyRequest, original: IUserContext): IUserContext {
+  const pinned = principalOf(request).profiles;
+  if (pinned === undefined || pinned.length === 0) return original;
+  if (original.profile !== undefined && pinned.includes(original.profile)) return original;
+  return { ...original, profile: pinned[0] as string };
+}
+
 function withPinnedProfile(
   request: FastifyRequest,
   principal: IApiPrincipal,

@@ -1,13 +1,15 @@
 import { TollgateError } from "../../errors/index.js";
 import { auditLog } from "../../observability/index.js";
+import type { GatewayClient } from "../../producer/index.js";
 import { principalOf } from "../auth/authenticate.js";
-import { runOwnershipOf } from "../auth/run-ownership.js";
+import { replayUserContextOf, runOwnershipOf } from "../auth/run-ownership.js";
 import { assertRunVisible, listingScopeOf } from "../auth/tenant-access.js";
 import { defineRoute } from "../http/route-definition.js";
 import {
   forkBodySchema,
   idempotencyHeadersSchema,
   rerunBodySchema,
+  resumeBodySchema,
   runBodySchema,
   runParamsSchema,
   runsQuerySchema,
@@ -17,6 +19,7 @@ import {
   enqueuedRunSchema,
   forkSchema,
   rerunSchema,
+  resumeSchema,
   runListSchema,
   runViewSchema,
 } from "../schemas/response-schemas.js";
@@ -148,7 +151,9 @@ export const rerunRoute = defineRoute(
     description:
       "A new run with the same request (tools, budgets, instructions, metadata; on the run's thread when it " +
       "named one), created by the token's subject. The new run names the original (`rerunOf`) and the " +
-      "original lists it (`reruns`). Another tenant's run answers 404.",
+      "original lists it (`reruns`). A run that executed calls of tools not declared readOnly is refused " +
+      "with 409 TG_RERUN_REPEATS_EFFECTS naming them, unless `repeatEffects: true` (a failed run: resume " +
+      "it instead). Another tenant's run answers 404.",
     tag: "runs",
     access: "runs:write",
     schemas: { params: runParamsSchema, body: rerunBodySchema },
@@ -156,6 +161,7 @@ export const rerunRoute = defineRoute(
     responses: { 202: { description: "The new run is queued.", schema: rerunSchema } },
     errors: [
       "TG_RUN_NOT_FOUND",
+      "TG_RERUN_REPEATS_EFFECTS",
       "TG_FORBIDDEN",
       "TG_RATE_LIMITED",
       "TG_REDIS_UNAVAILABLE",
@@ -165,17 +171,22 @@ export const rerunRoute = defineRoute(
   async (request, reply, { client }) => {
     const { runId } = request.params;
     await assertRunVisible(client, request, runId);
-    const owner = await client.runOwner(runId);
+    const owner = await runOwnerOf(client, runId);
     const body = request.body ?? {};
-    // The rerun stays in the run's tenant; a new user context is checked as on creation.
+    // The rerun stays in the run's tenant; a new user context is checked as on creation, the run's own
+    // is taken over under the token's pinned profiles.
     const ownership = runOwnershipOf(request, {
-      tenant: owner?.tenant,
+      tenant: owner.tenant,
       userContext: body.userContext,
     });
     const rerun = await client.rerun(runId, {
       ...(body.input !== undefined ? { input: body.input } : {}),
       ...(body.model !== undefined ? { model: body.model } : {}),
-      ...(body.userContext !== undefined ? { userContext: ownership.userContext } : {}),
+      ...(body.repeatEffects === true ? { repeatEffects: true } : {}),
+      userContext:
+        body.userContext !== undefined
+          ? ownership.userContext
+          : replayUserContextOf(request, owner.userContext),
       createdBy: ownership.createdBy,
     });
     auditLog(request.log, {
@@ -187,6 +198,67 @@ export const rerunRoute = defineRoute(
       detail: { rerunId: rerun.runId },
     });
     return reply.code(202).send(rerun);
+  },
+);
+
+export const resumeRoute = defineRoute(
+  {
+    method: "POST",
+    url: "/v1/runs/:runId/resume",
+    operationId: "resumeRun",
+    traced: true,
+    summary: "Continue a failed, timed-out or cancelled run from its last durable state",
+    description:
+      "A new run that continues the run where it stopped: its model replies and completed tool calls are " +
+      "taken over, never asked or run again; the step that failed is tried again (the model asked again, " +
+      "or the calls its ending cut planned again, each under its tool's policy and retries; a cut call " +
+      "whose job completed since is taken over with its result). On the run's thread when it named one " +
+      "(queued behind the thread's runs), else on a thread of its own; for the run's user under the " +
+      "token's pinned profiles, created by the token's subject. The resume names the run (`resumeOf`) and " +
+      "the run names it (`resumedBy`); a run is resumed once: a repeated or concurrent request answers the " +
+      "same resume with `created: false`. 409 TG_RUN_NOT_RESUMABLE (nothing created) for a run that " +
+      "completed or has not finished, or while a call it cut may still run (`reason: call-in-flight`). " +
+      "Another tenant's run answers 404.",
+    tag: "runs",
+    access: "runs:write",
+    schemas: { params: runParamsSchema, body: resumeBodySchema },
+    bodyRequired: false,
+    responses: { 202: { description: "The resume is queued.", schema: resumeSchema } },
+    errors: [
+      "TG_RUN_NOT_FOUND",
+      "TG_RUN_NOT_RESUMABLE",
+      "TG_FORBIDDEN",
+      "TG_RATE_LIMITED",
+      "TG_REDIS_UNAVAILABLE",
+      "TG_RUN_OUTCOME_UNKNOWN",
+    ],
+  },
+  async (request, reply, { client }) => {
+    const { runId } = request.params;
+    await assertRunVisible(client, request, runId);
+    const owner = await runOwnerOf(client, runId);
+    // The resume stays in the run's tenant, for the run's user under the token's pinned profiles.
+    const ownership = runOwnershipOf(request, { tenant: owner.tenant, userContext: undefined });
+    const audit = (outcome: string, detail?: Record<string, unknown>) =>
+      auditLog(request.log, {
+        subject: ownership.createdBy,
+        tenant: ownership.tenant,
+        action: "run.resume",
+        targetId: runId,
+        outcome,
+        ...(detail ? { detail } : {}),
+      });
+    try {
+      const resumed = await client.resume(runId, {
+        createdBy: ownership.createdBy,
+        userContext: replayUserContextOf(request, owner.userContext),
+      });
+      audit("ok", { resumeId: resumed.runId, created: resumed.created });
+      return reply.code(202).send(resumed);
+    } catch (error) {
+      audit(TollgateError.isInstance(error) ? error.code : "error");
+      throw error;
+    }
   },
 );
 
@@ -203,7 +275,9 @@ export const forkRoute = defineRoute(
       "call, with `input` if given (checked by the tool's schema: 422 TG_FORK_INVALID_INPUT; decided by the " +
       "policy and approved as any call) and goes on live, on a thread of its own, for the run's user, " +
       "created by the token's subject. The fork names the original (`forkOf`) and the original lists it " +
-      "(`forks`); the original is otherwise untouched. Another tenant's run answers 404.",
+      "(`forks`); the original is otherwise untouched. Calls from `fromCallId` on that the run executed " +
+      "with tools not declared readOnly are refused with 409 TG_RERUN_REPEATS_EFFECTS naming them, unless " +
+      "`repeatEffects: true`. Another tenant's run answers 404.",
     tag: "runs",
     access: "runs:write",
     schemas: { params: runParamsSchema, body: forkBodySchema },
@@ -213,6 +287,7 @@ export const forkRoute = defineRoute(
       "TG_CALL_NOT_FOUND",
       "TG_CALL_NOT_FORKABLE",
       "TG_FORK_INVALID_INPUT",
+      "TG_RERUN_REPEATS_EFFECTS",
       "TG_FORBIDDEN",
       "TG_RATE_LIMITED",
       "TG_REDIS_UNAVAILABLE",
@@ -222,10 +297,10 @@ export const forkRoute = defineRoute(
   async (request, reply, { client }) => {
     const { runId } = request.params;
     await assertRunVisible(client, request, runId);
-    const owner = await client.runOwner(runId);
-    // The fork stays in the run's tenant, for the run's user.
-    const ownership = runOwnershipOf(request, { tenant: owner?.tenant, userContext: undefined });
-    const { fromCallId, input } = request.body;
+    const owner = await runOwnerOf(client, runId);
+    // The fork stays in the run's tenant, for the run's user under the token's pinned profiles.
+    const ownership = runOwnershipOf(request, { tenant: owner.tenant, userContext: undefined });
+    const { fromCallId, input, repeatEffects } = request.body;
     const audit = (outcome: string, detail?: Record<string, unknown>) =>
       auditLog(request.log, {
         subject: ownership.createdBy,
@@ -239,7 +314,9 @@ export const forkRoute = defineRoute(
       const fork = await client.fork(runId, {
         fromCallId,
         ...(input !== undefined ? { input } : {}),
+        ...(repeatEffects === true ? { repeatEffects: true } : {}),
         createdBy: ownership.createdBy,
+        userContext: replayUserContextOf(request, owner.userContext),
       });
       audit("ok", { forkId: fork.runId });
       return reply.code(202).send(fork);
@@ -249,3 +326,10 @@ export const forkRoute = defineRoute(
     }
   },
 );
+
+/** The run's owner, read after assertRunVisible: a run gone in between answers as an unknown one. */
+async function runOwnerOf(client: GatewayClient, runId: string) {
+  const owner = await client.runOwner(runId);
+  if (owner === undefined) throw new TollgateError("TG_RUN_NOT_FOUND", `No run has id ${runId}.`, { runId });
+  return owner;
+}

@@ -181,6 +181,14 @@ export const runsQuerySchema = z.strictObject({
   cursor: z.string().min(1).max(512).optional().describe("The previous page's nextCursor."),
 });
 
+/** Whether a replay may run again the calls of tools not declared read-only that the run executed. */
+const repeatEffectsSchema = z
+  .boolean()
+  .optional()
+  .describe(
+    "Run again the calls the run executed of tools not declared readOnly (from the fork's call on, for a fork); without it such a replay is refused with 409 TG_RERUN_REPEATS_EFFECTS naming them.",
+  );
+
 /** `POST /v1/runs/{runId}/rerun`: what may change; the creator is the token's subject. */
 export const rerunBodySchema = z.strictObject({
   input: runInputSchema.shape.input.optional().describe("Another user message; omitted: the run's own."),
@@ -188,7 +196,14 @@ export const rerunBodySchema = z.strictObject({
   model: runInputSchema.shape.model.describe(
     "Another of the gateway's named models; omitted: the run's own.",
   ),
+  repeatEffects: repeatEffectsSchema,
 });
+
+/**
+ * `POST /v1/runs/{runId}/resume`: nothing to choose (the resume continues the run as it stopped, for its
+ * user under the token's pins); the creator is the token's subject.
+ */
+export const resumeBodySchema = z.strictObject({});
 
 /** `POST /v1/runs/{runId}/fork`: the call to start from and its new input; the creator is the token's subject. */
 export const forkBodySchema = z.strictObject({
@@ -199,6 +214,7 @@ export const forkBodySchema = z.strictObject({
     .describe(
       "The call's input in the fork, whole (checked by the tool's schema); omitted: the input it had.",
     ),
+  repeatEffects: repeatEffectsSchema,
 });
 
 /**

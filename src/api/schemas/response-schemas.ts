@@ -130,6 +130,11 @@ export const runViewSchema = z.object({
     .array(forkLinkSchema)
     .optional()
     .describe("The runs forked from this one, oldest first, with the call each started at."),
+  resumeOf: z.string().optional().describe("The failed, timed-out or cancelled run this one continues."),
+  resumedBy: z
+    .string()
+    .optional()
+    .describe("The run that continues this one (POST /v1/runs/{runId}/resume)."),
   scheduleId: z.string().optional().describe("The schedule whose tick created the run."),
   scheduledAt: z.number().optional().describe("The time of that tick (epoch ms)."),
 });
@@ -150,6 +155,11 @@ export const runListSchema = z.object({
 
 /** `POST /v1/runs/{runId}/rerun`: the new run. */
 export const rerunSchema = enqueuedRunSchema.extend({ rerunOf: z.string().describe("The run re-run.") });
+
+/** `POST /v1/runs/{runId}/resume`: the run that continues it (the one of an earlier request: `created: false`). */
+export const resumeSchema = enqueuedRunSchema.extend({
+  resumeOf: z.string().describe("The run it continues."),
+});
 
 /** `POST /v1/runs/{runId}/fork`: the new run. */
 export const forkSchema = enqueuedRunSchema.extend({
@@ -230,6 +240,16 @@ export const toolListSchema = z.object({
         .describe(
           "Whether a call can wait for a human: a NEEDS_APPROVAL or PREDICATE policy, or a profile's approvals floor naming the tool or a tag of it (never for DENY).",
         ),
+      readOnly: z
+        .boolean()
+        .describe(
+          "The tool changes nothing outside itself (the tool's readOnly, an MCP tool's readOnlyHint): a rerun or fork repeats its calls without asking.",
+        ),
+      idempotent: z
+        .boolean()
+        .describe(
+          "Calling it again with the same input has no further effect (the tool's idempotent, an MCP tool's idempotentHint).",
+        ),
       extra: z
         .boolean()
         .describe("Offered only to runs that name it in additionalTools (the gateway's extraTools)."),
@@ -258,6 +278,7 @@ export const toolListSchema = z.object({
 /** Every event type, checked against the store's union: a type added there fails to compile here. */
 const runEventTypes = {
   "run-queued": true,
+  "run-resumed": true,
   "run-started": true,
   "model-replied": true,
   "text-delta": true,

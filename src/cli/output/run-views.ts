@@ -147,10 +147,24 @@ function eventWidth(): number {
 }
 
 /** Where a queued run comes from (a re-run, a fork, a schedule's tick), when it comes from somewhere. */
+function resumedDetail(data: IRunEventDataByType["run-resumed"]): string {
+  const retried = data.retriedCalls.map((call) => `${call.toolName} (${call.callId})`);
+  return [
+    `from ${data.resumeOf} (${data.status}) at step ${data.step}`,
+    `${data.completedCalls} completed call${data.completedCalls === 1 ? "" : "s"} kept`,
+    ...(retried.length > 0 ? [`retried: ${retried.join(", ")}`] : []),
+    ...(data.lateResults.length > 0
+      ? [`late results kept: ${data.lateResults.map((call) => call.toolName).join(", ")}`]
+      : []),
+    ...(data.modelAskedAgain ? ["model asked again"] : []),
+  ].join(", ");
+}
+
 function originDetail(data: IRunEventDataByType["run-queued"]): string[] {
   return [
     ...(data.rerunOf !== undefined ? [`re-run of ${data.rerunOf}`] : []),
     ...(data.forkOf !== undefined ? [`fork of ${data.forkOf.runId} at ${data.forkOf.callId}`] : []),
+    ...(data.resumeOf !== undefined ? [`resume of ${data.resumeOf}`] : []),
     ...(data.scheduleId !== undefined ? [`schedule ${data.scheduleId}`] : []),
   ];
 }
@@ -164,6 +178,8 @@ function eventDetail(type: string, data: unknown): string {
       return [`thread ${event.data.threadId}, user ${event.data.userId}`, ...originDetail(event.data)].join(
         ", ",
       );
+    case "run-resumed":
+      return resumedDetail(event.data);
     case "run-started":
       return "";
     case "model-replied":

@@ -3,7 +3,7 @@ import pino from "pino";
 import { z } from "zod";
 import { buildApi, type IApiOptions, type IApiToken } from "../../../src/api/index.js";
 import { defineTool, EToolCallVerdict } from "../../../src/contracts/index.js";
-import { defineGateway } from "../../../src/gateway/index.js";
+import { defineGateway, type IGateway } from "../../../src/gateway/index.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 
 /** A tool per policy kind, and one extra tool offered only when a run names it. */
@@ -14,6 +14,7 @@ export const apiTestGateway = defineGateway({
       description: "Adds two numbers.",
       inputSchema: z.object({ a: z.number(), b: z.number() }),
       tags: ["math"],
+      readOnly: true,
       execute: async ({ input }) => ({ sum: input.a + input.b }),
     }),
     defineTool({
@@ -28,6 +29,7 @@ export const apiTestGateway = defineGateway({
       name: "refund",
       description: "Refunds an order; small refunds only.",
       inputSchema: z.object({ amount: z.number() }),
+      idempotent: true,
       policy: ({ input }) => ({
         verdict: input.amount <= 100 ? EToolCallVerdict.ALLOW : EToolCallVerdict.DENY,
       }),
@@ -77,8 +79,9 @@ export const silentLogger = () => pino({ level: process.env.TEST_LOG_LEVEL ?? "s
 export async function createApiFixture(
   label: string,
   overrides: Partial<IApiOptions> = {},
+  gateway: IGateway = apiTestGateway,
 ): Promise<IApiFixture> {
-  const harness = await createHarness(apiTestGateway, label);
+  const harness = await createHarness(gateway, label);
   await harness.startWorker();
   const app = await buildApi({
     client: harness.client,

@@ -179,6 +179,8 @@ describe("what an operator reads of runs and approvals, over HTTP", () => {
     const forked = await call<{ runId: string }>("service", "POST", `v1/runs/${original}/fork`, {
       fromCallId: refundCall.callId,
       input: { chargeId: "ch_f", amount: 25 },
+      // The refund changes things: a fork that runs it again says so.
+      repeatEffects: true,
     });
     expect(forked.status).toBe(202);
     const fork = (await finished(forked.body.runId)).response!;

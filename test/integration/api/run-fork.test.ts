@@ -56,6 +56,12 @@ describe("POST /v1/runs/{runId}/fork", () => {
     expect((await post(`/v1/approvals/${approvalId}/approve`, acmeApprover, {})).statusCode).toBe(200);
   const fork = (runId: string, payload: object, headers = acme) =>
     post(`/v1/runs/${runId}/fork`, headers, payload);
+  /** The CLI's environment: the API listening on a port (once), acme's token. */
+  let listening: Promise<string> | undefined;
+  const cliEnv = async () => {
+    listening ??= fixture.app.listen({ host: "127.0.0.1", port: 0 });
+    return { TOLLGATE_URL: await listening, TOLLGATE_TOKEN: tokens[0]!.token };
+  };
   const callOf = (toolName: string) => original.toolResults.find((part) => part.toolName === toolName)!;
   const modelCalls = () => requestsWithMarker(fixture.harness.model, marker).length;
   /** Event types of a finished run, in order. */
@@ -87,7 +93,7 @@ describe("POST /v1/runs/{runId}/fork", () => {
   it("before an approval: earlier results are taken over, the call waits for a human again, then goes on live", async () => {
     const email = callOf("send_email");
     const before = modelCalls();
-    const response = await fork(original.runId, { fromCallId: email.callId });
+    const response = await fork(original.runId, { fromCallId: email.callId, repeatEffects: true });
     expect(response.statusCode).toBe(202);
     const forked = response.json();
     expect(forked).toMatchObject({
@@ -131,7 +137,7 @@ describe("POST /v1/runs/{runId}/fork", () => {
 
   it("after an approval: the human's decision is taken over and nothing waits", async () => {
     const refundCall = callOf("refund");
-    const response = await fork(original.runId, { fromCallId: refundCall.callId });
+    const response = await fork(original.runId, { fromCallId: refundCall.callId, repeatEffects: true });
     expect(response.statusCode).toBe(202);
     const view = await finished(response.json().runId);
     expect(view.status).toBe("completed");
@@ -151,7 +157,11 @@ describe("POST /v1/runs/{runId}/fork", () => {
 
   it("with an edited input the policy denies: the call is refused and the model reads why", async () => {
     const refundCall = callOf("refund");
-    const response = await fork(original.runId, { fromCallId: refundCall.callId, input: { amount: 500 } });
+    const response = await fork(original.runId, {
+      fromCallId: refundCall.callId,
+      input: { amount: 500 },
+      repeatEffects: true,
+    });
     expect(response.statusCode).toBe(202);
     const view = await finished(response.json().runId);
     expect(view.status).toBe("completed");
@@ -209,6 +219,65 @@ describe("POST /v1/runs/{runId}/fork", () => {
     expect(view.response.toolResults[0]).toMatchObject({ input: { a: 20, b: 3 }, output: { sum: 23 } });
   });
 
+  it("a fork over calls that changed the world is 409 TG_RERUN_REPEATS_EFFECTS naming them, unless repeatEffects", async () => {
+    const listed = async () =>
+      (await fixture.app.inject({ method: "GET", url: "/v1/runs", headers: acme })).json().runs;
+    const before = await listed();
+    // From the addition (read-only): the email and the refund after it would run again.
+    const fromAdd = await fork(original.runId, { fromCallId: callOf("add").callId });
+    expect(fromAdd.statusCode).toBe(409);
+    expect(fromAdd.json().error).toMatchObject({
+      code: "TG_RERUN_REPEATS_EFFECTS",
+      details: {
+        runId: original.runId,
+        calls: [
+          { callId: callOf("send_email").callId, toolName: "send_email" },
+          { callId: callOf("refund").callId, toolName: "refund" },
+        ],
+        toolNames: ["send_email", "refund"],
+      },
+    });
+    // From the refund: only the refund, even with another input (a second refund is a second effect).
+    const fromRefund = await fork(original.runId, {
+      fromCallId: callOf("refund").callId,
+      input: { amount: 1 },
+    });
+    expect(fromRefund.statusCode).toBe(409);
+    expect(fromRefund.json().error.details.calls).toEqual([
+      { callId: callOf("refund").callId, toolName: "refund" },
+    ]);
+    expect(await listed()).toEqual(before);
+    const refusedCli = captureIo(await cliEnv());
+    expect(
+      await runCli(["runs", "fork", original.runId, "--from-call", callOf("refund").callId], refusedCli),
+    ).toBe(1);
+    expect(refusedCli.errors.join("\n")).toContain("TG_RERUN_REPEATS_EFFECTS");
+    expect(refusedCli.errors.join("\n")).toContain(`refund (${callOf("refund").callId})`);
+  });
+
+  it("a rerun of a run that executed calls of tools not declared read-only is 409 unless repeatEffects", async () => {
+    const refused = await post(`/v1/runs/${original.runId}/rerun`, acme);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({
+      code: "TG_RERUN_REPEATS_EFFECTS",
+      details: { toolNames: ["send_email", "refund"] },
+    });
+    expect(refused.json().error.message).toContain("resume the run instead");
+    const library = await fixture.harness.client.rerun(original.runId).catch((error: unknown) => error);
+    expect(library).toMatchObject({ code: "TG_RERUN_REPEATS_EFFECTS" });
+    const confirmed = await post(`/v1/runs/${original.runId}/rerun`, acme, {
+      input: script({ text: "Nothing to repeat." }),
+      repeatEffects: true,
+    });
+    expect(confirmed.statusCode).toBe(202);
+    // Only read-only calls ran (the addition): a rerun asks nothing.
+    const readOnlyRun = await post("/v1/runs", acme, {
+      input: script({ calls: [{ name: "add", input: { a: 1, b: 1 } }] }, { text: "2" }),
+    });
+    await finished(readOnlyRun.json().runId);
+    expect((await post(`/v1/runs/${readOnlyRun.json().runId}/rerun`, acme)).statusCode).toBe(202);
+  });
+
   it("another tenant's run is 404; runs:read alone is 403", async () => {
     const fromCallId = callOf("add").callId;
     const otherTenant = await fork(original.runId, { fromCallId }, globex);
@@ -222,17 +291,30 @@ describe("POST /v1/runs/{runId}/fork", () => {
 
   it("GatewayClient.fork and tollgate runs fork do the same", async () => {
     const fromCallId = callOf("refund").callId;
-    const client = await fixture.harness.client.fork(original.runId, { fromCallId, input: { amount: 10 } });
+    const client = await fixture.harness.client.fork(original.runId, {
+      fromCallId,
+      input: { amount: 10 },
+      repeatEffects: true,
+    });
     expect(client.forkOf).toEqual({ runId: original.runId, callId: fromCallId });
     const view = await finished(client.runId);
     expect(view.response.toolResults[2]).toMatchObject({ output: { refunded: 10 } });
 
-    const url = await fixture.app.listen({ host: "127.0.0.1", port: 0 });
-    const env = { TOLLGATE_URL: url, TOLLGATE_TOKEN: tokens[0]!.token };
+    const env = await cliEnv();
     const io = captureIo(env);
     expect(
       await runCli(
-        ["runs", "fork", original.runId, "--from-call", fromCallId, "--input", '{"amount":7}', "--json"],
+        [
+          "runs",
+          "fork",
+          original.runId,
+          "--from-call",
+          fromCallId,
+          "--input",
+          '{"amount":7}',
+          "--repeat-effects",
+          "--json",
+        ],
         io,
       ),
     ).toBe(0);

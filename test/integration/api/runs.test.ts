@@ -225,11 +225,19 @@ describe("API runs", () => {
       tags: ["math"],
       policyKind: "ALLOW",
       mayNeedApproval: false,
+      readOnly: true,
+      idempotent: false,
       extra: false,
     });
     expect(tools[1]).toMatchObject({ policyKind: "NEEDS_APPROVAL", mayNeedApproval: true, tags: ["email"] });
     expect(tools[1].inputSchema.properties.to).toMatchObject({ type: "string", format: "email" });
-    expect(tools[2]).toMatchObject({ policyKind: "PREDICATE", mayNeedApproval: true, tags: [] });
+    expect(tools[2]).toMatchObject({
+      policyKind: "PREDICATE",
+      mayNeedApproval: true,
+      tags: [],
+      readOnly: false,
+      idempotent: true,
+    });
     expect(tools[3]).toMatchObject({ name: "lookup", extra: true });
   });
 

@@ -114,6 +114,23 @@ async function finishedToolRun(tenant: string): Promise<string> {
   return runId;
 }
 
+const failedRuns = new Map<string, string>();
+
+/** A run of this tenant whose model failed: what a resume continues (every resume after the first answers it). */
+async function failedRun(tenant: string): Promise<string> {
+  const known = failedRuns.get(tenant);
+  if (known) return known;
+  const { runId } = await fixture.harness.client.run({
+    // Its own script per tenant: the scripted model serves the errors once per conversation.
+    input: script({ status: 500, times: 3 }, { text: `resumed in ${tenant}` }),
+    userContext: { userId: "user-table" },
+    tenant,
+  });
+  await fixture.harness.client.wait(runId);
+  failedRuns.set(tenant, runId);
+  return runId;
+}
+
 /** A schedule of this tenant that never ticks during the test (yearly); deleting it needs a fresh one. */
 async function yearlySchedule(tenant: string): Promise<string> {
   const schedule = await fixture.harness.client.schedules.create({
@@ -160,6 +177,11 @@ const rows: Record<string, IRow> = {
     success: 202,
     call: async (f, headers, tenant) =>
       f.app.inject({ method: "POST", url: `/v1/runs/${await finishedRun(tenant)}/rerun`, headers }),
+  },
+  resumeRun: {
+    success: 202,
+    call: async (f, headers, tenant) =>
+      f.app.inject({ method: "POST", url: `/v1/runs/${await failedRun(tenant)}/resume`, headers }),
   },
   forkRun: {
     success: 202,

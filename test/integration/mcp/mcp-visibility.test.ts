@@ -130,10 +130,16 @@ describe("MCP tools are visible to the API: listing, run requests, approver rule
       tags: ["mcp:shop", "payments", "money"],
       policyKind: "NEEDS_APPROVAL",
       mayNeedApproval: true,
+      readOnly: false,
+      idempotent: false,
       extra: false,
       mcpServer: "shop",
       inputSchema: { type: "object", properties: { chargeId: { type: "string" } } },
     });
+    // The server's annotations (readOnlyHint, idempotentHint), unless the gateway's settings say otherwise.
+    const byName = (name: string) => listing.tools.find((tool: { name: string }) => tool.name === name);
+    expect(byName("shop__echo")).toMatchObject({ readOnly: true, idempotent: true });
+    expect(byName("shop__lookup_order")).toMatchObject({ readOnly: false, idempotent: false });
   });
 
   it("tools may name MCP tools (narrowing them too); an unlisted name is a 422; additionalTools refuses them", async () => {

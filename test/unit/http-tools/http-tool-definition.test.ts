@@ -26,10 +26,15 @@ function configError(run: () => unknown): TollgateError {
 
 describe("httpTool", () => {
   it("defines a tool of the contract: inline, with its endpoint for the gateway to check", () => {
-    const tool = httpTool({ ...base, method: "PUT", tags: ["orders"], timeoutMs: 5_000 }, { env });
+    const tool = httpTool(
+      { ...base, method: "PUT", tags: ["orders"], timeoutMs: 5_000, readOnly: true, idempotent: true },
+      { env },
+    );
     expect(tool).toMatchObject({
       name: "lookup_order",
       tags: ["orders"],
+      readOnly: true,
+      idempotent: true,
       timeoutMs: 5_000,
       isolation: "inline",
       http: { url: base.url, method: "PUT", allowPrivateAddresses: false },
