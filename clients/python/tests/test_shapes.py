@@ -1,10 +1,11 @@
 """The client's shapes agree with the OpenAPI document the API serves (GET /v1/openapi.json).
 
-For each request body and answer the client uses, its dataclass names exactly the schema's properties (in
-camelCase), a field is required exactly when the schema requires it, its type is of the schema's kind,
-and a Literal lists the schema's enum; nested dataclasses are compared with the nested schemas. The query
-parameters of the list methods are the operations' parameters. A field the API adds fails here, naming
-the dataclass to extend (until then it reaches callers in ``extra``).
+For each request body and answer the client uses, its dataclass names every one of the schema's properties
+(in camelCase), and no other unless optional (a field of another server version, such as one on an
+approval read by GET only); a field is required exactly when the schema requires it, its type is of the
+schema's kind, and a Literal lists the schema's enum; nested dataclasses are compared with the nested
+schemas. The query parameters of the list methods are the operations' parameters. A field the API adds
+fails here, naming the dataclass to extend (until then it reaches callers in ``extra``).
 """
 
 from __future__ import annotations
@@ -132,7 +133,11 @@ def disagreements(cls: type, schema: Dict[str, Any], where: str) -> List[str]:
     for missing in sorted(set(properties) - set(names)):
         found.append(f"{where}: {cls.__name__} lacks {missing!r} (the document has it)")
     for unknown in sorted(set(names) - set(properties)):
-        found.append(f"{where}: {cls.__name__}.{names[unknown].name} is not in the document")
+        # An optional field the document lacks is one a server of another version answers (None here).
+        if is_required(names[unknown]):
+            found.append(
+                f"{where}: {cls.__name__}.{names[unknown].name} is required, and not in the document"
+            )
     for key in sorted(set(properties) & set(names)):
         field = names[key]
         hint = hints[field.name]

@@ -106,6 +106,24 @@ class Quorum:
 
 
 @dataclass
+class ApprovalRefusal:
+    """Why the token reading an approval may not decide it: the rule, and the 403's message."""
+
+    rule: str
+    message: str
+    extra: Dict[str, Any] = extra_field()
+
+
+@dataclass
+class ApprovalViewer:
+    """What the token reading a pending approval may do with it (``GET`` with approvals:decide)."""
+
+    may_decide: bool
+    refusal: Optional[ApprovalRefusal] = None
+    extra: Dict[str, Any] = extra_field()
+
+
+@dataclass
 class Approval:
     """A tool call parked for a human (``GET /v1/approvals/{approvalId}``), pending or decided."""
 
@@ -134,6 +152,8 @@ class Approval:
     diff: Optional[List[DiffOperation]] = None
     outcome: Optional[ApprovalOutcome] = None
     quorum: Optional[Quorum] = None
+    #: ``approvals.get`` of a pending approval, with approvals:decide: whether this token may decide it.
+    viewer: Optional[ApprovalViewer] = None
     extra: Dict[str, Any] = extra_field()
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Literal, Optional, Union
 
 from .approval_models import Approval, CallInputs, DecisionKind, Verdict
@@ -111,6 +111,40 @@ class Usage:
 
 
 @dataclass
+class ModelFallback:
+    """One switch of a model call to the next named model, and why (``rate_limited``, ``timeout``...)."""
+
+    from_: str = field(metadata={"json": "from"})
+    to: str
+    reason: Literal[
+        "rate_limited",
+        "server_error",
+        "timeout",
+        "unreachable",
+        "cooling_down",
+        "paused",
+        "tools_unsupported",
+    ]
+    extra: Dict[str, Any] = extra_field()
+
+
+@dataclass
+class RunLink:
+    """A run a fork took a model reply over from."""
+
+    run_id: str
+    extra: Dict[str, Any] = extra_field()
+
+
+@dataclass
+class ForkEdit:
+    """A fork's call whose input the fork request gave: the input it had in the run forked."""
+
+    original_input: Any
+    extra: Dict[str, Any] = extra_field()
+
+
+@dataclass
 class ModelReply:
     """One model call: which named model answered the step, its tokens and how long it took."""
 
@@ -118,6 +152,10 @@ class ModelReply:
     model: str
     usage: Usage
     duration_ms: Optional[float] = None
+    #: The switches to fallbacks the call made before this model answered.
+    fallbacks: Optional[List[ModelFallback]] = None
+    #: In a fork: the run this reply was taken over from.
+    taken_from: Optional[RunLink] = None
     extra: Dict[str, Any] = extra_field()
 
 
@@ -158,6 +196,9 @@ class ToolResult:
     approval: Optional[ToolDecision] = None
     inputs: Optional[CallInputs] = None
     ended_run: Optional[bool] = None
+    #: In a fork: the run and call this result was taken over from (not run again).
+    taken_from: Optional[ForkLink] = None
+    fork_edit: Optional[ForkEdit] = None
     extra: Dict[str, Any] = extra_field()
 
 
@@ -200,6 +241,7 @@ class OpenCall:
     input: Any
     approval_id: Optional[str] = None
     approval: Optional[ToolDecision] = None
+    fork_edit: Optional[ForkEdit] = None
     extra: Dict[str, Any] = extra_field()
 
 
