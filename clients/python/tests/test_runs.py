@@ -99,14 +99,17 @@ class RunsTest(unittest.TestCase):
         first = self.client.runs.list(user_id=self.user_id, limit=2)
         self.assertLessEqual(len(first.runs), 2)
         self.assertIsNotNone(first.next_cursor)
-        seen = [summary.run_id for summary in first.runs]
+        summaries = list(first.runs)
         cursor = first.next_cursor
         while cursor is not None:
             page = self.client.runs.list(user_id=self.user_id, limit=2, cursor=cursor)
-            seen.extend(summary.run_id for summary in page.runs)
+            summaries.extend(page.runs)
             cursor = page.next_cursor
-        # Newest first, each once.
-        self.assertEqual(seen, list(reversed(created)))
+        seen = [summary.run_id for summary in summaries]
+        # Each once, newest first (runs created in the same millisecond are ordered by their ids).
+        self.assertEqual(sorted(seen), sorted(created))
+        created_at = [summary.created_at for summary in summaries]
+        self.assertEqual(created_at, sorted(created_at, reverse=True))
         self.assertEqual(
             [summary.run_id for summary in self.client.runs.iterate(page_size=1, user_id=self.user_id)], seen
         )
@@ -114,7 +117,10 @@ class RunsTest(unittest.TestCase):
         self.assertEqual({summary.status for summary in completed.runs}, {"completed"})
         self.assertEqual(len(completed.runs), 3)
         self.assertEqual(self.client.runs.list(user_id=self.user_id, status="failed").runs, [])
-        self.assertEqual(completed.runs[0].input_first_line, '{"script": [{"text": "Answer 2."}]}')
+        self.assertEqual(
+            {summary.input_first_line for summary in completed.runs},
+            {f'{{"script": [{{"text": "Answer {index}."}}]}}' for index in range(3)},
+        )
 
     def test_events_resume_after_a_last_event_id(self) -> None:
         run = self.client.runs.create(
@@ -164,7 +170,11 @@ class RunsTest(unittest.TestCase):
         self.assertEqual((cancelled.run_id, cancelled.cancel_requested), (run.run_id, True))
         finished = self.client.runs.wait(run.run_id, timeout=60)
         self.assertEqual(finished.status, "cancelled")
-        self.assertEqual(client("reviewer").approvals.get(approval.approval_id).status, "cancelled")
+        reviewer = client("reviewer")
+        wait_until(
+            lambda: reviewer.approvals.get(approval.approval_id).status == "cancelled",
+            message="the parked call's approval is cancelled with its run",
+        )
         with self.assertRaises(ConflictError) as raised:
             self.client.runs.cancel(run.run_id)
         self.assertEqual((raised.exception.code, raised.exception.status), ("TG_RUN_FINISHED", 409))
