@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { pythonCanInstall, pythonExecutable } from "./python.js";
 import { testClusterNodes } from "./redis-url.js";
 
 /**
@@ -47,6 +48,26 @@ export const redisServerGate: IEnvironmentGate & { available: boolean } = {
   needs: "redis-server on the PATH",
   command: "apt-get install redis-server (macOS: brew install redis), then npm test",
   available: hasProgram("redis-server"),
+};
+
+/** A python3 of 3.9 or later, for the Python client's suite (clients/python); looked for when first asked. */
+export const python3Gate: IEnvironmentGate & { readonly available: boolean } = {
+  needs: "python3 3.9 or later (TOLLGATE_TEST_PYTHON, /usr/bin/python3 or on the PATH)",
+  command: "apt-get install python3 (or bash scripts/ensure-python.sh), then npm run test:python",
+  get available() {
+    return pythonExecutable() !== undefined;
+  },
+};
+
+/** pip, setuptools, wheel and venv beside that python3, to install the Python client offline. */
+export const pythonInstallGate: IEnvironmentGate & { readonly available: boolean } = {
+  needs: "python3 with pip, setuptools, wheel and venv",
+  command:
+    "apt-get install python3-pip python3-setuptools python3-wheel python3-venv (or bash scripts/ensure-python.sh), then npm test",
+  get available() {
+    const python = pythonExecutable();
+    return python !== undefined && pythonCanInstall(python);
+  },
 };
 
 /** The options of a suite or test that runs only where `gate` is available: `describe(name, gatedBy(gate), fn)`. */

@@ -19,7 +19,15 @@ export interface IRouteResponse {
   schema?: z.ZodType;
   /** @defaultValue "application/json" */
   contentType?: string;
+  /**
+   * For a `text/event-stream`: the schema under `components.schemas` (`RunEvent`, `ApprovalEvent`) whose
+   * JSON each event's `data:` line holds. The document describes one event with it.
+   */
+  eventData?: TEventDataComponent;
 }
+
+/** The component schemas an event stream's `data:` may name. */
+export type TEventDataComponent = "RunEvent" | "ApprovalEvent";
 
 /**
  * One route as both fastify and the OpenAPI document see it: the same schemas validate requests and

@@ -3,7 +3,7 @@ import { approvalEventSchema } from "../../contracts/index.js";
 import { webhookPayloadSchema } from "../../notifications/webhook-payload.js";
 import { API_DEFAULTS, type IApiSettings } from "../api-options.js";
 import { errorEnvelopeSchema } from "../errors/error-envelope.js";
-import type { IRouteSpec } from "../http/route-definition.js";
+import type { IRouteResponse, IRouteSpec, TEventDataComponent } from "../http/route-definition.js";
 import { apiRoutes } from "../route-table.js";
 import { runEventSchema } from "../schemas/response-schemas.js";
 import { errorResponsesOf } from "./error-responses.js";
@@ -57,7 +57,10 @@ function generate(settings: Pick<IApiSettings, "askMaxWaitMs">): object {
       description:
         "Run LLM tool-calling agents as jobs: enqueue runs, wait for them, follow their events, and " +
         "decide the tool calls parked for a human. Errors are `{ error: { code, message, details? } }`.",
+      license: { name: "MIT", identifier: "MIT" },
     },
+    // Relative: every deployment serves its own document, so its paths resolve against where it was read.
+    servers: [{ url: "/", description: "The server that serves this document." }],
     tags: [
       { name: "runs", description: "Enqueue, wait for, follow and cancel runs." },
       { name: "threads", description: "Delete a thread and everything of it." },
@@ -143,7 +146,7 @@ function operationOf(spec: IRouteSpec, settings: Pick<IApiSettings, "askMaxWaitM
   const successResponses: Record<string, object> = {};
   for (const [status, response] of Object.entries(spec.responses)) {
     const contentType = response.contentType ?? "application/json";
-    const schema = response.schema ? jsonSchemaOf(response.schema) : undefined;
+    const schema = responseSchemaOf(response);
     successResponses[status] = {
       description: response.description,
       content: { [contentType]: schema ? { schema } : {} },
@@ -166,6 +169,37 @@ function operationOf(spec: IRouteSpec, settings: Pick<IApiSettings, "askMaxWaitM
         }
       : {}),
     responses: { ...successResponses, ...errorResponsesOf(spec, errorSchemaRef) },
+  };
+}
+
+function responseSchemaOf(response: IRouteResponse): object | undefined {
+  if (response.schema) return jsonSchemaOf(response.schema);
+  return response.eventData ? serverSentEventSchema(response.eventData) : undefined;
+}
+
+/**
+ * One event of a `text/event-stream`, its fields as the stream writes them: `data:` is a JSON text, its
+ * value described by `contentSchema` (JSON Schema 2020-12's way of describing what a string encodes, and
+ * the shape OpenAPI 3.2 gives a stream's items).
+ */
+function serverSentEventSchema(component: TEventDataComponent): object {
+  return {
+    type: "object",
+    description:
+      "One Server-Sent Event; the stream is a sequence of them, with `: heartbeat` comment lines between.",
+    required: ["id", "event", "data"],
+    properties: {
+      id: {
+        type: "string",
+        description: "The event's id: send the last one seen as Last-Event-ID to resume.",
+      },
+      event: { type: "string", description: "The event's type." },
+      data: {
+        type: "string",
+        contentMediaType: "application/json",
+        contentSchema: { $ref: `#/components/schemas/${component}` },
+      },
+    },
   };
 }
 

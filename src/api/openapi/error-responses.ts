@@ -1,6 +1,16 @@
 import { errorCatalogue, type TErrorCode } from "../../errors/index.js";
 import type { IRouteSpec } from "../http/route-definition.js";
 
+/**
+ * Answered to any request before a route sees it: a URL whose percent-encoding is invalid (400), headers
+ * and body that do not arrive within the request timeout (408), headers over 16 KiB (431).
+ */
+const beforeRoutingCodes: readonly TErrorCode[] = [
+  "TG_BAD_REQUEST",
+  "TG_REQUEST_TIMEOUT",
+  "TG_HEADERS_TOO_LARGE",
+];
+
 /** The errors a route may answer with: its own, plus those that follow from its access and input. */
 export function errorCodesOf(spec: IRouteSpec): TErrorCode[] {
   const codes = new Set<TErrorCode>(spec.errors ?? []);
@@ -12,6 +22,7 @@ export function errorCodesOf(spec: IRouteSpec): TErrorCode[] {
     codes.add("TG_BAD_REQUEST");
     codes.add("TG_PAYLOAD_TOO_LARGE");
   }
+  for (const code of beforeRoutingCodes) codes.add(code);
   codes.add("TG_INTERNAL");
   return [...codes];
 }

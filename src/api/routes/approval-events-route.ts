@@ -28,6 +28,7 @@ export const approvalEventsRoute = defineRoute(
       200: {
         description: "An event stream; each `data:` line is an ApprovalEvent as JSON.",
         contentType: "text/event-stream",
+        eventData: "ApprovalEvent",
       },
     },
     errors: ["TG_FORBIDDEN", "TG_RATE_LIMITED", "TG_REDIS_UNAVAILABLE"],

@@ -28,6 +28,7 @@ export const runEventsRoute = defineRoute(
       200: {
         description: "An event stream; each `data:` line is a RunEvent as JSON.",
         contentType: "text/event-stream",
+        eventData: "RunEvent",
       },
     },
     errors: ["TG_RUN_NOT_FOUND", "TG_RATE_LIMITED", "TG_REDIS_UNAVAILABLE"],

@@ -76,6 +76,12 @@ describe("the OpenAPI document", () => {
       "last-event-id",
     ]);
     expect(Object.keys(at(events, "responses", "200", "content") as object)).toEqual(["text/event-stream"]);
+    expect(
+      at(events, "responses", "200", "content", "text/event-stream", "schema", "properties", "data"),
+    ).toMatchObject({
+      contentMediaType: "application/json",
+      contentSchema: { $ref: "#/components/schemas/RunEvent" },
+    });
     const approvalEvents = at(built, "paths", "/v1/approvals/events", "get");
     expect(Object.keys(at(approvalEvents, "responses", "200", "content") as object)).toEqual([
       "text/event-stream",
@@ -107,7 +113,7 @@ describe("the OpenAPI document", () => {
     ).toMatchObject({ diff: { type: "array" }, outcome: { type: "object" } });
     const approve = at(built, "paths", "/v1/approvals/{approvalId}/approve", "post", "responses") as object;
     expect(Object.keys(approve)).toEqual(
-      ["200", "401", "403", "404", "409", "422", "400", "413", "500", "503"].sort(),
+      ["200", "400", "401", "403", "404", "408", "409", "413", "422", "431", "500", "503"].sort(),
     );
   });
 
