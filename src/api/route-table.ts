@@ -28,6 +28,7 @@ import {
   pauseScheduleRoute,
   resumeScheduleRoute,
 } from "./routes/schedule-routes.js";
+import { slackInteractivityRoute } from "./routes/slack-interactivity-route.js";
 import { deleteThreadRoute } from "./routes/thread-routes.js";
 import { listToolsRoute } from "./routes/tool-routes.js";
 import { usageRoute } from "./routes/usage-route.js";
@@ -57,6 +58,7 @@ export const apiRoutes: readonly IApiRoute[] = Object.freeze([
   rejectRoute,
   inspectApprovalLinkRoute,
   redeemApprovalLinkRoute,
+  slackInteractivityRoute,
   listToolsRoute,
   meRoute,
   usageRoute,
