@@ -356,6 +356,24 @@ describe("approvals in Slack", () => {
     expect(slack.callsOf("users.info").map((call) => call.args.user)).toContain("U0ERIN");
   });
 
+  it("a post and an update Slack refuses are retried with backoff, and arrive once", async () => {
+    slack.failures.set("chat.postMessage", ["ratelimited"]);
+    const { runId, approvalId } = await parked("refund", { amount: 12, currency: "EUR" });
+    const posts = slack
+      .callsOf("chat.postMessage")
+      .filter((call) => JSON.stringify(call.args).includes(approvalId));
+    expect(posts).toHaveLength(2);
+    slack.failures.set("chat.update", ["internal_error", "internal_error"]);
+    await harness.client.approvals.approve(approvalId, { approver: "lead" });
+    await messageWhen(approvalId, (current) => current.text === "Approved by lead: refund");
+    const updates = slack
+      .callsOf("chat.update")
+      .filter((call) => JSON.stringify(call.args).includes(approvalId));
+    expect(updates).toHaveLength(3);
+    expect(slack.messagesOf(approvalId)).toHaveLength(1);
+    await harness.client.wait(runId);
+  });
+
   it("a decision made elsewhere (the API), an expiry and a cancellation update the message", async () => {
     const byApi = await parked("refund", { amount: 88, currency: "EUR" });
     const rejected = await app.inject({
@@ -371,9 +389,20 @@ describe("approvals in Slack", () => {
     await harness.client.wait(byApi.runId);
 
     const expiring = await parked("short_lived", { note: "soon" });
-    expect(expiring.message.text).toBe("Approval needed: short_lived");
-    const expired = await messageWhen(expiring.approvalId, (current) => current.text.startsWith("Expired"));
-    expect(expired.text).toBe("Expired, nobody decided: short_lived");
+    // The expiry's update (the post itself may already show it, should the worker be slow to post).
+    const expiredUpdate = await waitUntil(() =>
+      slack
+        .callsOf("chat.update")
+        .find(
+          (call) =>
+            JSON.stringify(call.args).includes(expiring.approvalId) &&
+            String(call.args.text).startsWith("Expired"),
+        ),
+    );
+    expect(expiredUpdate.args.text).toBe("Expired, nobody decided: short_lived");
+    expect(slack.messageOf(expiring.approvalId)!.blocks.some((block) => block.type === "actions")).toBe(
+      false,
+    );
     await harness.client.wait(expiring.runId);
 
     const cancelled = await parked("refund", { amount: 99, currency: "EUR" });
