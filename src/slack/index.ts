@@ -10,11 +10,12 @@ export {
   type TSlackRole,
 } from "./slack-connections.js";
 export { deliverToSlack, type TSlackDeliveryResult } from "./slack-delivery.js";
-export type {
-  ISlackDecision,
-  ISlackInteractivity,
-  TSlackAnswer,
-  TSlackDecisionWrapper,
+export {
+  type ISlackDecision,
+  type ISlackInteractivity,
+  refusalText,
+  type TSlackAnswer,
+  type TSlackDecisionWrapper,
 } from "./slack-interaction-context.js";
 export { handleSlackRequest } from "./slack-interactivity.js";
 export { slackRequestMaxAgeSeconds, slackSignatureOf, verifySlackRequest } from "./slack-signature.js";

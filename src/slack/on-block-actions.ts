@@ -22,22 +22,22 @@ export async function onBlockActions(
   verified: ReadonlySet<string>,
   payload: TBlockActions,
 ): Promise<TSlackAnswer> {
-  const action = payload.actions.find((candidate) => candidate.action_id.startsWith("tollgate-"));
+  const action = payload.actions.find((candidate) => kindOf(candidate.action_id) !== undefined);
   const value = decodeActionValue(action?.value);
-  if (action === undefined || value === undefined) return undefined;
+  const kind = kindOf(action?.action_id);
+  if (value === undefined || kind === undefined) return undefined;
   const connection = connectionOf(interactivity, verified, value);
   const slackUser = payload.user.id;
   try {
     const approver = await approverOfSlackUser(connection, slackUser);
-    if (action.action_id === slackActionIds.edit) {
+    if (kind === "edit") {
       await openEditModal(interactivity, connection, value, payload.trigger_id);
       return undefined;
     }
-    const rejecting = action.action_id !== slackActionIds.approve;
     const approval = await interactivity.client.approvals.get(value.approvalId);
     const decision = { approval, approver, slackUser, target: value.target };
     const decider = { approver: approver.subject, approverRoles: approver.roles, inputHash: value.inputHash };
-    if (rejecting) {
+    if (kind === "reject") {
       await interactivity.around({ ...decision, action: "reject" }, () =>
         interactivity.client.approvals.reject(value.approvalId, {
           ...decider,
@@ -54,6 +54,15 @@ export async function onBlockActions(
     await tellUser(interactivity, connection, payload, error);
   }
   // The message itself is updated by the workers, from the approval event the decision wrote.
+  return undefined;
+}
+
+/** What a button of ours does, by its action id (a named option's is `tollgate-reject-option:<name>`). */
+function kindOf(actionId: string | undefined): "approve" | "reject" | "edit" | undefined {
+  if (actionId === slackActionIds.approve) return "approve";
+  if (actionId === slackActionIds.edit) return "edit";
+  if (actionId === slackActionIds.reject || actionId?.startsWith(`${slackActionIds.rejectOption}:`))
+    return "reject";
   return undefined;
 }
 
@@ -96,7 +105,8 @@ async function tellUser(
 ): Promise<void> {
   const channel = payload.container?.channel_id ?? payload.channel?.id;
   const context = { code: error.code, slackUser: payload.user.id, target: connection.target.name };
-  interactivity.logger.info(context, "Slack action refused");
+  if (error.httpStatus >= 500) interactivity.logger.warn({ ...context, err: error }, "Slack action failed");
+  else interactivity.logger.info(context, "Slack action refused");
   if (channel === undefined) return;
   try {
     await callSlack("chat.postEphemeral", () =>

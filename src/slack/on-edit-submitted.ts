@@ -53,10 +53,9 @@ export async function onEditSubmitted(
       const errors = blockErrorsOf(issues, Object.keys(values));
       if (Object.keys(errors).length > 0) return { response_action: "errors", errors };
     }
-    interactivity.logger.info(
-      { code: error.code, slackUser, approvalId: value.approvalId },
-      "Slack edit refused",
-    );
+    const context = { code: error.code, slackUser, approvalId: value.approvalId };
+    if (error.httpStatus >= 500) interactivity.logger.warn({ ...context, err: error }, "Slack edit failed");
+    else interactivity.logger.info(context, "Slack edit refused");
     return { response_action: "update", view: refusalView(error) };
   }
 }

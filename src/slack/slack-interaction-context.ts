@@ -54,7 +54,12 @@ export function connectionOf(
   return connection;
 }
 
-/** What a user is told of a refusal: the error's message and its code. */
+/**
+ * What a user is told of a refusal: the error's message and its code; for a fault of ours (a 500), only
+ * that there was one, as the API answers it (the detail is for the log).
+ */
 export function refusalText(error: TollgateError): string {
-  return truncated(`Not decided: ${error.message} (${error.code})`, 3_000);
+  const message =
+    error.httpStatus === 500 ? "an internal error occurred; the server log has the detail." : error.message;
+  return truncated(`Not decided: ${message} (${error.code})`, 3_000);
 }

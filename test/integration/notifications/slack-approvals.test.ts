@@ -262,7 +262,7 @@ describe("approvals in Slack", () => {
     expect(JSON.stringify(updated.blocks)).toContain("*Option:* Wrong customer");
   });
 
-  it("refuses a request signed more than 5 minutes ago, and one whose signature is forged or missing", async () => {
+  it("refuses a request signed more than 5 minutes ago, and one whose signature is forged or missing; leaves actions not its own alone", async () => {
     const { runId, approvalId, message } = await parked("refund", { amount: 66, currency: "EUR" });
     const payload = blockActionsPayload(message, buttonOf(message, "tollgate-approve")!, "U0DANA");
 
@@ -300,6 +300,17 @@ describe("approvals in Slack", () => {
       payload: JSON.stringify({ payload }),
     });
     expect([json.statusCode, json.json().error.code]).toEqual([400, "TG_BAD_REQUEST"]);
+
+    // Another feature of the same app, and an action id Tollgate does not know: answered, left alone.
+    for (const actionId of ["another-feature", "tollgate-approve-all"]) {
+      const other = blockActionsPayload(
+        message,
+        { ...buttonOf(message, "tollgate-approve")!, action_id: actionId },
+        "U0DANA",
+      );
+      const answer = await interact(other);
+      expect([answer.statusCode, answer.body]).toEqual([200, ""]);
+    }
 
     expect((await harness.client.approvals.get(approvalId)).status).toBe("pending");
     await harness.client.cancel(runId);
