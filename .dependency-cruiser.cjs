@@ -8,7 +8,7 @@
  */
 const core = "^src/(contracts|tools|policy|engine|errors|gateway|output)/";
 const shell =
-  "^src/(model|producer|workers|store|queue|api|observability|cli|config|runtime|notifications|links|isolation|http-tools|mcp)/";
+  "^src/(model|producer|workers|store|queue|api|observability|cli|config|runtime|notifications|slack|links|isolation|http-tools|mcp)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

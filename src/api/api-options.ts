@@ -10,6 +10,11 @@ import type { StaticTokens } from "./auth/token-verifier.js";
 
 /** The limits and timings that change behaviour, in one place. */
 export const API_DEFAULTS = Object.freeze({
+  /**
+   * How long one call to Slack's Web API from an interactivity request may take: Slack waits 3 s for the
+   * answer (and a modal's trigger id lives 3 s), so a call that takes longer is of no use.
+   */
+  slackCallTimeoutMs: 2_500,
   bodyLimitBytes: 1024 * 1024,
   /** Longest a `POST /v1/ask` waits; a longer `timeoutMs` in the body is refused (422). */
   askMaxWaitMs: 120_000,
@@ -85,6 +90,11 @@ export interface IApiOptions {
   requestTimeoutMs?: number;
   /** Whether close() also closes `client`. @defaultValue false: whoever made the client closes it */
   ownsClient?: boolean;
+  /**
+   * Where the Slack targets' secrets are read from (the bot token and signing secret variables each target
+   * names). @defaultValue process.env
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface IApiSettings {
@@ -148,6 +158,7 @@ const apiOptionKeys = [
     registry: true,
     metrics: true,
     ownsClient: true,
+    env: true,
   } satisfies Record<Exclude<keyof IApiOptions, keyof typeof apiSettingsSchema.shape>, true>),
   "port",
   "host",

@@ -20,7 +20,8 @@ import {
   type ITracing,
 } from "../observability/index.js";
 import { clientPortOf, type IGatewayClientPort, withRedisBudget } from "../producer/index.js";
-import { type IApiOptions, resolveApiSettings } from "./api-options.js";
+import { connectSlackTargets } from "../slack/index.js";
+import { API_DEFAULTS, type IApiOptions, resolveApiSettings } from "./api-options.js";
 import { authenticate, type IAuthenticator } from "./auth/authenticate.js";
 import { createAuthenticator } from "./auth/create-authenticator.js";
 import { registerConsole } from "./console/console-routes.js";
@@ -51,6 +52,14 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   const port = clientPortOf(options.client);
   assertLinkSecretFor(port.gateway.settings.notifications, port.options.linkSecret);
   const logger = options.logger ?? createLogger({ name: "tollgate-api" });
+  // A Slack target whose secrets are not in the environment is refused as early.
+  const slack = connectSlackTargets({
+    settings: port.gateway.settings.notifications,
+    env: options.env ?? process.env,
+    role: "api",
+    logger,
+    timeoutMs: API_DEFAULTS.slackCallTimeoutMs,
+  });
   const authenticator = createAuthenticator(options, logger);
   const errorHandler = createErrorHandler(() => options.client.isConnected());
   const earlyAnswers = new EarlyAnswers();
@@ -101,12 +110,13 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
     registry: options.registry ?? metrics?.registry ?? new Registry(),
     metrics,
     eventStreams,
+    slack,
     openApiDocument: () => buildOpenApiDocument(settings),
   };
   // A run this API cancels that no job holds any more is ended here, not by a worker: counted here.
   const stopObserving = metrics ? port.observeRunEndings({ metrics, logger }) : undefined;
   const redisBudgetMs = port.options.commandTimeoutMs;
-  for (const route of apiRoutes)
+  for (const route of apiRoutes.filter(({ spec }) => spec.rawForm === undefined))
     registerRoute(app, route, context, authenticator, redisBudgetMs, port.tracing);
   await registerConsole(app);
 
@@ -124,6 +134,18 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   app.addHook("onClose", async () => {
     stopObserving?.();
   });
+  // Routes whose handler verifies a signature over the raw body: in a scope of their own, registered after
+  // the hooks above so that they have them too, where a form body stays the bytes that came.
+  for (const route of apiRoutes.filter(({ spec }) => spec.rawForm !== undefined)) {
+    app.register(async (scope) => {
+      scope.addContentTypeParser(
+        "application/x-www-form-urlencoded",
+        { parseAs: "buffer" },
+        (_request, body, done) => done(null, body),
+      );
+      registerRoute(scope, route, context, authenticator, redisBudgetMs, port.tracing);
+    });
+  }
   if (options.ownsClient) {
     app.addHook("onClose", async () => {
       await options.client.close();

@@ -29,6 +29,7 @@ import {
   pauseScheduleRoute,
   resumeScheduleRoute,
 } from "./routes/schedule-routes.js";
+import { slackInteractivityRoute } from "./routes/slack-interactivity-route.js";
 import { deleteThreadRoute } from "./routes/thread-routes.js";
 import { listToolsRoute } from "./routes/tool-routes.js";
 import { usageRoute } from "./routes/usage-route.js";
@@ -59,6 +60,7 @@ export const apiRoutes: readonly IApiRoute[] = Object.freeze([
   rejectRoute,
   inspectApprovalLinkRoute,
   redeemApprovalLinkRoute,
+  slackInteractivityRoute,
   listToolsRoute,
   meRoute,
   usageRoute,

@@ -103,6 +103,26 @@ export const errorCatalogue = {
     status: 409,
     summary: "An approval link (or its approve/reject twin) was already redeemed.",
   },
+  TG_SLACK_SIGNATURE_INVALID: {
+    status: 401,
+    summary:
+      "A request to the Slack interactivity route whose X-Slack-Signature is missing or does not verify with the signing secret of any Slack target.",
+  },
+  TG_SLACK_REQUEST_STALE: {
+    status: 401,
+    summary:
+      "A Slack request whose X-Slack-Request-Timestamp is more than 5 minutes from the server's clock (a replay, or a clock far off).",
+  },
+  TG_SLACK_USER_UNMAPPED: {
+    status: 403,
+    summary:
+      "The Slack user who pressed a button maps to no approver: not in the target's `approvers.users`, and no email lookup (or an address outside `byEmail.domains`).",
+  },
+  TG_SLACK_API_ERROR: {
+    status: 502,
+    summary:
+      "Slack's Web API could not be reached or refused a call (`ok: false`); `details.method` and `details.error` say which and why.",
+  },
   TG_STATE_CORRUPT: {
     status: 500,
     summary: "Stored run state is unreadable (not JSON, or an unknown version).",

@@ -39,12 +39,21 @@ export {
 export { escalationsOfTool, targetsOfEvent } from "./notification-matching.js";
 export {
   defaultTargetEvents,
+  isWebhookTarget,
   type TApprovalLinksSettings,
   type TEscalation,
   type TNotificationSettings,
   type TNotificationTarget,
+  type TWebhookTarget,
   webhookSecret,
 } from "./notification-settings.js";
 export { rejectOptionsOf } from "./reject-options-of.js";
 export { type IRunToolSelection, runToolRegistry } from "./run-tools.js";
+export {
+  defaultSlackApiUrl,
+  defaultSlackTargetEvents,
+  slackUserIdPattern,
+  type TSlackApprovers,
+  type TSlackTarget,
+} from "./slack-target-settings.js";
 export { type IUsageCost, usageCostOf } from "./usage-cost.js";

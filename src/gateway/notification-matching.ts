@@ -5,6 +5,7 @@ import {
   type TNotificationSettings,
   type TNotificationTarget,
 } from "./notification-settings.js";
+import { defaultSlackTargetEvents } from "./slack-target-settings.js";
 
 /** A filter by tool or tag: neither list matches every tool; otherwise the tool or one of its tags. */
 function matchesTool(
@@ -27,7 +28,8 @@ export function targetsOfEvent(
 ): TNotificationTarget[] {
   return settings.targets.filter((target) => {
     if (event.type === "approval-escalated" && event.target === target.name) return true;
-    const events = target.events ?? defaultTargetEvents;
+    const events =
+      target.events ?? (target.kind === "slack" ? defaultSlackTargetEvents : defaultTargetEvents);
     return events.includes(event.type) && matchesTool(target, event.toolName, toolTags);
   });
 }

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { approvalEventTypes, type TApprovalEventType } from "../contracts/index.js";
+import { slackTargetSchema } from "./slack-target-settings.js";
 
 /**
- * What a target receives when it names no `events`. Escalations go to the escalation's own target (and to
+ * What a webhook target receives when it names no `events`. Escalations go to the escalation's own target (and to
  * targets that list `approval-escalated`), partial decisions and cancellations only to targets that ask.
  */
 export const defaultTargetEvents: readonly TApprovalEventType[] = [
@@ -57,7 +58,9 @@ export const approvalLinksSchema = z.strictObject({
     .default(15 * 60 * 1000),
 });
 
-export const notificationTargetSchema = z.strictObject({
+export const webhookTargetSchema = z.strictObject({
+  /** A webhook target may say so; it is the kind of a target that names none. */
+  kind: z.literal("webhook").optional(),
   /** Names the target in job ids, logs and the `target` label of the webhook metrics. */
   name: targetName,
   /** Where deliveries are POSTed (http or https). */
@@ -73,6 +76,12 @@ export const notificationTargetSchema = z.strictObject({
   /** Signed one-time approve/reject links in this target's payloads; needs TOLLGATE_LINK_SECRET. */
   links: approvalLinksSchema.optional(),
 });
+
+/** A webhook (the default kind: signed JSON POSTs) or a Slack app (docs/NOTIFICATIONS.md). */
+export const notificationTargetSchema = z.discriminatedUnion("kind", [
+  webhookTargetSchema,
+  slackTargetSchema,
+]);
 
 export const escalationSchema = z.strictObject({
   /** Only approvals of these tools (or of the tags below). Neither: every tool. */
@@ -128,5 +137,11 @@ export const notificationsSchema = z
 
 export type TNotificationSettings = z.output<typeof notificationsSchema>;
 export type TNotificationTarget = z.output<typeof notificationTargetSchema>;
+export type TWebhookTarget = z.output<typeof webhookTargetSchema>;
+
+/** A target that receives signed JSON POSTs (the kind of a target that names none). */
+export function isWebhookTarget(target: TNotificationTarget): target is TWebhookTarget {
+  return target.kind !== "slack";
+}
 export type TEscalation = z.output<typeof escalationSchema>;
 export type TApprovalLinksSettings = z.output<typeof approvalLinksSchema>;

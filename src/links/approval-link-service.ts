@@ -1,5 +1,6 @@
 import { tenantOf } from "../contracts/index.js";
 import { TollgateError } from "../errors/index.js";
+import { isWebhookTarget } from "../gateway/index.js";
 import {
   clientPortOf,
   type GatewayClient,
@@ -139,7 +140,7 @@ async function openLink(client: GatewayClient, token: string): Promise<IOpenedLi
   const target = port.gateway.settings.notifications?.targets.find(
     (candidate) => candidate.name === claims.target,
   );
-  if (target?.links?.approver.subject !== claims.approver)
+  if (target === undefined || !isWebhookTarget(target) || target.links?.approver.subject !== claims.approver)
     throw invalidLink(`This link was revoked: its target no longer sends links for ${claims.approver}.`);
   const runtime = port.partitionOf(claims.approvalId);
   if (!runtime)

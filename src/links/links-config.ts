@@ -1,5 +1,5 @@
 import { TollgateError } from "../errors/index.js";
-import type { TNotificationSettings } from "../gateway/index.js";
+import { isWebhookTarget, type TNotificationSettings } from "../gateway/index.js";
 
 /**
  * Refuses to start a process (worker or API) whose gateway has a notification target that asks for
@@ -11,7 +11,9 @@ export function assertLinkSecretFor(
   linkSecret: string | undefined,
 ): void {
   if (linkSecret !== undefined) return;
-  const asking = (settings?.targets ?? []).filter((target) => target.links !== undefined);
+  const asking = (settings?.targets ?? []).filter(
+    (target) => isWebhookTarget(target) && target.links !== undefined,
+  );
   if (asking.length === 0) return;
   const names = asking.map((target) => `"${target.name}"`).join(", ");
   throw new TollgateError(

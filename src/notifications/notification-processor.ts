@@ -1,13 +1,20 @@
 import { DelayedError, type Job, UnrecoverableError } from "bullmq";
 import type { TApprovalEvent } from "../contracts/index.js";
-import type { TNotificationSettings } from "../gateway/index.js";
+import { isWebhookTarget, type TNotificationSettings, type TNotificationTarget } from "../gateway/index.js";
 import type { Logger, TollgateMetrics } from "../observability/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
+import { deliverToSlack, type IMessageOccasion, type ISlackConnection } from "../slack/index.js";
 import type { DeliveryOrder } from "./delivery-order.js";
-import { deliveryJobSchema, notificationJobNames, reminderJobSchema } from "./notification-jobs.js";
+import {
+  deliveryJobSchema,
+  notificationJobNames,
+  reminderJobSchema,
+  type TDeliveryJob,
+} from "./notification-jobs.js";
 import { bodyWithLinks } from "./payload-links.js";
 import { appendReminderEvent } from "./reminder-event.js";
 import { sendWebhook } from "./send-webhook.js";
+import { webhookPayloadSchema } from "./webhook-payload.js";
 
 /** A delivery waiting for an earlier one looks again after this long, should nobody wake it first. */
 const orderRecheckMs = 5_000;
@@ -18,9 +25,11 @@ export interface INotificationContext {
   order: DeliveryOrder;
   logger: Logger;
   metrics?: TollgateMetrics | undefined;
+  /** The Slack targets' connections by target name (bot token and Web API client). */
+  slack: ReadonlyMap<string, ISlackConnection>;
 }
 
-/** Processes the notifications queue: webhook deliveries, and the reminders that append events. */
+/** Processes the notifications queue: deliveries (webhooks, Slack), and the reminders that append events. */
 export function createNotificationProcessor(context: INotificationContext) {
   return async (job: Job, token?: string): Promise<unknown> => {
     if (job.name === notificationJobNames.deliver) return deliver(context, job, token);
@@ -46,17 +55,7 @@ async function deliver(context: INotificationContext, job: Job, token: string | 
   const startedAt = performance.now();
   const observation = { target: data.target, event: data.eventType };
   try {
-    const body = target.links ? await bodyWithLinks(context.runtime, target, data) : data.body;
-    const status = await sendWebhook(
-      {
-        url: target.url,
-        secret: target.secret,
-        messageId: jobId,
-        body,
-        timeoutMs: context.settings.delivery.timeoutMs,
-      },
-      context.runtime.now,
-    );
+    const sent = await send(context, target, data, jobId);
     context.metrics?.webhookDelivery({
       ...observation,
       outcome: "delivered",
@@ -64,7 +63,7 @@ async function deliver(context: INotificationContext, job: Job, token: string | 
       lagSeconds: (context.runtime.now() - data.eventAt) / 1000,
     });
     await context.order.settle(data.target, data.approvalId, jobId);
-    return { status };
+    return sent;
   } catch (error) {
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     context.metrics?.webhookDelivery({
@@ -88,6 +87,48 @@ async function deliver(context: INotificationContext, job: Job, token: string | 
     }
     throw error;
   }
+}
+
+/**
+ * One attempt of a delivery, by the target's kind: a signed webhook POST, or the Slack message posted or
+ * updated. Either throws to be retried.
+ */
+async function send(
+  context: INotificationContext,
+  target: TNotificationTarget,
+  data: TDeliveryJob,
+  messageId: string,
+): Promise<unknown> {
+  if (!isWebhookTarget(target)) {
+    const connection = context.slack.get(target.name);
+    // The worker connects every Slack target when it starts: one missing is a bug, not an outage.
+    if (connection === undefined) throw new UnrecoverableError(`No Slack connection for "${target.name}".`);
+    return deliverToSlack(
+      context.runtime,
+      connection,
+      { approvalId: data.approvalId, occasion: occasionOf(data) },
+      context.logger,
+    );
+  }
+  const body = target.links ? await bodyWithLinks(context.runtime, target, data) : data.body;
+  const status = await sendWebhook(
+    {
+      url: target.url,
+      secret: target.secret,
+      messageId,
+      body,
+      timeoutMs: context.settings.delivery.timeoutMs,
+    },
+    context.runtime.now,
+  );
+  return { status };
+}
+
+/** What the event adds to a Slack message: its type, and an escalation's delay. */
+function occasionOf(data: TDeliveryJob): IMessageOccasion {
+  const parsed = webhookPayloadSchema.safeParse(JSON.parse(data.body));
+  const escalation = parsed.success ? parsed.data.data.escalation : undefined;
+  return { type: data.eventType, ...(escalation !== undefined ? { escalation } : {}) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { TApprovalEventType } from "../contracts/index.js";
-import type { TNotificationTarget } from "../gateway/index.js";
+import type { TWebhookTarget } from "../gateway/index.js";
 import { mintApprovalLinks } from "../links/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
 import { type IApproval, inputHashOf } from "../store/index.js";
@@ -22,7 +22,7 @@ const eventsWithLinks: ReadonlySet<TApprovalEventType> = new Set([
  */
 export async function bodyWithLinks(
   runtime: ITollgateRuntime,
-  target: TNotificationTarget,
+  target: TWebhookTarget,
   delivery: TDeliveryJob,
 ): Promise<string> {
   if (!eventsWithLinks.has(delivery.eventType)) return delivery.body;
@@ -36,7 +36,7 @@ export async function bodyWithLinks(
 /** The payload with links for this target's approver, or unchanged when nothing is left to decide. */
 export function payloadForTarget(
   payload: TWebhookPayload,
-  target: TNotificationTarget,
+  target: TWebhookTarget,
   approval: IApproval | undefined,
   linkSecret: string | undefined,
   now: number,

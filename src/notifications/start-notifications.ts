@@ -3,6 +3,7 @@ import type { TNotificationSettings } from "../gateway/index.js";
 import type { Logger, TollgateMetrics } from "../observability/index.js";
 import { queueNames } from "../queue/index.js";
 import type { ITollgateRuntime } from "../runtime/runtime.js";
+import type { ISlackConnection } from "../slack/index.js";
 import { ApprovalEventDispatcher } from "./approval-event-dispatcher.js";
 import { DeliveryOrder } from "./delivery-order.js";
 import { createNotificationProcessor, type INotificationContext } from "./notification-processor.js";
@@ -26,6 +27,8 @@ export async function startNotifications(args: {
   settings: TNotificationSettings;
   logger: Logger;
   metrics?: TollgateMetrics | undefined;
+  /** The Slack targets' connections by name (see connectSlackTargets). */
+  slack: ReadonlyMap<string, ISlackConnection>;
   workerOptions: Omit<WorkerOptions, "connection">;
   /** Wraps the processor (busy-slot counting, active-job tracking). */
   wrap: (processor: TNotificationProcessor) => TNotificationProcessor;
@@ -38,7 +41,14 @@ export async function startNotifications(args: {
     runtime.queues.notifications,
     runtime.options.retentionMs,
   );
-  const context: INotificationContext = { runtime, settings, order, logger, metrics: args.metrics };
+  const context: INotificationContext = {
+    runtime,
+    settings,
+    order,
+    logger,
+    metrics: args.metrics,
+    slack: args.slack,
+  };
   const worker = new Worker(queueNames.notifications, args.wrap(createNotificationProcessor(context)), {
     ...args.workerOptions,
     connection: runtime.duplicateConnection(),

@@ -67,6 +67,11 @@ export interface IKeys {
   approvalEvents(): string;
   /** Webhook deliveries of one approval to one target not yet settled, by event order (sorted set). */
   notificationOrder(target: string, approvalId: string): string;
+  /**
+   * The Slack message a Slack target posted for an approval (hash: `channel`, `ts`): later events update it
+   * with `chat.update`. Kept until the run's retention after the approval's expiry.
+   */
+  slackMessage(target: string, approvalId: string): string;
   /** Set once a reminder (expiring, escalation) appended its event: a retried reminder appends nothing. */
   approvalReminder(reminderId: string): string;
   /**
@@ -181,6 +186,7 @@ export function keysFor(prefix: string): IKeys {
     tenantPendingApprovals: (tenant) => approvalIndex("pending", "tenant", tenant),
     approvalEvents: () => `${prefix}:approval-events`,
     notificationOrder: (target, approvalId) => `${prefix}:notification-order:${target}:${approvalId}`,
+    slackMessage: (target, approvalId) => `${prefix}:slack-message:${target}:${approvalId}`,
     approvalReminder: (reminderId) => `${prefix}:approval-reminder:${reminderId}`,
     approvalLinkUse: (nonce) => `${prefix}:approval-link-use:${nonce}`,
     approvalIndex,

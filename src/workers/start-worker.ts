@@ -24,6 +24,7 @@ import { ModelPauseWatch } from "../runtime/model-pause-watch.js";
 import { partitionMetricsSources, queueAcrossPartitions } from "../runtime/partition-metrics.js";
 import { createPartitionSet } from "../runtime/partition-set.js";
 import { checkRedisServer } from "../runtime/redis-server-check.js";
+import { connectSlackTargets } from "../slack/index.js";
 import { createApprovalProcessor } from "./approval-processor.js";
 import { ActiveJobs, shutdownWithHandBack } from "./hand-back-shutdown.js";
 import { LocalToolCompletions } from "./local-tool-completions.js";
@@ -54,7 +55,10 @@ export interface IStartWorkerOptions {
    * docs/LIBRARY.md); what is given here wins.
    */
   runtime?: TRuntimeOptionsInput;
-  /** The environment the Redis target left out of `runtime` is read from. @defaultValue process.env */
+  /**
+   * The environment the Redis target left out of `runtime` is read from, and the Slack targets' bot tokens
+   * (the variables each target names). @defaultValue process.env
+   */
   env?: NodeJS.ProcessEnv;
   /**
    * The partitions this process serves: `base`, an index of the current layout, or `<index>of<count>`
@@ -128,6 +132,15 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
   const logger = options.logger ?? createLogger({ name: "tollgate-worker" });
   // Before any connection opens: a target asking for links this worker cannot sign is a start-up error.
   assertLinkSecretFor(options.gateway.settings.notifications, options.runtime?.linkSecret);
+  // Likewise a Slack target whose bot token is not in the environment, on a worker that would post.
+  const postsToSlack = (options.queues ?? allQueueNames).includes(queueNames.approvals);
+  const slack = connectSlackTargets({
+    settings: postsToSlack ? options.gateway.settings.notifications : undefined,
+    env: options.env ?? process.env,
+    role: "worker",
+    logger,
+    timeoutMs: options.gateway.settings.notifications?.delivery.timeoutMs ?? 10_000,
+  });
   const tracing = options.tracing ? createTracing(options.tracing) : undefined;
   const partitions = createPartitionSet({
     ...(tracing ? { tracing } : {}),
@@ -235,6 +248,7 @@ export async function startWorker(options: IStartWorkerOptions): Promise<ITollga
             settings: notificationSettings,
             logger,
             metrics,
+            slack,
             workerOptions: {
               prefix: partitionRuntime.options.prefix,
               concurrency,

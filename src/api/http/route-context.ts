@@ -1,6 +1,7 @@
 import type { Registry } from "prom-client";
 import type { ITollgateMetrics } from "../../observability/index.js";
 import type { GatewayClient, IGatewayClientPort } from "../../producer/index.js";
+import type { ISlackConnection } from "../../slack/index.js";
 import type { IApiSettings } from "../api-options.js";
 import type { EventStreams } from "../sse/event-streams.js";
 
@@ -14,6 +15,8 @@ export interface IRouteContext {
   readonly registry: Registry;
   /** Counters the routes record into; absent when the caller gave only a registry. */
   readonly metrics?: ITollgateMetrics | undefined;
+  /** The gateway's Slack targets by name, with their apps' signing secrets (empty: none). */
+  readonly slack: ReadonlyMap<string, ISlackConnection>;
   /** The open Server-Sent Events streams, ended when the app closes. */
   readonly eventStreams: EventStreams;
   /** The OpenAPI document, built on first use (it is the same for every app). */

@@ -48,6 +48,13 @@ export interface IRouteSpec<TSchemas extends IRouteSchemas = IRouteSchemas> {
    * `schemas.body` for validation and in the document alike; `schemas.body` still types the handler.
    */
   bodyFor?: (settings: IApiSettings) => z.ZodType;
+  /**
+   * A form-encoded body that reaches the handler as its raw bytes (a Buffer), unparsed: the handler
+   * verifies a signature over exactly those bytes before it reads them (Slack's interactivity). The route
+   * is registered in a scope of its own that reads this content type; these schemas only describe the
+   * body and the headers in the OpenAPI document, the handler checks them itself.
+   */
+  rawForm?: { body: z.ZodType; headers?: z.ZodType };
   /** Whether a request must have a body. @defaultValue true when `schemas.body` is set */
   bodyRequired?: boolean;
   /**

@@ -142,6 +142,7 @@ function operationOf(spec: IRouteSpec, settings: Pick<IApiSettings, "askMaxWaitM
     ...(params ? parametersOf(params, "path") : []),
     ...(querystring ? parametersOf(querystring, "query") : []),
     ...(headers ? parametersOf(headers, "header") : []),
+    ...(spec.rawForm?.headers ? parametersOf(spec.rawForm.headers, "header") : []),
   ];
   const successResponses: Record<string, object> = {};
   for (const [status, response] of Object.entries(spec.responses)) {
@@ -165,6 +166,14 @@ function operationOf(spec: IRouteSpec, settings: Pick<IApiSettings, "askMaxWaitM
           requestBody: {
             required: spec.bodyRequired ?? true,
             content: { "application/json": { schema: jsonSchemaOf(body) } },
+          },
+        }
+      : {}),
+    ...(spec.rawForm
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/x-www-form-urlencoded": { schema: jsonSchemaOf(spec.rawForm.body) } },
           },
         }
       : {}),

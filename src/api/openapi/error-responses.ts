@@ -18,7 +18,7 @@ export function errorCodesOf(spec: IRouteSpec): TErrorCode[] {
   if (spec.access !== "public" && spec.access !== "authenticated") codes.add("TG_FORBIDDEN");
   const { body, params, querystring, headers } = spec.schemas;
   if (body || params || querystring || headers) codes.add("TG_INVALID_REQUEST");
-  if (body) {
+  if (body || spec.rawForm) {
     codes.add("TG_BAD_REQUEST");
     codes.add("TG_PAYLOAD_TOO_LARGE");
   }

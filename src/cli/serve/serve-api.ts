@@ -72,6 +72,8 @@ export async function serveApi(io: ICliIo, env: TEnv, options: IServeApiOptions)
       ...(jwt ? { jwt } : {}),
       insecure: options.insecure,
       logger,
+      // A Slack target's bot token and signing secret are read from the CLI's environment.
+      env: io.env,
       port: options.port,
       host: options.host,
       ...(env.TOLLGATE_BODY_LIMIT_BYTES !== undefined

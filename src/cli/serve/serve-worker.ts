@@ -75,6 +75,8 @@ export async function serveWorker(io: ICliIo, env: TEnv, options: IServeWorkerOp
     gatewayModule: resolve(io.cwd, options.gatewayPath),
     concurrency: options.concurrency,
     runtime,
+    // The same environment the runtime was read from: a Slack target's bot token is in it too.
+    env: io.env,
     model,
     logger,
     registry,

@@ -363,6 +363,19 @@ const rows: Record<string, IRow> = {
         payload: { token: "not-signed-here" },
       }),
   },
+  // Verified by the Slack app's signature, not the token: this fixture's gateway has no Slack target, so
+  // nothing verifies and every principal gets 401 (slack-approvals.test.ts signs for a gateway with one).
+  slackInteractivity: {
+    success: 401,
+    tenantFree: true,
+    call: (f, headers) =>
+      f.app.inject({
+        method: "POST",
+        url: "/v1/integrations/slack/interactivity",
+        headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+        payload: "payload=%7B%7D",
+      }),
+  },
   listTools: {
     success: 200,
     tenantFree: true,

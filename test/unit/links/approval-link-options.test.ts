@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { TollgateError } from "../../../src/errors/index.js";
-import { notificationsSchema } from "../../../src/gateway/notification-settings.js";
+import { webhookTargetSchema } from "../../../src/gateway/notification-settings.js";
 import { mintApprovalLinks, signApprovalLink, verifyApprovalLink } from "../../../src/links/index.js";
 
 const secret = "a-link-secret-of-at-least-32-characters";
@@ -59,19 +59,15 @@ describe("approval links carry the reject option and the input they were shown w
   });
 
   it("one link per named option, all sharing the message's nonce and bound to its input", () => {
-    const settings = notificationsSchema.parse({
-      targets: [
-        {
-          name: "alice-dm",
-          url: "https://hooks.example.com/a",
-          secret: "whsec_0123456789abcdef0123456789abcdef",
-          links: {
-            approver: { subject: "alice@example.com" },
-            consoleUrl: "https://tollgate.example.com/console/",
-          },
-        },
-      ],
-    }).targets[0]!.links!;
+    const settings = webhookTargetSchema.parse({
+      name: "alice-dm",
+      url: "https://hooks.example.com/a",
+      secret: "whsec_0123456789abcdef0123456789abcdef",
+      links: {
+        approver: { subject: "alice@example.com" },
+        consoleUrl: "https://tollgate.example.com/console/",
+      },
+    }).links!;
     const links = mintApprovalLinks({
       secret,
       target: "alice-dm",
