@@ -29,6 +29,7 @@ ToolOutcome = Literal[
 OpenCallState = Literal["pending", "dispatched", "parked"]
 RunEventType = Literal[
     "run-queued",
+    "run-resumed",
     "run-started",
     "model-replied",
     "text-delta",
@@ -280,6 +281,10 @@ class Run:
     progress: Optional[RunProgress] = None
     fork_of: Optional[ForkLink] = None
     forks: Optional[List[ForkLink]] = None
+    #: The failed, timed-out or cancelled run this one continues (``runs.resume``).
+    resume_of: Optional[str] = None
+    #: The run that continues this one.
+    resumed_by: Optional[str] = None
     schedule_id: Optional[str] = None
     scheduled_at: Optional[float] = None
     extra: Dict[str, Any] = extra_field()
@@ -321,6 +326,7 @@ class RunSummary:
     error_code: Optional[str] = None
     rerun_of: Optional[str] = None
     fork_of: Optional[ForkLink] = None
+    resume_of: Optional[str] = None
     schedule_id: Optional[str] = None
     extra: Dict[str, Any] = extra_field()
 
