@@ -170,6 +170,7 @@ answers = [
     (tollgate.Run, ("/v1/runs/{runId}", "get", "200")),
     (tollgate.RunResponse, ("/v1/ask", "post", "200")),
     (tollgate.RerunResult, ("/v1/runs/{runId}/rerun", "post", "202")),
+    (tollgate.ResumeResult, ("/v1/runs/{runId}/resume", "post", "202")),
     (tollgate.ForkResult, ("/v1/runs/{runId}/fork", "post", "202")),
     (tollgate.CancelResult, ("/v1/runs/{runId}/cancel", "post", "202")),
     (tollgate.ApprovalPage, ("/v1/approvals", "get", "200")),

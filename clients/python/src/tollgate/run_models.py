@@ -81,6 +81,19 @@ class RerunResult:
 
 
 @dataclass
+class ResumeResult:
+    """``POST /v1/runs/{runId}/resume``: the run that continues it; ``created`` is False when an earlier
+    request made it (a run is resumed once)."""
+
+    run_id: str
+    thread_id: str
+    status: RunStatus
+    created: bool
+    resume_of: str
+    extra: Dict[str, Any] = extra_field()
+
+
+@dataclass
 class ForkResult:
     """``POST /v1/runs/{runId}/fork``: the new run, and the run and call it starts from."""
 

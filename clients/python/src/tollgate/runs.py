@@ -1,4 +1,4 @@
-"""``client.runs``: enqueue, find, wait for, follow, cancel, re-run and fork runs."""
+"""``client.runs``: enqueue, find, wait for, follow, cancel, resume, re-run and fork runs."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from .run_models import (
     EnqueuedRun,
     ForkResult,
     RerunResult,
+    ResumeResult,
     Run,
     RunEvent,
     RunPage,
@@ -194,6 +195,20 @@ class Runs:
         """Cancels the run (ConflictError TG_RUN_FINISHED once it finished), and its parked calls."""
         answer = self._transport.request_json("POST", path_of("v1", "runs", run_id, "cancel"))
         return from_json(CancelResult, answer)
+
+    def resume(self, run_id: str) -> ResumeResult:
+        """Continues a failed, timed-out or cancelled run as a new run (``resume_of``): what it completed
+        (model replies, tool results, human decisions) is taken over, never run again; the step that
+        failed is tried again.
+
+        A run is resumed once: asking again returns the same resume (``created=False``), so a 503 is
+        retried as for a GET. ConflictError TG_RUN_NOT_RESUMABLE (RunNotResumableError) for a completed
+        run (rerun it instead), an unfinished one, or while a call it cut may still run.
+        """
+        answer = self._transport.request_json(
+            "POST", path_of("v1", "runs", run_id, "resume"), repeatable=True
+        )
+        return from_json(ResumeResult, answer)
 
     def rerun(
         self,
