@@ -14,6 +14,8 @@ from tollgate import (
     ConflictError,
     EnqueuedRun,
     InvalidRequestError,
+    RepeatedCall,
+    RerunRepeatsEffectsError,
     ResumeResult,
     Run,
     RunNotResumableError,
@@ -267,6 +269,48 @@ class RunsTest(unittest.TestCase):
         self.assertEqual(result.output, {"orderId": "A-2002", "status": "delivered", "total": 180})
         assert forked.fork_of is not None
         self.assertEqual(forked.fork_of.call_id, call_id)
+
+    def test_a_replay_that_would_refund_again_is_refused_unless_it_says_repeat_effects(self) -> None:
+        run = self.client.runs.create(
+            script(calls("refund", refund_input), text("Refunded.")), user_id=self.user_id
+        )
+        client("reviewer").approvals.approve(parked_approval(run.run_id).approval_id)
+        original = self.client.runs.wait(run.run_id, timeout=60)
+        assert original.response is not None
+        call_id = original.response.tool_results[0].call_id
+        replays = {
+            "rerun": lambda: self.client.runs.rerun(run.run_id),
+            "fork": lambda: self.client.runs.fork(run.run_id, call_id),
+        }
+        for name, replay in replays.items():
+            with self.subTest(name), self.assertRaises(RerunRepeatsEffectsError) as raised:
+                replay()
+            error = raised.exception
+            self.assertIsInstance(error, ConflictError)
+            self.assertEqual((error.code, error.status), ("TG_RERUN_REPEATS_EFFECTS", 409))
+            self.assertEqual(error.calls, [RepeatedCall(call_id=call_id, tool_name="refund")])
+            self.assertEqual(error.details["calls"], [{"callId": call_id, "toolName": "refund"}])
+            self.assertEqual(error.tool_names, ["refund"])
+        # Nothing was created.
+        listed = [summary.run_id for summary in self.client.runs.iterate(user_id=self.user_id)]
+        self.assertEqual(listed, [run.run_id])
+
+        # Said: the fork refunds again, its call under the tool's policy (a human approves it again).
+        fork = self.client.runs.fork(
+            run.run_id, call_id, input={"orderId": "A-1002", "amount": 20}, repeat_effects=True
+        )
+        approval = parked_approval(fork.run_id)
+        self.assertEqual(approval.input, {"orderId": "A-1002", "amount": 20})
+        client("reviewer").approvals.approve(approval.approval_id)
+        forked = self.client.runs.wait(fork.run_id, timeout=60)
+        assert forked.response is not None
+        (result,) = forked.response.tool_results
+        self.assertEqual((result.outcome, result.output), ("ok", {"orderId": "A-1002", "refunded": 20}))
+        rerun = self.client.runs.rerun(
+            run.run_id, input=script(text("No refund this time.")), repeat_effects=True
+        )
+        self.assertEqual(rerun.rerun_of, run.run_id)
+        self.assertEqual(self.client.runs.wait(rerun.run_id, timeout=60).status, "completed")
 
     def test_ask_returns_the_response(self) -> None:
         response = self.client.ask(

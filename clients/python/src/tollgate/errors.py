@@ -90,6 +90,39 @@ class ConflictError(TollgateError):
     """409: too late (a finished run, a decided approval), a reused Idempotency-Key, a stale input..."""
 
 
+@dataclass(frozen=True)
+class RepeatedCall:
+    """A call a refused rerun or fork would have run again: its id in the run, and its tool."""
+
+    call_id: str
+    tool_name: str
+
+
+class RerunRepeatsEffectsError(ConflictError):
+    """409 TG_RERUN_REPEATS_EFFECTS: a rerun or fork would run again calls of tools not declared read-only
+    that the run executed (``calls``, ``tool_names``); nothing was created. Send ``repeat_effects=True``
+    to run them again, or resume the run instead.
+    """
+
+    @property
+    def calls(self) -> List[RepeatedCall]:
+        """The calls it would run again (``details["calls"]``)."""
+        raw = self.details.get("calls")
+        if not isinstance(raw, list):
+            return []
+        return [
+            RepeatedCall(call_id=str(call.get("callId", "")), tool_name=str(call.get("toolName", "")))
+            for call in raw
+            if isinstance(call, dict)
+        ]
+
+    @property
+    def tool_names(self) -> List[str]:
+        """Their tools, each once (``details["toolNames"]``)."""
+        raw = self.details.get("toolNames")
+        return [str(name) for name in raw] if isinstance(raw, list) else []
+
+
 class RunNotResumableError(ConflictError):
     """409 TG_RUN_NOT_RESUMABLE: ``runs.resume`` of a run that cannot be resumed; nothing was created.
 
@@ -175,6 +208,7 @@ _by_status: Dict[int, Type[TollgateError]] = {
 _by_code: Dict[str, Type[TollgateError]] = {
     "TG_INVALID_REQUEST": InvalidRequestError,
     "TG_RUN_NOT_RESUMABLE": RunNotResumableError,
+    "TG_RERUN_REPEATS_EFFECTS": RerunRepeatsEffectsError,
 }
 
 
