@@ -4,6 +4,7 @@ rerun, fork and ask."""
 from __future__ import annotations
 
 import unittest
+from typing import Callable, Dict
 from urllib.parse import urlsplit
 
 from breaking_proxy import BreakingProxy
@@ -278,7 +279,7 @@ class RunsTest(unittest.TestCase):
         original = self.client.runs.wait(run.run_id, timeout=60)
         assert original.response is not None
         call_id = original.response.tool_results[0].call_id
-        replays = {
+        replays: Dict[str, Callable[[], object]] = {
             "rerun": lambda: self.client.runs.rerun(run.run_id),
             "fork": lambda: self.client.runs.fork(run.run_id, call_id),
         }
