@@ -1,9 +1,10 @@
-"""Runs against the real API, worker and scripted model: create, get, list, wait, events, cancel, rerun,
-fork and ask."""
+"""Runs against the real API, worker and scripted model: create, get, list, wait, events, cancel, resume,
+rerun, fork and ask."""
 
 from __future__ import annotations
 
 import unittest
+from typing import Callable, Dict
 from urllib.parse import urlsplit
 
 from breaking_proxy import BreakingProxy
@@ -14,7 +15,11 @@ from tollgate import (
     ConflictError,
     EnqueuedRun,
     InvalidRequestError,
+    RepeatedCall,
+    RerunRepeatsEffectsError,
+    ResumeResult,
     Run,
+    RunNotResumableError,
     RunResponse,
     StreamSettings,
     TollgateClient,
@@ -179,6 +184,62 @@ class RunsTest(unittest.TestCase):
             self.client.runs.cancel(run.run_id)
         self.assertEqual((raised.exception.code, raised.exception.status), ("TG_RUN_FINISHED", 409))
 
+    def test_resume_continues_a_run_the_model_failed_without_running_its_calls_again(self) -> None:
+        order_id = unique("A")
+        run = self.client.runs.create(
+            script(
+                calls("lookup_order", {"orderId": order_id}),
+                # An error the model's client does not retry: the run fails at its second model call.
+                {"status": 400},
+                text("Found it."),
+            ),
+            user_id=self.user_id,
+        )
+        failed = self.client.runs.wait(run.run_id, timeout=60)
+        self.assertEqual(failed.status, "failed")
+        assert failed.response is not None and failed.response.error is not None
+        self.assertEqual(failed.response.error.code, "TG_MODEL_FAILED")
+
+        resumed = self.client.runs.resume(run.run_id)
+        self.assertIsInstance(resumed, ResumeResult)
+        self.assertEqual((resumed.resume_of, resumed.created), (run.run_id, True))
+        self.assertNotEqual(resumed.run_id, run.run_id)
+        finished = self.client.runs.wait(resumed.run_id, timeout=60)
+        self.assertEqual((finished.status, finished.resume_of), ("completed", run.run_id))
+        assert finished.response is not None
+        self.assertEqual(finished.response.text, "Found it.")
+        (result,) = finished.response.tool_results
+        self.assertEqual((result.tool_name, result.outcome), ("lookup_order", "ok"))
+        self.assertEqual(result.output, {"orderId": order_id, "status": "delivered", "total": 180})
+        self.assertEqual(self.client.runs.get(run.run_id).resumed_by, resumed.run_id)
+        # The lookup's result is taken over: the resume dispatches no call, it asks the model again.
+        events = list(self.client.runs.events(resumed.run_id))
+        self.assertEqual([event.type for event in events[:2]], ["run-queued", "run-resumed"])
+        self.assertEqual(events[0].data["resumeOf"], run.run_id)
+        self.assertEqual(
+            {key: events[1].data[key] for key in ("resumeOf", "status", "completedCalls", "modelAskedAgain")},
+            {"resumeOf": run.run_id, "status": "failed", "completedCalls": 1, "modelAskedAgain": True},
+        )
+        self.assertNotIn("tool-call-dispatched", [event.type for event in events])
+        listed = {summary.run_id: summary for summary in self.client.runs.iterate(user_id=self.user_id)}
+        self.assertEqual(listed[resumed.run_id].resume_of, run.run_id)
+        # A run is resumed once: asking again answers the same resume.
+        again = self.client.runs.resume(run.run_id)
+        self.assertEqual((again.run_id, again.created), (resumed.run_id, False))
+
+    def test_resume_of_a_completed_run_is_refused(self) -> None:
+        run = self.client.runs.create(script(text("Done.")), user_id=self.user_id)
+        self.client.runs.wait(run.run_id, timeout=60)
+        with self.assertRaises(RunNotResumableError) as raised:
+            self.client.runs.resume(run.run_id)
+        error = raised.exception
+        self.assertIsInstance(error, ConflictError)
+        self.assertEqual((error.code, error.status), ("TG_RUN_NOT_RESUMABLE", 409))
+        self.assertEqual(error.reason, "completed")
+        # Nothing was created.
+        listed = [summary.run_id for summary in self.client.runs.iterate(user_id=self.user_id)]
+        self.assertEqual(listed, [run.run_id])
+
     def test_rerun_queues_the_request_again_with_another_input(self) -> None:
         run = self.client.runs.create(script(text("First answer.")), user_id=self.user_id)
         self.client.runs.wait(run.run_id, timeout=60)
@@ -209,6 +270,48 @@ class RunsTest(unittest.TestCase):
         self.assertEqual(result.output, {"orderId": "A-2002", "status": "delivered", "total": 180})
         assert forked.fork_of is not None
         self.assertEqual(forked.fork_of.call_id, call_id)
+
+    def test_a_replay_that_would_refund_again_is_refused_unless_it_says_repeat_effects(self) -> None:
+        run = self.client.runs.create(
+            script(calls("refund", refund_input), text("Refunded.")), user_id=self.user_id
+        )
+        client("reviewer").approvals.approve(parked_approval(run.run_id).approval_id)
+        original = self.client.runs.wait(run.run_id, timeout=60)
+        assert original.response is not None
+        call_id = original.response.tool_results[0].call_id
+        replays: Dict[str, Callable[[], object]] = {
+            "rerun": lambda: self.client.runs.rerun(run.run_id),
+            "fork": lambda: self.client.runs.fork(run.run_id, call_id),
+        }
+        for name, replay in replays.items():
+            with self.subTest(name), self.assertRaises(RerunRepeatsEffectsError) as raised:
+                replay()
+            error = raised.exception
+            self.assertIsInstance(error, ConflictError)
+            self.assertEqual((error.code, error.status), ("TG_RERUN_REPEATS_EFFECTS", 409))
+            self.assertEqual(error.calls, [RepeatedCall(call_id=call_id, tool_name="refund")])
+            self.assertEqual(error.details["calls"], [{"callId": call_id, "toolName": "refund"}])
+            self.assertEqual(error.tool_names, ["refund"])
+        # Nothing was created.
+        listed = [summary.run_id for summary in self.client.runs.iterate(user_id=self.user_id)]
+        self.assertEqual(listed, [run.run_id])
+
+        # Said: the fork refunds again, its call under the tool's policy (a human approves it again).
+        fork = self.client.runs.fork(
+            run.run_id, call_id, input={"orderId": "A-1002", "amount": 20}, repeat_effects=True
+        )
+        approval = parked_approval(fork.run_id)
+        self.assertEqual(approval.input, {"orderId": "A-1002", "amount": 20})
+        client("reviewer").approvals.approve(approval.approval_id)
+        forked = self.client.runs.wait(fork.run_id, timeout=60)
+        assert forked.response is not None
+        (result,) = forked.response.tool_results
+        self.assertEqual((result.outcome, result.output), ("ok", {"orderId": "A-1002", "refunded": 20}))
+        rerun = self.client.runs.rerun(
+            run.run_id, input=script(text("No refund this time.")), repeat_effects=True
+        )
+        self.assertEqual(rerun.rerun_of, run.run_id)
+        self.assertEqual(self.client.runs.wait(rerun.run_id, timeout=60).status, "completed")
 
     def test_ask_returns_the_response(self) -> None:
         response = self.client.ask(

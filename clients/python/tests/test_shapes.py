@@ -23,7 +23,12 @@ from support import stack_url
 import tollgate
 from tollgate.approvals import Approvals
 from tollgate.decode import camel_case, is_required, json_name, model_fields, type_hints
-from tollgate.errors import InvalidRequestError, error_class_for
+from tollgate.errors import (
+    InvalidRequestError,
+    RerunRepeatsEffectsError,
+    RunNotResumableError,
+    error_class_for,
+)
 from tollgate.runs import Runs
 from tollgate.schedules import Schedules
 
@@ -170,6 +175,7 @@ answers = [
     (tollgate.Run, ("/v1/runs/{runId}", "get", "200")),
     (tollgate.RunResponse, ("/v1/ask", "post", "200")),
     (tollgate.RerunResult, ("/v1/runs/{runId}/rerun", "post", "202")),
+    (tollgate.ResumeResult, ("/v1/runs/{runId}/resume", "post", "202")),
     (tollgate.ForkResult, ("/v1/runs/{runId}/fork", "post", "202")),
     (tollgate.CancelResult, ("/v1/runs/{runId}/cancel", "post", "202")),
     (tollgate.ApprovalPage, ("/v1/approvals", "get", "200")),
@@ -255,8 +261,15 @@ class ShapesTest(unittest.TestCase):
         self.assertIn("issues", error["properties"]["details"]["properties"])
         codes = error["properties"]["code"]["enum"]
         self.assertTrue(codes and all(code.startswith("TG_") for code in codes))
-        self.assertIn("TG_INVALID_REQUEST", codes)
-        self.assertIs(error_class_for(422, "TG_INVALID_REQUEST"), InvalidRequestError)
+        # The codes with a class of their own are the server's, and choose it under their status.
+        for status, code, cls in [
+            (422, "TG_INVALID_REQUEST", InvalidRequestError),
+            (409, "TG_RERUN_REPEATS_EFFECTS", RerunRepeatsEffectsError),
+            (409, "TG_RUN_NOT_RESUMABLE", RunNotResumableError),
+        ]:
+            with self.subTest(code):
+                self.assertIn(code, codes)
+                self.assertIs(error_class_for(status, code), cls)
 
 
 if __name__ == "__main__":

@@ -135,6 +135,18 @@ class TransportTest(unittest.TestCase):
         self.assertTrue(keys[0])
         self.assertEqual(keys[0], keys[1])
 
+    def test_a_resume_answered_503_is_sent_again(self) -> None:
+        # A run is resumed once (the resume's id derives from the run's): sending it again does it once.
+        resumed = json.dumps(
+            {"runId": "run_2", "threadId": "t", "status": "queued", "created": False, "resumeOf": "run_1"}
+        ).encode()
+        server = self.serve([unavailable, (202, {"content-type": "application/json"}, resumed)])
+        client = TollgateClient(server.url, "token", retry=RetryPolicy(backoff_initial=0))
+        self.assertEqual(client.runs.resume("run_1").resume_of, "run_1")
+        self.assertEqual(
+            [(method, path) for method, path, _ in server.requests], [("POST", "/v1/runs/run_1/resume")] * 2
+        )
+
     def test_a_retry_after_longer_than_max_delay_is_raised_at_once(self) -> None:
         server = self.serve(
             [

@@ -28,7 +28,7 @@ EXTRA = "extra"
 
 
 def camel_case(name: str) -> str:
-    """``run_id`` -> ``runId``; a name without ``_`` is left as it is (``repeatEffects`` stays)."""
+    """``run_id`` -> ``runId``; a name without ``_`` is left as it is (``userId`` stays)."""
     head, *rest = name.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
@@ -118,5 +118,5 @@ def to_json(value: Any) -> Any:
 
 
 def extra_fields(keywords: Mapping[str, Any]) -> Dict[str, Any]:
-    """Keyword arguments a method does not name, as body fields (``repeat_effects`` is ``repeatEffects``)."""
+    """Keyword arguments a method does not name, as body fields (``new_field`` is ``newField``)."""
     return {camel_case(name): value for name, value in keywords.items()}

@@ -1,4 +1,5 @@
-"""Every error the client raises: a TollgateError subclass chosen by the answer's HTTP status.
+"""Every error the client raises: a TollgateError subclass chosen by the answer's HTTP status, or by its
+code where the code has a class of its own under that status's (InvalidRequestError under the 422's).
 
 The API answers errors as ``{"error": {"code", "message", "details"?}}`` with a stable ``TG_`` code
 (docs/ERRORS.md lists them). Branch on the class or on ``code``, never on ``message``.
@@ -89,6 +90,52 @@ class ConflictError(TollgateError):
     """409: too late (a finished run, a decided approval), a reused Idempotency-Key, a stale input..."""
 
 
+@dataclass(frozen=True)
+class RepeatedCall:
+    """A call a refused rerun or fork would have run again: its id in the run, and its tool."""
+
+    call_id: str
+    tool_name: str
+
+
+class RerunRepeatsEffectsError(ConflictError):
+    """409 TG_RERUN_REPEATS_EFFECTS: a rerun or fork would run again calls of tools not declared read-only
+    that the run executed (``calls``, ``tool_names``); nothing was created. Send ``repeat_effects=True``
+    to run them again, or resume the run instead.
+    """
+
+    @property
+    def calls(self) -> List[RepeatedCall]:
+        """The calls it would run again (``details["calls"]``)."""
+        raw = self.details.get("calls")
+        if not isinstance(raw, list):
+            return []
+        return [
+            RepeatedCall(call_id=str(call.get("callId", "")), tool_name=str(call.get("toolName", "")))
+            for call in raw
+            if isinstance(call, dict)
+        ]
+
+    @property
+    def tool_names(self) -> List[str]:
+        """Their tools, each once (``details["toolNames"]``)."""
+        raw = self.details.get("toolNames")
+        return [str(name) for name in raw] if isinstance(raw, list) else []
+
+
+class RunNotResumableError(ConflictError):
+    """409 TG_RUN_NOT_RESUMABLE: ``runs.resume`` of a run that cannot be resumed; nothing was created.
+
+    ``reason`` says why: ``completed`` (rerun it instead), ``unfinished``, or ``call-in-flight`` (a call
+    its ending cut may still run, named in ``details["calls"]``: try again once it ended).
+    """
+
+    @property
+    def reason(self) -> Optional[str]:
+        raw = self.details.get("reason")
+        return raw if isinstance(raw, str) else None
+
+
 class GoneError(TollgateError):
     """410 TG_LINK_EXPIRED: an approval link past its expiry."""
 
@@ -158,7 +205,11 @@ _by_status: Dict[int, Type[TollgateError]] = {
     504: GatewayTimeoutError,
 }
 
-_by_code: Dict[str, Type[TollgateError]] = {"TG_INVALID_REQUEST": InvalidRequestError}
+_by_code: Dict[str, Type[TollgateError]] = {
+    "TG_INVALID_REQUEST": InvalidRequestError,
+    "TG_RUN_NOT_RESUMABLE": RunNotResumableError,
+    "TG_RERUN_REPEATS_EFFECTS": RerunRepeatsEffectsError,
+}
 
 
 def error_class_for(status: int, code: Optional[str]) -> Type[TollgateError]:

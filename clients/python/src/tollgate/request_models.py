@@ -69,6 +69,8 @@ class RerunRequest:
     input: Optional[str] = None
     user_context: Optional[UserContextLike] = None
     model: Optional[str] = None
+    #: Run again the calls the run executed of tools not declared read-only (else TG_RERUN_REPEATS_EFFECTS).
+    repeat_effects: Optional[bool] = None
     extra: Dict[str, Any] = extra_field()
 
 
@@ -78,6 +80,8 @@ class ForkRequest:
 
     from_call_id: str
     input: Optional[Any] = None
+    #: Run again, from this call on, the calls the run executed of tools not declared read-only.
+    repeat_effects: Optional[bool] = None
     extra: Dict[str, Any] = extra_field()
 
 

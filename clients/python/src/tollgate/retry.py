@@ -30,11 +30,11 @@ class RetryPolicy:
 
     A 429 is always retried: the server refused before doing anything (a tenant's runs per minute, the
     open streams of a token). A 503 is retried only when sending the request again cannot do its work
-    twice: GET and DELETE, and requests with an Idempotency-Key (``runs.create`` and ``ask`` always send
-    one). The wait is the answer's Retry-After (seconds or an HTTP date), else its
-    ``details["retryAfterMs"]``, else an exponential backoff from ``backoff_initial``. A wait longer than
-    ``max_delay`` is not waited for: the error is raised at once, its ``retry_after`` saying how long the
-    server asked for.
+    twice: GET and DELETE, requests with an Idempotency-Key (``runs.create`` and ``ask`` always send
+    one), and ``runs.resume`` (a run is resumed once). The wait is the answer's Retry-After (seconds or an
+    HTTP date), else its ``details["retryAfterMs"]``, else an exponential backoff from ``backoff_initial``.
+    A wait longer than ``max_delay`` is not waited for: the error is raised at once, its ``retry_after``
+    saying how long the server asked for.
     """
 
     #: Retries after the first attempt; 0 turns retries off.

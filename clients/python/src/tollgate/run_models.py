@@ -29,6 +29,7 @@ ToolOutcome = Literal[
 OpenCallState = Literal["pending", "dispatched", "parked"]
 RunEventType = Literal[
     "run-queued",
+    "run-resumed",
     "run-started",
     "model-replied",
     "text-delta",
@@ -76,6 +77,19 @@ class RerunResult:
     status: RunStatus
     created: bool
     rerun_of: str
+    extra: Dict[str, Any] = extra_field()
+
+
+@dataclass
+class ResumeResult:
+    """``POST /v1/runs/{runId}/resume``: the run that continues it; ``created`` is False when an earlier
+    request made it (a run is resumed once)."""
+
+    run_id: str
+    thread_id: str
+    status: RunStatus
+    created: bool
+    resume_of: str
     extra: Dict[str, Any] = extra_field()
 
 
@@ -280,6 +294,10 @@ class Run:
     progress: Optional[RunProgress] = None
     fork_of: Optional[ForkLink] = None
     forks: Optional[List[ForkLink]] = None
+    #: The failed, timed-out or cancelled run this one continues (``runs.resume``).
+    resume_of: Optional[str] = None
+    #: The run that continues this one.
+    resumed_by: Optional[str] = None
     schedule_id: Optional[str] = None
     scheduled_at: Optional[float] = None
     extra: Dict[str, Any] = extra_field()
@@ -321,6 +339,7 @@ class RunSummary:
     error_code: Optional[str] = None
     rerun_of: Optional[str] = None
     fork_of: Optional[ForkLink] = None
+    resume_of: Optional[str] = None
     schedule_id: Optional[str] = None
     extra: Dict[str, Any] = extra_field()
 

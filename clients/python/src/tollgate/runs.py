@@ -1,4 +1,4 @@
-"""``client.runs``: enqueue, find, wait for, follow, cancel, re-run and fork runs."""
+"""``client.runs``: enqueue, find, wait for, follow, cancel, resume, re-run and fork runs."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from .run_models import (
     EnqueuedRun,
     ForkResult,
     RerunResult,
+    ResumeResult,
     Run,
     RunEvent,
     RunPage,
@@ -92,7 +93,7 @@ class Runs:
         ``idempotency_key``: a request sent again with the same key returns the same run
         (``created=False``). Without one the client makes one up for this call, so that its own retries
         (a 503) never enqueue the run twice. Keyword arguments this method does not name are sent as
-        body fields, in camelCase (``repeat_effects=True`` is ``repeatEffects``).
+        body fields, in camelCase (``new_field=1`` is ``newField``).
         """
         # The run request's fields are this method's keyword arguments, named alike: one list to keep.
         fields = dict(locals())
@@ -195,6 +196,20 @@ class Runs:
         answer = self._transport.request_json("POST", path_of("v1", "runs", run_id, "cancel"))
         return from_json(CancelResult, answer)
 
+    def resume(self, run_id: str) -> ResumeResult:
+        """Continues a failed, timed-out or cancelled run as a new run (``resume_of``): what it completed
+        (model replies, tool results, human decisions) is taken over, never run again; the step that
+        failed is tried again.
+
+        A run is resumed once: asking again returns the same resume (``created=False``), so a 503 is
+        retried as for a GET. ConflictError TG_RUN_NOT_RESUMABLE (RunNotResumableError) for a completed
+        run (rerun it instead), an unfinished one, or while a call it cut may still run.
+        """
+        answer = self._transport.request_json(
+            "POST", path_of("v1", "runs", run_id, "resume"), repeatable=True
+        )
+        return from_json(ResumeResult, answer)
+
     def rerun(
         self,
         run_id: str,
@@ -203,23 +218,42 @@ class Runs:
         user_id: Optional[str] = None,
         user_context: Optional[UserContextLike] = None,
         model: Optional[str] = None,
+        repeat_effects: Optional[bool] = None,
         **extra: Any,
     ) -> RerunResult:
-        """Queues the run's request again, with another input, user or model if given."""
+        """Queues the run's request again, with another input, user or model if given.
+
+        A rerun runs every call again: when the run executed calls of tools not declared read-only it is
+        refused (RerunRepeatsEffectsError, naming them; nothing created) unless ``repeat_effects=True``.
+        To finish a failed run without repeating what it did, ``resume`` it.
+        """
         request = RerunRequest(
             input=input,
             user_context=user_context_of(user_id, user_context),
             model=model,
+            repeat_effects=repeat_effects,
             extra=extra_fields(extra),
         )
         answer = self._transport.request_json("POST", path_of("v1", "runs", run_id, "rerun"), body=request)
         return from_json(RerunResult, answer)
 
     def fork(
-        self, run_id: str, from_call_id: str, *, input: Optional[Any] = None, **extra: Any
+        self,
+        run_id: str,
+        from_call_id: str,
+        *,
+        input: Optional[Any] = None,
+        repeat_effects: Optional[bool] = None,
+        **extra: Any,
     ) -> ForkResult:
         """Queues a run that starts from the run's state just before ``from_call_id``, that call's input
-        replaced by ``input`` when given (checked by the tool's schema: TG_FORK_INVALID_INPUT)."""
-        request = ForkRequest(from_call_id=from_call_id, input=input, extra=extra_fields(extra))
+        replaced by ``input`` when given (checked by the tool's schema: TG_FORK_INVALID_INPUT).
+
+        The fork runs that call and the ones after it again: when the run executed any of them with tools
+        not declared read-only it is refused (RerunRepeatsEffectsError) unless ``repeat_effects=True``.
+        """
+        request = ForkRequest(
+            from_call_id=from_call_id, input=input, repeat_effects=repeat_effects, extra=extra_fields(extra)
+        )
         answer = self._transport.request_json("POST", path_of("v1", "runs", run_id, "fork"), body=request)
         return from_json(ForkResult, answer)

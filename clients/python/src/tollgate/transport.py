@@ -53,9 +53,16 @@ class Transport:
         body: Any = None,
         headers: Optional[Mapping[str, str]] = None,
         timeout: Optional[float] = None,
+        repeatable: bool = False,
     ) -> Any:
-        """Sends a request and returns its JSON answer, decoded."""
-        response = self.send(method, path, query=query, body=body, headers=headers, timeout=timeout)
+        """Sends a request and returns its JSON answer, decoded.
+
+        ``repeatable``: sending it twice does its work once (a resume), so a 503 is retried whatever the
+        method, as for a GET.
+        """
+        response = self.send(
+            method, path, query=query, body=body, headers=headers, timeout=timeout, repeatable=repeatable
+        )
         with response:
             try:
                 raw = response.read()
@@ -80,6 +87,7 @@ class Transport:
         headers: Optional[Mapping[str, str]] = None,
         timeout: Optional[float] = None,
         accept: str = "application/json",
+        repeatable: bool = False,
     ) -> http.client.HTTPResponse:
         """Sends a request and returns the open 2xx response; retries 429 and 503 as the policy says."""
         url = self.base_url + path
@@ -104,7 +112,7 @@ class Transport:
             except (OSError, http.client.HTTPException) as failure:
                 reason = getattr(failure, "reason", failure)
                 raise TollgateConnectionError(f"{method} {path}: {reason}") from failure
-            delay = self._retry_delay(method, all_headers, error, attempt)
+            delay = self._retry_delay(repeatable or _is_repeatable(method, all_headers), error, attempt)
             if delay is None:
                 raise error
             attempt += 1
@@ -114,15 +122,13 @@ class Transport:
                 )
             self._sleep(delay)
 
-    def _retry_delay(
-        self, method: str, headers: Mapping[str, str], error: TollgateError, attempt: int
-    ) -> Optional[float]:
+    def _retry_delay(self, repeatable: bool, error: TollgateError, attempt: int) -> Optional[float]:
         """How long to wait before sending the request again, or None when it must not be sent again."""
         if attempt >= self.retry.max_retries:
             return None
         if error.status == 429:
             pass
-        elif error.status == 503 and (method in _repeatable_methods or "idempotency-key" in headers):
+        elif error.status == 503 and repeatable:
             pass
         else:
             return None
@@ -130,6 +136,11 @@ class Transport:
         if delay is None:
             delay = self.retry.backoff_initial * (2**attempt)
         return delay if delay <= self.retry.max_delay else None
+
+
+def _is_repeatable(method: str, headers: Mapping[str, str]) -> bool:
+    """Whether sending the request again cannot do its work twice: its method, or an Idempotency-Key."""
+    return method in _repeatable_methods or "idempotency-key" in headers
 
 
 def _error_of(answer: urllib.error.HTTPError) -> TollgateError:
