@@ -1,6 +1,14 @@
 import { setTimeout as delay } from "node:timers/promises";
+import type { Redis } from "ioredis";
 import type { IRunEvent, ITollgateRedis } from "../store/index.js";
-import { compareStreamIds, streamEntriesBytes, type TStreamEntry, toRunEvent } from "../store/index.js";
+import {
+  compareStreamIds,
+  keySlot,
+  nodeServingSlot,
+  streamEntriesBytes,
+  type TStreamEntry,
+  toRunEvent,
+} from "../store/index.js";
 
 /** How a follower reads the entries of its stream. */
 export interface IStreamReading<TEvent extends { id: string }> {
@@ -100,7 +108,19 @@ class Follower<TEvent extends { id: string } = { id: string }> {
 class FollowerGroup {
   readonly followers = new Set<Follower>();
   private readonly connection: ITollgateRedis;
-  private connectionId: Promise<number>;
+  /**
+   * The slot of the streams read (a prefix's keys share one, by its hash tag; 0 on a single node): the
+   * blocking XREAD, and the CLIENT UNBLOCK that ends it, go to the node serving it.
+   */
+  private slot: Promise<number> | undefined;
+  /**
+   * The blocking connection's CLIENT ID on each node it reads from, asked before its first read there
+   * (a blocked connection answers nothing else) and again after the node reconnects (a new connection,
+   * a new id). On a single node, the one connection.
+   */
+  private readonly clientIds = new Map<Redis, number>();
+  /** Where the read in progress blocks, and as which client: what CLIENT UNBLOCK must name. */
+  private blocked: { slot: number; clientId: number } | undefined;
   private reading = false;
   private closed = false;
   /** Bumped at each change a read must see; `readVersion` is the version the read in progress saw. */
@@ -114,12 +134,11 @@ class FollowerGroup {
     private readonly settings: Required<IEventFollowersOptions>,
     private readonly onEmpty: (group: FollowerGroup) => void,
   ) {
-    this.connection = runtime.duplicateConnection();
-    this.connectionId = this.connection
-      .client("SETNAME", followerConnectionName(runtime.keys.prefix))
-      .then(() => this.connection.client("ID") as Promise<number>);
-    // Without a handler, a failed name or id would be an unhandled rejection; the read loop reports it.
-    this.connectionId.catch(() => undefined);
+    // Named by ioredis at each connection, to every node of a cluster: CLIENT SETNAME sent once would
+    // name one random node's connection, and none after a reconnection.
+    this.connection = runtime.duplicateConnection({
+      connectionName: followerConnectionName(runtime.keys.prefix),
+    });
   }
 
   add(follower: Follower): void {
@@ -159,10 +178,11 @@ class FollowerGroup {
    */
   private async interruptRead(target: number): Promise<void> {
     try {
-      const id = await this.connectionId;
       for (let attempt = 0; attempt < 20; attempt++) {
         if (this.closed || !this.reading || this.readVersion >= target) return;
-        if ((await this.runtime.redis.client("UNBLOCK", id)) === 1) return;
+        const blocked = this.blocked;
+        const node = blocked && nodeServingSlot(this.runtime.redis, blocked.slot);
+        if (blocked && node && (await node.client("UNBLOCK", blocked.clientId)) === 1) return;
         await delay(5);
       }
     } catch {
@@ -170,10 +190,21 @@ class FollowerGroup {
     }
   }
 
+  /** The blocking connection's client id on the node serving `slot`, asked there before it blocks. */
+  private async clientIdOn(slot: number): Promise<number | undefined> {
+    const node = nodeServingSlot(this.connection, slot);
+    if (!node) return undefined;
+    const known = this.clientIds.get(node);
+    if (known !== undefined) return known;
+    if (!this.clientIds.has(node)) node.on("ready", () => this.clientIds.delete(node));
+    const clientId = (await node.client("ID")) as number;
+    this.clientIds.set(node, clientId);
+    return clientId;
+  }
+
   private async readLoop(): Promise<void> {
     this.reading = true;
     try {
-      await this.connectionId;
       while (!this.closed && this.followers.size > 0) {
         const streams = this.streamsToRead();
         if (streams.size === 0) {
@@ -181,6 +212,10 @@ class FollowerGroup {
           this.reading = false;
           return;
         }
+        this.slot ??= keySlot(this.connection, streams.keys().next().value!);
+        const slot = await this.slot;
+        const clientId = await this.clientIdOn(slot);
+        this.blocked = clientId === undefined ? undefined : { slot, clientId };
         this.readVersion = this.version;
         this.readFrom = streams;
         const reply = (await this.connection.xread(
@@ -195,6 +230,8 @@ class FollowerGroup {
         for (const [key, entries] of reply ?? []) this.deliver(key, entries);
       }
     } catch (error) {
+      // A failed KEYSLOT is asked again by the next reader.
+      this.slot = undefined;
       if (!this.closed) for (const follower of this.followers) follower.fail(error);
     }
     this.reading = false;

@@ -101,8 +101,11 @@ export interface ITollgateRuntime {
    * partition. Its own runs queue when nothing else is known.
    */
   runQueueOf(runId: string): Queue;
-  /** A new connection for blocking reads or subscriptions; the caller closes it. */
-  duplicateConnection(): ITollgateRedis;
+  /**
+   * A new connection for blocking reads or subscriptions; the caller closes it. `connectionName` names
+   * it in CLIENT LIST, on every node of a cluster and again after each reconnection.
+   */
+  duplicateConnection(options?: { connectionName?: string }): ITollgateRedis;
   close(): Promise<void>;
 }
 
@@ -246,8 +249,11 @@ export function createRuntime(init: IRuntimeInit): ITollgateRuntime {
     now,
     runQueueOf: (runId) => init.runQueueOf?.(runId) ?? queues.runs,
     ready: () => whenRedisReady(redis, options.connectTimeoutMs),
-    duplicateConnection() {
-      const connection = defineScripts(createRedis(redisTarget, "worker", {}, onError));
+    duplicateConnection(connectionOptions = {}) {
+      const extra = connectionOptions.connectionName
+        ? { connectionName: connectionOptions.connectionName }
+        : {};
+      const connection = defineScripts(createRedis(redisTarget, "worker", extra, onError));
       duplicates.add(connection);
       connection.once("end", () => duplicates.delete(connection));
       return connection;

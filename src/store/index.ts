@@ -68,6 +68,8 @@ export {
   dataNodes,
   defineScripts,
   type ITollgateRedis,
+  keySlot,
+  nodeServingSlot,
   type TConnectionRole,
 } from "./redis-client.js";
 export { type IRedisContactState, RedisContact } from "./redis-contact.js";

@@ -183,6 +183,25 @@ export function dataNodes(redis: ITollgateRedis): Redis[] {
 }
 
 /**
+ * The node connection that carries the commands on the keys of `slot`: the connection itself, or, on a
+ * cluster, its connection to the master serving the slot now (undefined until the cluster knows its
+ * slots). A command about a connection (CLIENT ID, CLIENT UNBLOCK) must go there: a cluster client sends
+ * it to any node otherwise.
+ */
+export function nodeServingSlot(redis: ITollgateRedis, slot: number): Redis | undefined {
+  if (!redis.isCluster) return redis;
+  const cluster = redis as unknown as Cluster;
+  const master = cluster.slots[slot]?.[0];
+  return cluster.nodes("master").find((node) => `${node.options.host}:${node.options.port}` === master);
+}
+
+/** The hash slot of `key` (CLUSTER KEYSLOT), or 0 on a single node, where there are no slots. */
+export async function keySlot(redis: ITollgateRedis, key: string): Promise<number> {
+  if (!redis.isCluster) return 0;
+  return (await (redis as unknown as Cluster).cluster("KEYSLOT", key)) as number;
+}
+
+/**
  * Whether a connection can take commands right now without queueing them. A single node's socket stops
  * being writable before its status changes; a cluster has no one socket, its status says it.
  */

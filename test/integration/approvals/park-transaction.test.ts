@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testGateway } from "../../fixtures/test-gateway.js";
 import { createHarness, type IHarness } from "../../helpers/harness.js";
 import { clientInternals } from "../../helpers/internals.js";
-import { testRedisOptions } from "../../helpers/redis-url.js";
+import { testClusterNodes, testRedisUrl } from "../../helpers/redis-url.js";
 import { script } from "../../helpers/script.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 
@@ -22,30 +22,50 @@ interface IMonitored {
  * round trips), so a reader, or a decision, could meet the one without the other. Watched with MONITOR
  * on the real Redis, as the worker parks a real run.
  */
+/** redis-cli's arguments for each node: the cluster's masters and replicas given, or the one server. */
+const nodes: string[][] = testClusterNodes
+  ? testClusterNodes.map((node) => ["-h", node.split(":")[0]!, "-p", node.split(":")[1]!])
+  : [["-u", testRedisUrl]];
+
 describe("parking a call, one transaction", () => {
   let harness: IHarness;
-  let monitor: ChildProcess;
-  const seen: IMonitored[] = [];
+  const monitors: ChildProcess[] = [];
+  /** What each node's MONITOR saw, in its order: on a cluster, the run's keys live on one of them. */
+  const seenByNode: IMonitored[][] = [];
   beforeAll(async () => {
     harness = await createHarness(testGateway, "park-transaction");
     await harness.startWorker();
-    monitor = spawn("redis-cli", ["-u", testRedisOptions.redisUrl, "monitor"], {
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-    const lines = createInterface({ input: monitor.stdout! });
-    lines.on("line", (line) => {
-      const command = parseMonitorLine(line);
-      // Only what the test reads: the shared Redis may be busy with other files' tests.
-      if (
-        command &&
-        (command.source === "lua" || isTransactionEdge(command.args) || line.includes(harness.prefix))
-      )
-        seen.push(command);
-    });
-    await waitUntil(() => seen.length > 0 || undefined, { message: "MONITOR sees commands" });
+    for (const node of nodes) {
+      const monitor = spawn("redis-cli", [...node, "monitor"], {
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      monitors.push(monitor);
+      const seen: IMonitored[] = [];
+      seenByNode.push(seen);
+      createInterface({ input: monitor.stdout! }).on("line", (line) => {
+        const command = parseMonitorLine(line);
+        // Only what the test reads: the shared Redis may be busy with other files' tests.
+        if (
+          command &&
+          (command.source === "lua" || isTransactionEdge(command.args) || line.includes(harness.prefix))
+        )
+          seen.push(command);
+      });
+    }
+    // MONITOR starts in its own time: an ECHO under the prefix to each node shows when each one is on.
+    await waitUntil(
+      () => {
+        nodes.forEach((node, index) => {
+          if (seenByNode[index]!.length > 0) return;
+          execFileSync("redis-cli", [...node, "ECHO", `${harness.prefix}:monitor-on`]);
+        });
+        return seenByNode.every((seen) => seen.length > 0) || undefined;
+      },
+      { message: "MONITOR sees commands on every node" },
+    );
   });
   afterAll(async () => {
-    monitor.kill();
+    for (const monitor of monitors) monitor.kill();
     await harness.close();
   });
 
@@ -64,9 +84,15 @@ describe("parking a call, one transaction", () => {
 
     const recordKey = runtime.keys.approval(approval!.approvalId);
     const jobKey = runtime.queues.approvals.toKey(approval!.approvalId);
-    const create = seen.findIndex((command) => command.source === "lua" && command.args[1] === recordKey);
-    const add = seen.findIndex((command) => command.source === "lua" && command.args.includes(jobKey));
-    expect(create).toBeGreaterThanOrEqual(0);
+    const isCreate = (command: IMonitored) => command.source === "lua" && command.args[1] === recordKey;
+    const isAdd = (command: IMonitored) => command.source === "lua" && command.args.includes(jobKey);
+    // MONITOR's lines come through a pipe, behind the answers the test read: wait until both are in.
+    const seen = await waitUntil(
+      () => seenByNode.find((lines) => lines.some(isCreate) && lines.some(isAdd)),
+      { message: "MONITOR shows the approval's creation and its job's add" },
+    );
+    const create = seen.findIndex(isCreate);
+    const add = seen.findIndex(isAdd);
     expect(add).toBeGreaterThan(create);
     // The script calls run inside EXEC, so between them no EXEC has ended and no other client ran a
     // command: both come after one client's MULTI and before its EXEC.

@@ -79,4 +79,34 @@ describe("event followers: a follower that joins during a read", () => {
     expect((await early.next()).value).toMatchObject({ value: "last" });
     expect((await late.next()).value).toMatchObject({ value: "last" });
   });
+
+  it("interrupts the blocked read for a follower of another stream, on whichever node serves it", async () => {
+    // A read that would block for ten minutes: only CLIENT UNBLOCK, sent to the node the XREAD waits
+    // on with the client id it has there, lets the joining follower's stream be read within the test.
+    const patient = new EventFollowers(runtime, { blockMs: 600_000 });
+    try {
+      const quietKey = runtime.keys.runEvents("run_followerquiet");
+      const quietLast = await runtime.redis.xadd(quietKey, "*", "v", "quiet");
+      const signal = AbortSignal.timeout(30_000);
+      const quiet = patient.followStream(quietKey, quietLast!, reading, signal);
+      const quietNext = quiet.next();
+      const name = followerConnectionName(runtime.keys.prefix);
+      await waitUntil(
+        async () =>
+          (await clientListLines(runtime.redis)).some(
+            (line) => line.includes(`name=${name} `) && line.includes("cmd=xread") && /flags=\S*b/.test(line),
+          ) || undefined,
+        { message: "the followers' XREAD is blocked" },
+      );
+      const busyKey = runtime.keys.runEvents("run_followerbusy");
+      await runtime.redis.xadd(busyKey, "*", "v", "already there");
+      const busy = patient.followStream(busyKey, "0", reading, signal);
+      expect((await busy.next()).value).toMatchObject({ value: "already there" });
+      await runtime.redis.xadd(quietKey, "*", "v", "last");
+      expect((await quietNext).value).toMatchObject({ value: "last" });
+      await busy.return(undefined);
+    } finally {
+      patient.close();
+    }
+  });
 });
