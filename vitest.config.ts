@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { SkippedSuitesReporter } from "./test/reporters/skipped-suites-reporter.js";
+import { slowSuiteFiles } from "./test/slow-suites.js";
 
 export default defineConfig({
   // examples/ import the library by its name: in tests that is the source, not a dist/ that may be stale.
@@ -26,6 +27,9 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.ts", "test/types/**/*.test.ts"],
           pool: "threads",
+          maxWorkers: 2,
+          // Projects with different worker counts run one after another, in this order.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -34,7 +38,25 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts", "test/e2e/**/*.test.ts"],
+          exclude: slowSuiteFiles,
           pool: "forks",
+          // Most of a file's time is spent waiting on Redis and child processes: three at once on two
+          // cores. A fork runs file after file with the modules it already imported (the import of
+          // src/ was two thirds of the project's time); every test has its own prefix and connections.
+          maxWorkers: 3,
+          isolate: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        // As integration, but slow: killed processes, Redis faults, walkthroughs, installs, loads
+        // (test/slow-suites.ts). `npm run test:full` runs them; `npm test` does not.
+        test: {
+          name: "slow",
+          include: slowSuiteFiles,
+          pool: "forks",
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -44,6 +66,7 @@ export default defineConfig({
           name: "browser",
           include: ["test/browser/**/*.test.ts"],
           pool: "forks",
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -54,6 +77,7 @@ export default defineConfig({
           name: "chaos",
           include: ["test/chaos/**/*.test.ts"],
           pool: "forks",
+          sequence: { groupOrder: 4 },
           testTimeout: process.env.CHAOS_PROFILE === "long" ? 1_800_000 : 150_000,
           hookTimeout: 60_000,
         },

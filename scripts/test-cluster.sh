@@ -28,7 +28,7 @@ else
 fi
 for partitions in 1 3; do
   echo "== cluster, $partitions partition(s): ${groups[*]}"
-  TOLLGATE_TEST_PARTITIONS=$partitions npx vitest run --project integration "${groups[@]}"
+  TOLLGATE_TEST_PARTITIONS=$partitions npx vitest run --project integration --project slow "${groups[@]}"
 done
 echo "== cluster: partitions spread over the masters, slot migration"
 npx vitest run --project integration test/integration/cluster/partitions.test.ts

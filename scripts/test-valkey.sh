@@ -43,4 +43,4 @@ else
   groups=(test/integration/runtime test/integration/approvals test/integration/api)
 fi
 echo "== valkey: ${groups[*]}"
-REDIS_URL="redis://127.0.0.1:$port" npx vitest run --project integration "${groups[@]}"
+REDIS_URL="redis://127.0.0.1:$port" npx vitest run --project integration --project slow "${groups[@]}"

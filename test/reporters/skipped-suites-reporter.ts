@@ -1,5 +1,6 @@
-import type { Reporter, TestModule } from "vitest/node";
+import type { Reporter, TestModule, Vitest } from "vitest/node";
 import type { IEnvironmentGate } from "../helpers/environment-gates.js";
+import { slowSuiteFiles, slowSuites } from "../slow-suites.js";
 
 interface ISkipped {
   file: string;
@@ -9,16 +10,36 @@ interface ISkipped {
 /**
  * Ends a run with one line per environment it lacked (a Redis Cluster, Sentinel, a program): what the
  * skipped suites need, which files they are in, and the command that runs them; nothing when none was
- * skipped. The suites declare what they need with `gatedBy` (test/helpers/environment-gates.ts).
+ * skipped. The suites declare what they need with `gatedBy` (test/helpers/environment-gates.ts). A run
+ * of the integration project without the slow one (`npm test`) also says what it left to `npm run test:full`.
  */
 export class SkippedSuitesReporter implements Reporter {
   readonly #write: (line: string) => void;
+  #projects: string[] = [];
 
   constructor(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)) {
     this.#write = write;
   }
 
+  onInit(vitest: Vitest): void {
+    this.#projects = vitest.projects.map((project) => project.name);
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    this.reportLeftOut();
+    this.reportSkipped(testModules);
+  }
+
+  private reportLeftOut(): void {
+    if (!this.#projects.includes("integration") || this.#projects.includes("slow")) return;
+    const kinds = Object.keys(slowSuites).join("; ");
+    this.#write("");
+    this.#write(
+      `Left to npm run test:full: ${slowSuiteFiles.length} slow suites (${kinds}: test/slow-suites.ts), the console in chromium and the fault suite.`,
+    );
+  }
+
+  private reportSkipped(testModules: ReadonlyArray<TestModule>): void {
     const groups = new Map<string, { gate: IEnvironmentGate; files: Set<string> }>();
     for (const { file, gate } of testModules.flatMap(skippedFor)) {
       const key = `${gate.needs}\n${gate.command}`;
