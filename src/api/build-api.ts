@@ -35,6 +35,7 @@ import type { IApiRoute, IRouteSpec } from "./http/route-definition.js";
 import { tracedHandler } from "./http/traced-handler.js";
 import { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
 import { apiRoutes } from "./route-table.js";
+import { registerMcpStreamRefusal } from "./routes/mcp-routes.js";
 import { maxIdLength } from "./schemas/request-schemas.js";
 import { EventStreams } from "./sse/event-streams.js";
 
@@ -119,6 +120,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   for (const route of apiRoutes.filter(({ spec }) => spec.rawForm === undefined))
     registerRoute(app, route, context, authenticator, redisBudgetMs, port.tracing);
   await registerConsole(app);
+  registerMcpStreamRefusal(app);
 
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);

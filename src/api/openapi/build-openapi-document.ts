@@ -68,6 +68,7 @@ function generate(settings: Pick<IApiSettings, "askMaxWaitMs">): object {
       { name: "approvals", description: "Tool calls parked for a human decision." },
       { name: "tools", description: "The gateway's tool catalogue." },
       { name: "tokens", description: "Who the caller's token is and what it may do." },
+      { name: "mcp", description: "The gateway's agent as a Model Context Protocol server." },
       { name: "operations", description: "Health, readiness, metrics and this document." },
     ],
     security: [{ bearerAuth: [] }],
@@ -213,7 +214,7 @@ function serverSentEventSchema(component: TEventDataComponent): object {
 }
 
 /** The package's version: the document describes the API of this release. */
-function packageVersion(): string {
+export function packageVersion(): string {
   try {
     // src/api/openapi and dist/api/openapi are both three folders below the package root.
     const manifest = createRequire(import.meta.url)("../../../package.json") as { version?: unknown };
