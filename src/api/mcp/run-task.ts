@@ -31,7 +31,10 @@ export function taskStatusOf(status: IRunView["status"]): Task["status"] {
  */
 export function taskOfRun(run: IRunView): Task {
   const status = taskStatusOf(run.status);
-  const lastUpdatedAt = run.finishedAt ?? run.startedAt ?? run.createdAt;
+  // A run keeps no time of its last change: its latest known moment (an approval's parking is one).
+  const lastUpdatedAt =
+    run.finishedAt ??
+    Math.max(run.startedAt ?? run.createdAt, ...run.pendingApprovals.map((approval) => approval.requestedAt));
   const statusMessage = statusMessageOf(run);
   return {
     taskId: run.runId,

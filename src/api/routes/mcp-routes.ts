@@ -49,9 +49,14 @@ export const mcpRoute = defineRoute(
     // Stateless: a transport per request, which the SDK refuses to reuse.
     const transport = new sdk.StreamableHTTPServerTransport({});
     reply.hijack();
+    const close = async () => {
+      await transport.close();
+      await server.close();
+    };
+    const untrack = context.mcpRequests.track(close);
     reply.raw.once("close", () => {
-      void transport.close();
-      void server.close();
+      untrack();
+      void close();
     });
     try {
       await server.connect(transport);

@@ -249,6 +249,43 @@ describe("the gateway as an MCP server (/mcp)", () => {
     ]);
   });
 
+  it("closing the API ends a call that waits for an approval (the run goes on)", async () => {
+    const second = await buildApi({
+      client: harness.client,
+      tokens: Object.values(tokens),
+      logger: silentLogger(),
+    });
+    const secondUrl = new URL("/mcp", await second.listen({ host: "127.0.0.1", port: 0 }));
+    const client = new Client({ name: "mcp-server-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(secondUrl, {
+        requestInit: { headers: { authorization: `Bearer ${tokens.writer.token}` } },
+      }),
+    );
+    const messages: string[] = [];
+    const call = client.callTool(
+      {
+        name: toolName,
+        arguments: { input: script({ calls: [{ name: "refund", input: { orderId: "A-4", amount: 5 } }] }) },
+      },
+      undefined,
+      { onprogress: (progress: Progress) => messages.push(progress.message ?? "") },
+    );
+    const settled = call.then(
+      () => "answered",
+      () => "ended",
+    );
+    const parked = await waitUntil(() => messages.find((message) => message.includes("waits for approval")));
+    // Without ending it, close() would wait for the call, that is for a person.
+    await second.close();
+    // The SDK's client keeps a request whose stream ended waiting (to resume it): closing it ends the call.
+    await client.close();
+    expect(await settled).toBe("ended");
+    const approvalId = /waits for approval (\S+?)[: ]/.exec(parked)?.[1] ?? "";
+    const approval = await harness.client.approvals.get(approvalId);
+    expect(approval.status).toBe("pending");
+  });
+
   it("answers 401 without a valid token and 403 without runs:write, as every route; GET is 405", async () => {
     const initialize = {
       jsonrpc: "2.0",

@@ -23,6 +23,7 @@ const approval = {
   toolName: "refund",
   tenant: "acme",
   reason: "refunds need a person",
+  requestedAt: Date.UTC(2026, 0, 1, 12, 0, 5),
 } as IApproval;
 
 describe("a run as a task", () => {
@@ -52,6 +53,8 @@ describe("a run as a task", () => {
   it("waiting: input_required, its message naming the approval, the tool and who decides", () => {
     const task = taskOfRun({ ...run, status: "waiting", pendingApprovals: [approval] });
     expect(task.status).toBe("input_required");
+    // Its last change is the approval's parking.
+    expect(task.lastUpdatedAt).toBe("2026-01-01T12:00:05.000Z");
     expect(task.statusMessage).toBe(
       "The call of refund waits for approval appr-1 (refunds need a person): an approver of tenant acme " +
         "(approvals:decide) decides it, at POST /v1/approvals/appr-1/approve or /reject.",
