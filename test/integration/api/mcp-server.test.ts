@@ -286,6 +286,26 @@ describe("the gateway as an MCP server (/mcp)", () => {
     expect(approval.status).toBe("pending");
   });
 
+  it("answers a request by hand (docs/MCP-SERVER.md's curl): tools/list alone, as one Server-Sent Event", async () => {
+    const response = await fetch(mcpUrl, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${tokens.writer.token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const data = (await response.text()).split("\n").find((line) => line.startsWith("data: "));
+    expect(JSON.parse(data?.slice("data: ".length) ?? "{}")).toMatchObject({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { tools: [{ name: toolName }] },
+    });
+  });
+
   it("answers 401 without a valid token and 403 without runs:write, as every route; GET is 405", async () => {
     const initialize = {
       jsonrpc: "2.0",
