@@ -4,7 +4,7 @@ import type { FastifyRequest } from "fastify";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../../errors/index.js";
 import { runOwnershipOf } from "../auth/run-ownership.js";
 import type { IRouteContext } from "../http/route-context.js";
-import { packageVersion } from "../openapi/build-openapi-document.js";
+import { packageVersion } from "../openapi/package-version.js";
 import { askToolArgumentsSchema, askToolOf, type TAskToolArguments } from "./ask-tool.js";
 import { askToolRefusalOf, askToolResultOf } from "./ask-tool-result.js";
 import type { IMcpServerSdk } from "./mcp-server-sdk.js";
