@@ -219,6 +219,41 @@ describe("the gateway as an MCP server (/mcp)", () => {
     expect(metrics).toContain('tollgate_mcp_tool_calls_total{mode="task"} 1');
   });
 
+  it("tasks/cancel cancels the run: its approval is withdrawn and the task ends cancelled", async () => {
+    const client = await connect(tokens.writer.token);
+    const { task } = await client.request(
+      {
+        method: "tools/call",
+        params: {
+          name: toolName,
+          arguments: { input: script({ calls: [{ name: "refund", input: { orderId: "A-5", amount: 9 } }] }) },
+          task: {},
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    await waitUntil(
+      async () => (await client.experimental.tasks.getTask(task.taskId)).status === "input_required",
+      {
+        message: "the task in input_required",
+      },
+    );
+    const [approval] = (await harness.client.getRun(task.taskId)).pendingApprovals;
+    await client.experimental.tasks.cancelTask(task.taskId);
+    await waitUntil(
+      async () => (await client.experimental.tasks.getTask(task.taskId)).status === "cancelled",
+      {
+        message: "the task cancelled",
+      },
+    );
+    expect((await harness.client.approvals.get(approval?.approvalId ?? "")).status).toBe("cancelled");
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: `Run ${task.taskId} ended cancelled.` }],
+    });
+  });
+
   it("a tenant's token creates its runs in its tenant, and another tenant's token sees no such task", async () => {
     const acme = await connect(tokens.acme.token);
     const result = await acme.callTool({
