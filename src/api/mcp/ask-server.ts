@@ -1,23 +1,15 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { CallToolResult, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyRequest } from "fastify";
 import { describeFieldIssues, TollgateError, toFieldIssues } from "../../errors/index.js";
 import { runOwnershipOf } from "../auth/run-ownership.js";
 import type { IRouteContext } from "../http/route-context.js";
 import { packageVersion } from "../openapi/package-version.js";
+import { askAndWait } from "./ask-and-wait.js";
 import { askToolArgumentsSchema, askToolOf, type TAskToolArguments } from "./ask-tool.js";
-import { askToolRefusalOf, askToolResultOf } from "./ask-tool-result.js";
+import { askToolRefusalOf } from "./ask-tool-result.js";
 import type { IMcpServerSdk } from "./mcp-server-sdk.js";
-import { progressMessageOf } from "./run-progress.js";
 import { taskOfRun } from "./run-task.js";
 import { RunTaskStore } from "./run-task-store.js";
-
-/** What a tool call's handler is given by the SDK, of what it uses. */
-interface ICallExtra {
-  signal: AbortSignal;
-  _meta?: { progressToken?: string | number } | undefined;
-  sendNotification(notification: ServerNotification): Promise<void>;
-}
 
 /**
  * The MCP server of one HTTP request (the transport is stateless: a server per request, nothing kept
@@ -53,7 +45,14 @@ export function createAskServer(sdk: IMcpServerSdk, request: FastifyRequest, con
         throw new TollgateError("TG_INVALID_REQUEST", describeFieldIssues(toFieldIssues(parsed.error)));
       }
       context.metrics?.mcpToolCall(asTask ? "task" : "call");
-      return asTask ? await startTask(parsed.data) : await askAndWait(parsed.data, extra);
+      if (asTask) return await startTask(parsed.data);
+      const input = runInputOf(parsed.data);
+      return await askAndWait(
+        client,
+        { ...input, timeoutMs: input.timeoutMs ?? settings.askMaxWaitMs },
+        declaresOutput,
+        extra,
+      );
     } catch (error) {
       if (!TollgateError.isInstance(error)) throw error;
       // A refused request is the tool's error, for the calling model to read; a task-augmented call has no
@@ -74,35 +73,6 @@ export function createAskServer(sdk: IMcpServerSdk, request: FastifyRequest, con
   async function startTask(toolArguments: TAskToolArguments) {
     const { runId } = await client.run(runInputOf(toolArguments));
     return { task: taskOfRun(await client.getRun(runId)) };
-  }
-
-  /**
-   * A plain call waits for the run as `POST /v1/ask` does (its `timeoutMs` the run's deadline), telling
-   * the client each step when it asked for progress. A client that leaves stops the waiting, never the run.
-   */
-  async function askAndWait(toolArguments: TAskToolArguments, extra: ICallExtra): Promise<CallToolResult> {
-    const input = runInputOf(toolArguments);
-    const { runId } = await client.run({ ...input, timeoutMs: input.timeoutMs ?? settings.askMaxWaitMs });
-    const progressToken = extra._meta?.progressToken;
-    let progress = 0;
-    for await (const event of await client.openEvents(runId, { signal: extra.signal })) {
-      const message = progressToken === undefined ? undefined : progressMessageOf(event, input.tenant);
-      if (message !== undefined && progressToken !== undefined) {
-        progress += 1;
-        await extra
-          .sendNotification({
-            method: "notifications/progress",
-            params: { progressToken, progress, message },
-          })
-          // Progress is told as it goes: a notification that cannot be written is not the run's failure.
-          .catch(() => undefined);
-      }
-      if (event.type === "run-finished") break;
-    }
-    if (extra.signal.aborted) throw new Error("The client stopped waiting; the run goes on.");
-    const { response } = await client.getRun(runId);
-    if (!response) throw new Error(`Run ${runId} announced its end before its response was stored.`);
-    return askToolResultOf(response, declaresOutput);
   }
 
   return server;
