@@ -33,8 +33,10 @@ import { forbiddenJsonKey } from "./http/forbidden-json-key.js";
 import type { IRouteContext } from "./http/route-context.js";
 import type { IApiRoute, IRouteSpec } from "./http/route-definition.js";
 import { tracedHandler } from "./http/traced-handler.js";
+import { OpenMcpRequests } from "./mcp/open-mcp-requests.js";
 import { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
 import { apiRoutes } from "./route-table.js";
+import { registerMcpStreamRefusal } from "./routes/mcp-routes.js";
 import { maxIdLength } from "./schemas/request-schemas.js";
 import { EventStreams } from "./sse/event-streams.js";
 
@@ -102,6 +104,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
     maxStreams: settings.sseMaxStreams,
     maxStreamsPerSubject: settings.sseMaxStreamsPerToken,
   });
+  const mcpRequests = new OpenMcpRequests();
   const metrics = options.metrics ?? (options.registry ? undefined : defaultMetrics(port));
   const context: IRouteContext = {
     client: options.client,
@@ -110,6 +113,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
     registry: options.registry ?? metrics?.registry ?? new Registry(),
     metrics,
     eventStreams,
+    mcpRequests,
     slack,
     openApiDocument: () => buildOpenApiDocument(settings),
   };
@@ -119,6 +123,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   for (const route of apiRoutes.filter(({ spec }) => spec.rawForm === undefined))
     registerRoute(app, route, context, authenticator, redisBudgetMs, port.tracing);
   await registerConsole(app);
+  registerMcpStreamRefusal(app);
 
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -129,7 +134,7 @@ export async function buildApi(options: IApiOptions): Promise<FastifyInstance> {
   });
   // Before the server stops accepting: an open stream would otherwise keep close() waiting forever.
   app.addHook("preClose", async () => {
-    await eventStreams.closeAll();
+    await Promise.all([eventStreams.closeAll(), mcpRequests.closeAll()]);
   });
   app.addHook("onClose", async () => {
     stopObserving?.();

@@ -9,6 +9,7 @@ import {
   rejectRoute,
 } from "./routes/approval-routes.js";
 import { askRoute } from "./routes/ask-route.js";
+import { mcpRoute } from "./routes/mcp-routes.js";
 import { meRoute } from "./routes/me-route.js";
 import { healthRoute, metricsRoute, openApiRoute, readyRoute } from "./routes/operations-routes.js";
 import { runEventsRoute } from "./routes/run-events-route.js";
@@ -64,6 +65,7 @@ export const apiRoutes: readonly IApiRoute[] = Object.freeze([
   listToolsRoute,
   meRoute,
   usageRoute,
+  mcpRoute,
   openApiRoute,
   metricsRoute,
   healthRoute,

@@ -99,6 +99,7 @@ export function createInstruments(registry: Registry, awaitScrapeTimeReads: () =
     webhookDeliveryLag: histogram(registry, "webhookDeliveryLag", HISTOGRAM_BUCKETS.webhookLagSeconds),
     approvalEventsClaimed: counter(registry, "approvalEventsClaimed"),
     approvalLinkRedemptions: counter(registry, "approvalLinkRedemptions"),
+    mcpToolCalls: counter(registry, "mcpToolCalls"),
     stalledJobs: counter(registry, "stalledJobs"),
     runsReconciled: counter(registry, "runsReconciled"),
     workerSlotsBusy: gauge(registry, "workerSlotsBusy"),

@@ -217,6 +217,12 @@ export const METRICS = {
     "Redemptions of signed one-time approval links, by outcome: approved, rejected, voted (one vote of a quorum), decided (the approval was decided or gone), forbidden (an approver rule or an earlier vote), stale (the approval acts on another input than the link's message showed), used, expired, invalid, error.",
     ["outcome"],
   ),
+  mcpToolCalls: define(
+    "tollgate_mcp_tool_calls_total",
+    "counter",
+    "Calls of the gateway's ask tool over the API's MCP endpoint (/mcp), by mode: call (the request waits for the run) or task (the tasks extension: the run is the task).",
+    ["mode"],
+  ),
   queueJobs: define(
     "tollgate_queue_jobs",
     "gauge",

@@ -91,6 +91,9 @@ export function recordingHelpers(instruments: TInstruments): TRecordingHelpers {
     approvalLinkRedemption(outcome) {
       instruments.approvalLinkRedemptions.inc({ outcome });
     },
+    mcpToolCall(mode) {
+      instruments.mcpToolCalls.inc({ mode });
+    },
     stalledJob(queue) {
       instruments.stalledJobs.inc({ queue });
     },

@@ -120,6 +120,8 @@ export interface ITollgateMetrics {
   approvalEventsClaimed(count: number): void;
   /** An approval link was redeemed, or refused (the API). */
   approvalLinkRedemption(outcome: TApprovalLinkRedemptionOutcome): void;
+  /** The API's MCP endpoint was asked to call the gateway's ask tool: waiting for the run, or as a task. */
+  mcpToolCall(mode: "call" | "task"): void;
   /** BullMQ reported a stalled job on this queue (the worker's `stalled` event). */
   stalledJob(queue: string): void;
   /**

@@ -37,10 +37,24 @@ export function childEnvironment(env: Record<string, string>): NodeJS.ProcessEnv
 
 /** Runs `node bin/tollgate.js <args>` from the repository root, as `npx tollgate` would. */
 export function startCli(args: readonly string[], env: Record<string, string>): ICliProcess {
-  const child = spawn(process.execPath, ["bin/tollgate.js", ...args], {
-    cwd: repositoryRoot,
+  return startProcess(process.execPath, ["bin/tollgate.js", ...args], env, { cwd: repositoryRoot });
+}
+
+/**
+ * Runs a command, its output read as startCli's. `group: true` starts it in a process group of its own and
+ * signals the group: a command that runs another (`npx tollgate ...` runs node) is stopped with its child.
+ */
+export function startProcess(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  options: { cwd: string; group?: boolean },
+): ICliProcess {
+  const child = spawn(command, [...args], {
+    cwd: options.cwd,
     env: childEnvironment(env),
     stdio: ["ignore", "pipe", "pipe"],
+    detached: options.group === true,
   });
   let output = "";
   let errorOutput = "";
@@ -68,7 +82,7 @@ export function startCli(args: readonly string[], env: Record<string, string>): 
     code: code as number | null,
     signal: signal as NodeJS.Signals | null,
   }));
-  const describe = () => `tollgate ${args.join(" ")}\nstdout:\n${output}\nstderr:\n${errorOutput}`;
+  const describe = () => `${command} ${args.join(" ")}\nstdout:\n${output}\nstderr:\n${errorOutput}`;
   return {
     child,
     output: () => output,
@@ -97,7 +111,14 @@ export function startCli(args: readonly string[], env: Record<string, string>): 
       });
     },
     async stop(signal = "SIGTERM") {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      if (options.group === true && child.pid !== undefined) {
+        // The whole group, even once its leader has exited: a child it started may still run.
+        try {
+          process.kill(-child.pid, signal);
+        } catch {
+          // ESRCH: nothing of the group is left.
+        }
+      } else if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
   };

@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import {
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -13,7 +15,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { childEnvironment, repositoryRoot } from "./cli-process.js";
+import { testRedisUrl } from "../helpers/redis-url.js";
+import { script } from "../helpers/script.js";
+import { deletePrefix, uniquePrefix } from "../helpers/test-prefix.js";
+import { waitUntil } from "../helpers/wait-until.js";
+import {
+  childEnvironment,
+  type ICliProcess,
+  logFields,
+  repositoryRoot,
+  startProcess,
+} from "./cli-process.js";
 
 const run = promisify(execFile);
 
@@ -74,6 +86,10 @@ beforeAll(async () => {
     if (name.startsWith(".")) continue;
     symlinkSync(join(repositoryRoot, "node_modules", name), join(project, "node_modules", name), "dir");
   }
+  // The command npm links for the package's "bin" (what `npx tollgate` finds), executable as npm makes it.
+  mkdirSync(join(project, "node_modules", ".bin"));
+  symlinkSync("../tollgate/bin/tollgate.js", join(project, "node_modules", ".bin", "tollgate"));
+  chmodSync(join(installed, "bin", "tollgate.js"), 0o755);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "a-user-project", private: true }));
 }, 240_000);
 
@@ -131,6 +147,16 @@ describe("the package as a newcomer gets it", () => {
     expect(result.stdout.trim()).toBe("true");
   });
 
+  it("a CommonJS file of the project loads it with import(), as the require() error advises", async () => {
+    writeFileSync(
+      join(project, "service-import.cjs"),
+      'import("tollgate").then((t) => console.log(typeof t.GatewayClient, typeof t.startWorker));\n',
+    );
+    const result = await node(["service-import.cjs"], project);
+    expect(result.stderr).toBe("");
+    expect(result.stdout.trim()).toBe("function function");
+  });
+
   it('require("tollgate") from CommonJS fails with an error that says what to change', async () => {
     writeFileSync(join(project, "service.cjs"), 'require("tollgate");\n');
     const result = await node(["service.cjs"], project);
@@ -169,5 +195,115 @@ describe("the package as a newcomer gets it", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`could not load the gateway module ${join(project, "gateway.cjs")}`);
     expect(result.stderr).toMatch(requireAdvice);
+  });
+});
+
+/**
+ * The installed package as a user's project runs it: `npx tollgate model-server`, `worker` and `api` from
+ * the project's directory (node_modules/.bin, nothing of the checkout), with a gateway module of the
+ * project's own, and a run through the API that calls the project's tool.
+ */
+describe("npx tollgate in a project that installed the packed package", () => {
+  const prefix = uniquePrefix("e2e-packed");
+  const token = randomBytes(24).toString("base64url");
+  const processes: ICliProcess[] = [];
+  let apiUrl = "";
+
+  /** `npx tollgate <args>` in the project, stopped with the node process npx runs. */
+  const npxTollgate = (args: readonly string[], env: Record<string, string>) => {
+    const started = startProcess("npx", ["--no", "tollgate", ...args], env, { cwd: project, group: true });
+    processes.push(started);
+    return started;
+  };
+  /** Whether a process of the group (npx and the node it runs) is still there. */
+  const groupRuns = (group: number) => {
+    try {
+      process.kill(-group, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const logLine = (message: string) => (line: string) => logFields(line)?.msg === message;
+
+  beforeAll(async () => {
+    writeFileSync(
+      join(project, "desk-gateway.mjs"),
+      [
+        'import { defineGateway, defineTool } from "tollgate";',
+        'import { z } from "zod";',
+        "",
+        "export default defineGateway({",
+        '  name: "desk",',
+        "  tools: [",
+        "    defineTool({",
+        '      name: "shout",',
+        '      description: "Says a word louder.",',
+        "      inputSchema: z.object({ word: z.string() }),",
+        "      readOnly: true,",
+        '      execute: async ({ input }) => ({ shouted: input.word.toUpperCase() + "!" }),',
+        "    }),",
+        "  ],",
+        "});",
+        "",
+      ].join("\n"),
+    );
+    const model = npxTollgate(["model-server", "--port", "0"], {});
+    const modelLine = await model.waitForLine((line) => line.includes("listening on http"), 60_000);
+    const modelUrl = modelLine.slice(modelLine.indexOf("http"));
+    const shared = { REDIS_URL: testRedisUrl, TOLLGATE_PREFIX: prefix, LOG_LEVEL: "info" };
+    const worker = npxTollgate(["worker", "--gateway", "desk-gateway.mjs", "--metrics-port", "0"], {
+      ...shared,
+      OPENAI_BASE_URL: modelUrl,
+    });
+    const api = npxTollgate(["api", "--gateway", "desk-gateway.mjs", "--port", "0"], {
+      ...shared,
+      TOLLGATE_API_TOKENS: JSON.stringify([{ token, subject: "project-service", roles: ["runs:write"] }]),
+    });
+    await worker.waitForLine(logLine("worker metrics at /metrics"), 60_000);
+    apiUrl = String(logFields(await api.waitForLine(logLine("tollgate api listening"), 60_000))?.url);
+    await waitUntil(async () => (await fetch(`${apiUrl}/readyz`).catch(() => undefined))?.ok, {
+      message: "GET /readyz answers 200",
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.allSettled(processes.map((started) => started.stop("SIGKILL")));
+    await deletePrefix(prefix);
+  });
+
+  it("completes a run through the API that calls the project's own tool", async () => {
+    const response = await fetch(`${apiUrl}/v1/ask`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        input: script({ calls: [{ name: "shout", input: { word: "hello" } }] }, { text: "Shouted it." }),
+        timeoutMs: 30_000,
+      }),
+    });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as {
+      status: string;
+      text: string;
+      toolResults: Array<{ toolName: string; output: unknown }>;
+    };
+    expect(answer).toMatchObject({ status: "completed", text: "Shouted it." });
+    expect(answer.toolResults).toEqual([
+      expect.objectContaining({ toolName: "shout", output: { shouted: "HELLO!" } }),
+    ]);
+  });
+
+  it("stops on SIGTERM as a terminal's signal stops it: the worker drains, the API closes, nothing is left", async () => {
+    const [, worker, api] = processes;
+    for (const started of [worker, api]) await started?.stop("SIGTERM");
+    for (const started of [worker, api]) {
+      const group = started?.child.pid ?? 0;
+      await waitUntil(() => !groupRuns(group), {
+        timeoutMs: 30_000,
+        message: `process group ${group} ended`,
+      });
+    }
+    expect(worker?.output()).toContain("stopping: no new jobs; waiting for active ones");
+    expect(api?.output()).toContain("tollgate api stopped");
   });
 });

@@ -3,6 +3,7 @@ import type { ITollgateMetrics } from "../../observability/index.js";
 import type { GatewayClient, IGatewayClientPort } from "../../producer/index.js";
 import type { ISlackConnection } from "../../slack/index.js";
 import type { IApiSettings } from "../api-options.js";
+import type { OpenMcpRequests } from "../mcp/open-mcp-requests.js";
 import type { EventStreams } from "../sse/event-streams.js";
 
 /** What every handler may use; built once per app. */
@@ -19,6 +20,8 @@ export interface IRouteContext {
   readonly slack: ReadonlyMap<string, ISlackConnection>;
   /** The open Server-Sent Events streams, ended when the app closes. */
   readonly eventStreams: EventStreams;
+  /** The MCP requests being answered (`/mcp`), ended when the app closes. */
+  readonly mcpRequests: OpenMcpRequests;
   /** The OpenAPI document, built on first use (it is the same for every app). */
   openApiDocument(): object;
 }

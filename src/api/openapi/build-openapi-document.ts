@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import { approvalEventSchema } from "../../contracts/index.js";
 import { webhookPayloadSchema } from "../../notifications/webhook-payload.js";
 import { API_DEFAULTS, type IApiSettings } from "../api-options.js";
@@ -8,6 +7,7 @@ import { apiRoutes } from "../route-table.js";
 import { runEventSchema } from "../schemas/response-schemas.js";
 import { errorResponsesOf } from "./error-responses.js";
 import { jsonSchemaOf, parametersOf } from "./json-schema-of.js";
+import { packageVersion } from "./package-version.js";
 
 const errorSchemaRef = "#/components/schemas/ErrorResponse";
 
@@ -68,6 +68,7 @@ function generate(settings: Pick<IApiSettings, "askMaxWaitMs">): object {
       { name: "approvals", description: "Tool calls parked for a human decision." },
       { name: "tools", description: "The gateway's tool catalogue." },
       { name: "tokens", description: "Who the caller's token is and what it may do." },
+      { name: "mcp", description: "The gateway's agent as a Model Context Protocol server." },
       { name: "operations", description: "Health, readiness, metrics and this document." },
     ],
     security: [{ bearerAuth: [] }],
@@ -210,15 +211,4 @@ function serverSentEventSchema(component: TEventDataComponent): object {
       },
     },
   };
-}
-
-/** The package's version: the document describes the API of this release. */
-function packageVersion(): string {
-  try {
-    // src/api/openapi and dist/api/openapi are both three folders below the package root.
-    const manifest = createRequire(import.meta.url)("../../../package.json") as { version?: unknown };
-    return typeof manifest.version === "string" ? manifest.version : "0.0.0";
-  } catch {
-    return "0.0.0";
-  }
 }

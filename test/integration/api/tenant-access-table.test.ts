@@ -381,6 +381,19 @@ const rows: Record<string, IRow> = {
     tenantFree: true,
     call: (f, headers) => f.app.inject({ method: "GET", url: "/v1/tools", headers }),
   },
+  // tools/list reads nothing of a tenant. A call naming another tenant is the tool's error, inside a 200
+  // (the MCP way): mcp-server.test.ts checks it, and that a tenant's runs and tasks are its own.
+  mcp: {
+    success: 200,
+    tenantFree: true,
+    call: (f, headers) =>
+      f.app.inject({
+        method: "POST",
+        url: "/mcp",
+        headers: { ...headers, accept: "application/json, text/event-stream" },
+        payload: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      }),
+  },
   openApiDocument: {
     success: 200,
     tenantFree: true,

@@ -80,6 +80,7 @@ async function textWithEveryMetricTouched(): Promise<string> {
   metrics.webhookDelivery({ target: "slack", event: "approval-decided", outcome: "dropped" });
   metrics.approvalLinkRedemption("approved");
   metrics.approvalLinkRedemption("used");
+  metrics.mcpToolCall("call");
   metrics.stalledJob("tools");
   metrics.workerSlots("tools", 2, 16);
   return (await metricsText(registry)).body;
