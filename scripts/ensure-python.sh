@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure Debian's python3 is there with pip, setuptools, wheel and venv: the Python client's suite
-# (clients/python) runs with it in npm test, and its pip install is tested offline into a throwaway venv.
+# (clients/python) runs with it in npm run test:slow, and its pip install is tested offline into a throwaway venv.
 # Installed when missing. Idempotent and quiet; run as root.
 set -euo pipefail
 

@@ -1,16 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import {
-  chmodSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -30,9 +20,10 @@ import {
 const run = promisify(execFile);
 
 /**
- * A fresh checkout as `npm install` leaves it, and a project that installed the packed package. The
- * checkout is a copy of the files a clone has (the repository's node_modules linked in, so no
- * download): `npm pack` runs the `prepare` build there, as `npm install` and `npm ci` do in a clone.
+ * A fresh checkout as `npm install` leaves it, and a project that installed the packed package with
+ * `npm install <tarball>`. The checkout is a copy of the files a clone has (the repository's node_modules
+ * linked in, so no download): `npm pack` runs the `prepare` build there, as `npm install` and `npm ci` do
+ * in a clone.
  */
 let workspace: string;
 let checkout: string;
@@ -76,21 +67,16 @@ beforeAll(async () => {
   });
   const tarball = join(workspace, packed.stdout.trim().split("\n").at(-1) ?? "");
 
-  // The installed package, its dependencies linked from the repository's node_modules (what
-  // `npm i <tarball>` would download).
+  // A project of its own installs the tarball as a user would: npm resolves its dependencies (from the
+  // cache `npm ci` filled, else the registry), links its bin (what `npx tollgate` finds) and makes it
+  // executable.
   project = join(workspace, "project");
-  const installed = join(project, "node_modules", "tollgate");
-  mkdirSync(installed, { recursive: true });
-  await run("tar", ["-xzf", tarball, "-C", installed, "--strip-components=1"]);
-  for (const name of readdirSync(join(repositoryRoot, "node_modules"))) {
-    if (name.startsWith(".")) continue;
-    symlinkSync(join(repositoryRoot, "node_modules", name), join(project, "node_modules", name), "dir");
-  }
-  // The command npm links for the package's "bin" (what `npx tollgate` finds), executable as npm makes it.
-  mkdirSync(join(project, "node_modules", ".bin"));
-  symlinkSync("../tollgate/bin/tollgate.js", join(project, "node_modules", ".bin", "tollgate"));
-  chmodSync(join(installed, "bin", "tollgate.js"), 0o755);
+  mkdirSync(project);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "a-user-project", private: true }));
+  await run("npm", ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: project,
+    env: childEnvironment({}),
+  });
 }, 240_000);
 
 afterAll(() => {
