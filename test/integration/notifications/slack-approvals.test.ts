@@ -83,6 +83,8 @@ describe("approvals in Slack", () => {
     slack = await SlackStandIn.start(botToken);
     slack.users.set("U0ERIN", { email: "Erin@Example.com" });
     slack.users.set("U0STRANGER", { email: "someone@elsewhere.org" });
+    // Mapped by email, with none of the roles a rule asks for.
+    slack.users.set("U0FRANK", { email: "frank@example.com" });
     const gateway = defineGateway({
       tools: [refund, payout, shortLived],
       approvals: {
@@ -336,6 +338,21 @@ describe("approvals in Slack", () => {
     });
     expect(String(toRequester!.args.text)).toContain("TG_FORBIDDEN");
     expect((await harness.client.approvals.get(approvalId)).status).toBe("pending");
+    await harness.client.cancel(runId);
+  });
+
+  it("a mapped Slack user without the role an approver rule asks for is refused, the approval left pending", async () => {
+    const { runId, approvalId, message } = await parked("payout", { amount: 300 });
+    const frank = await click(message, "tollgate-approve", "U0FRANK");
+    expect([frank.statusCode, frank.body]).toEqual([200, ""]);
+    const [toFrank] = await waitUntil(() => {
+      const calls = ephemeralsTo("U0FRANK");
+      return calls.length > 0 ? calls : undefined;
+    });
+    expect(String(toFrank!.args.text)).toContain("TG_FORBIDDEN");
+    expect(String(toFrank!.args.text)).toContain("payouts-four-eyes");
+    const approval = await harness.client.approvals.get(approvalId);
+    expect(approval.status).toBe("pending");
     await harness.client.cancel(runId);
   });
 
