@@ -57,8 +57,8 @@ describe("a run's pending approvals at any number pending", () => {
       return listed.length > 0 ? listed : undefined;
     });
     expect(mine).toMatchObject({ runId, input: { amount: 7 } });
-    // Read from the run's state: no set of the run's own was written.
-    const { runtime } = clientInternals(harness.client);
+    // Read from the run's state: no set of the run's own was written (in the run's partition).
+    const runtime = clientInternals(harness.client).runtimeOf(runId);
     expect(await runtime.redis.exists(runtime.keys.legacyRunPendingApprovals(runId))).toBe(0);
     expect(
       (await harness.client.getRun(runId)).pendingApprovals.map((approval) => approval.approvalId),
@@ -70,11 +70,12 @@ describe("a run's pending approvals at any number pending", () => {
   });
 
   it("an approval parked by the previous version, in the run's own set, leaves that set when decided", async () => {
-    const { runtime } = clientInternals(harness.client);
     const { runId } = await harness.client.run({
       input: script({ calls: [{ name: "needs_approval", input: { amount: 4 } }] }, { text: "done" }),
       userContext: { userId: "u-legacy" },
     });
+    // The run's partition's keys: with partitions, another prefix than the client's own.
+    const runtime = clientInternals(harness.client).runtimeOf(runId);
     const [approval] = await waitUntil(async () => {
       const listed = await harness.client.approvals.list({ runId });
       return listed.length > 0 ? listed : undefined;
