@@ -39,17 +39,20 @@ describe("BullMQ's job signals", () => {
   it("a tool job cancelled through BullMQ aborts the call's signal", async () => {
     harness = await createHarness(testGateway, "job-signals-cancel");
     const worker = await harness.startWorker({ registry: new Registry() });
-    const { workers, runtime } = workerInternals(worker);
     const label = `bullmq-cancel-${Date.now()}`;
-    await harness.client.run({
+    const { runId } = await harness.client.run({
       input: script({ calls: [{ name: "work", input: { label, ms: 60_000 } }] }, { text: "after the call" }),
       userContext: user,
     });
     const started = (entry: (typeof ledger)[number]) => entry.tool === "work" && entry.note === label;
     await waitUntil(() => ledger.some((entry) => started(entry) && entry.event === "start"));
-    const [toolJob] = await runtime.queues.tools.getActive();
+    // The run's partition serves its tool job (with partitions, not always the first).
+    const served = workerInternals(worker).served.find(
+      ({ runtime }) => runtime.keys.prefix === workerInternals(worker).partitions.ofId(runId)!.keys.prefix,
+    )!;
+    const [toolJob] = await served.runtime.queues.tools.getActive();
     expect(toolJob).toBeDefined();
-    expect(workers.get("tools")!.cancelJob(toolJob!.id!, "test")).toBe(true);
+    expect(served.workers.get("tools")!.cancelJob(toolJob!.id!, "test")).toBe(true);
     await waitUntil(() => ledger.some((entry) => started(entry) && entry.event === "aborted"), {
       message: "the tool's signal aborted",
     });
