@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineGateway } from "../../../src/gateway/index.js";
 import { FinishedRuns } from "../../../src/runtime/finished-runs.js";
 import { createRuntime, type ITollgateRuntime } from "../../../src/runtime/runtime.js";
+import { dataNodes } from "../../../src/store/index.js";
 import { testRedisOptions } from "../../helpers/redis-url.js";
 import { deletePrefix, uniquePrefix } from "../../helpers/test-prefix.js";
 
@@ -18,7 +19,12 @@ describe("finished runs", () => {
   const prefix = uniquePrefix("finished-runs");
   const never = new AbortController().signal;
   const response = (runId: string) => ({ runId, threadId: "thread_1", status: "completed", text: "done" });
-  const publish = (text: string) => runtime.redis.publish(runtime.keys.finishedChannel(), text);
+  /**
+   * From one node: a cluster client sends each PUBLISH to any node, and two messages published through
+   * two nodes may reach the subscriber's node in either order. heardSoFar needs them in order.
+   */
+  const publish = (text: string) =>
+    dataNodes(runtime.redis)[0]!.publish(runtime.keys.finishedChannel(), text);
   /** Every message published before this one has been heard once it resolves (one channel keeps order). */
   async function heardSoFar(marker: string): Promise<void> {
     const watch = finishedRuns.watch(marker, never);
