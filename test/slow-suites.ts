@@ -2,7 +2,8 @@
  * The suites `npm test` leaves to `npm run test:full` (and `.ci/run`): each spends seconds on real
  * processes killed or restarted, Redis paused or stopped, a whole walkthrough, an install, or a load. A
  * change to the runtime is still covered by `npm test` (the same paths run there on quiet parts); these
- * show what survives the faults. The browser and chaos projects are left to it as well.
+ * show what survives the faults. Memory measured by a test runs here too, in a process of its own: the
+ * integration project's forks keep other files' modules and heap. The browser and chaos projects are left to it as well.
  * Measured on the 2-core machine (docs/BENCHMARKS.md, "The test suites"): together 400 s of the
  * integration project's 600.
  */
@@ -31,6 +32,10 @@ export const slowSuites: Record<string, string[]> = {
     "test/e2e/packed-package.test.ts",
     "test/e2e/skipped-suites-report.test.ts",
     "test/integration/cli/cli-on-terminal.test.ts",
+  ],
+  "memory measured in the test's own process": [
+    "test/integration/model/llm-client-memory.test.ts",
+    "test/integration/api/sse-stalled-clients.test.ts",
   ],
   loads: [
     "test/integration/runtime/run-listing-size.test.ts",
