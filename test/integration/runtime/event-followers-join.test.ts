@@ -51,14 +51,8 @@ describe("event followers: a follower that joins during a read", () => {
     await harness.close();
   });
 
-  it("gets every entry from its own position, not only what the read in progress brings", async () => {
-    const key = runtime.keys.runEvents("run_followerjoin");
-    await runtime.redis.xadd(key, "*", "v", "one");
-    const second = await runtime.redis.xadd(key, "*", "v", "two");
-    const signal = AbortSignal.timeout(30_000);
-    // The first follower waits after the second entry: its XREAD blocks there.
-    const late = followers.followStream(key, second!, reading, signal);
-    const lateFirst = late.next();
+  /** Resolves once the followers' named connection is blocked in its XREAD, on whichever node serves it. */
+  async function followersReadBlocked(): Promise<void> {
     const name = followerConnectionName(runtime.keys.prefix);
     await waitUntil(
       async () =>
@@ -67,6 +61,17 @@ describe("event followers: a follower that joins during a read", () => {
         ) || undefined,
       { message: "the followers' XREAD is blocked" },
     );
+  }
+
+  it("gets every entry from its own position, not only what the read in progress brings", async () => {
+    const key = runtime.keys.runEvents("run_followerjoin");
+    await runtime.redis.xadd(key, "*", "v", "one");
+    const second = await runtime.redis.xadd(key, "*", "v", "two");
+    const signal = AbortSignal.timeout(30_000);
+    // The first follower waits after the second entry: its XREAD blocks there.
+    const late = followers.followStream(key, second!, reading, signal);
+    const lateFirst = late.next();
+    await followersReadBlocked();
     // A third entry lands, and its XREAD's answer is on its way, before the second follower joins.
     appendFromOutside(key, "three");
     const early = followers.followStream(key, "0", reading, signal);
@@ -90,14 +95,7 @@ describe("event followers: a follower that joins during a read", () => {
       const signal = AbortSignal.timeout(30_000);
       const quiet = patient.followStream(quietKey, quietLast!, reading, signal);
       const quietNext = quiet.next();
-      const name = followerConnectionName(runtime.keys.prefix);
-      await waitUntil(
-        async () =>
-          (await clientListLines(runtime.redis)).some(
-            (line) => line.includes(`name=${name} `) && line.includes("cmd=xread") && /flags=\S*b/.test(line),
-          ) || undefined,
-        { message: "the followers' XREAD is blocked" },
-      );
+      await followersReadBlocked();
       const busyKey = runtime.keys.runEvents("run_followerbusy");
       await runtime.redis.xadd(busyKey, "*", "v", "already there");
       const busy = patient.followStream(busyKey, "0", reading, signal);
